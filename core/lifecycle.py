@@ -1,0 +1,159 @@
+"""The case lifecycle as a state machine: law-agnostic engine.
+
+Each law module (core/laws/<slug>.py) declares, per procedure track, its states and its
+transitions. A transition names who may take it (actor and, for inspectors, the agencies the
+law makes competent), the facts it needs, the article that allows it and the text it
+implements, and the deadline it starts. The engine refuses anything else with an error that
+names what is missing. It does no I/O.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Callable, Literal, Mapping
+
+
+class Actor(StrEnum):
+    CITIZEN = "citizen"
+    INSPECTOR = "inspector"
+    OWNER = "owner"
+    STAFF = "staff"
+    SYSTEM = "system"  # the deadline sweep
+
+
+ACTOR_LABELS = {
+    Actor.CITIZEN: "cidadão",
+    Actor.INSPECTOR: "fiscal",
+    Actor.OWNER: "proprietário/responsável",
+    Actor.STAFF: "servidor da prefeitura",
+    Actor.SYSTEM: "sistema (prazo vencido)",
+}
+
+
+@dataclass(frozen=True)
+class State:
+    code: str
+    label: str  # plain Portuguese, safe to show the public
+    final: bool = False
+    in_depot: bool = False  # the object is in the municipal depot (fees run)
+    in_public_space: bool = False  # the object is still on the street
+
+
+@dataclass(frozen=True)
+class DeadlineRule:
+    """A deadline a transition starts. `starts_from` is a fact name holding the date or
+    datetime the count starts from, or "event" for the moment of the transition itself."""
+
+    amount: int
+    unit: Literal["days", "hours"]
+    article: str
+    description: str  # Portuguese: what must happen by then
+    starts_from: str = "event"
+    on_lapse: str | None = None  # transition the sweep takes when it lapses
+
+
+Guard = Callable[[Mapping[str, Any]], "str | None"]
+
+
+@dataclass(frozen=True)
+class Transition:
+    code: str
+    sources: frozenset[str]
+    target: str
+    actors: frozenset[Actor]
+    article: str  # e.g. "Art. 4º, II, b"
+    text: str  # the text of the law this transition implements
+    label: str  # Portuguese label (button, timeline)
+    requires: tuple[str, ...] = ()  # facts that must be present and non-empty
+    agencies: frozenset[str] = frozenset()  # inspector agencies allowed; empty = any
+    deadline: DeadlineRule | None = None
+    guard: Guard | None = None  # returns a Portuguese reason to refuse, or None
+    public: bool = True  # shown in the citizen's timeline
+
+
+class TransitionRefused(Exception):
+    """An illegal transition. `message` is Portuguese and names what is missing."""
+
+    def __init__(self, message: str, *, missing: tuple[str, ...] = (), code: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.missing = missing
+        self.code = code
+
+
+@dataclass
+class Lifecycle:
+    track: str
+    initial: str
+    states: dict[str, State]
+    transitions: dict[str, Transition]
+    fact_labels: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.initial not in self.states:
+            raise ValueError(f"{self.track}: unknown initial state {self.initial}")
+        for t in self.transitions.values():
+            for s in (*t.sources, t.target):
+                if s not in self.states:
+                    raise ValueError(f"{self.track}: transition {t.code} names unknown state {s}")
+            if t.deadline and t.deadline.on_lapse and t.deadline.on_lapse not in self.transitions:
+                raise ValueError(f"{self.track}: {t.code} lapses into unknown {t.deadline.on_lapse}")
+
+    @classmethod
+    def build(cls, track: str, initial: str, states: list[State], transitions: list[Transition],
+              fact_labels: Mapping[str, str] | None = None) -> "Lifecycle":
+        return cls(track, initial, {s.code: s for s in states},
+                   {t.code: t for t in transitions}, dict(fact_labels or {}))
+
+    def state(self, code: str) -> State:
+        return self.states[code]
+
+    def available(self, state: str, actor: Actor | None = None,
+                  agency: str | None = None) -> list[Transition]:
+        """Transitions that may be taken from `state` (by `actor` of `agency`, if given)."""
+        out = []
+        for t in self.transitions.values():
+            if state not in t.sources:
+                continue
+            if actor is not None and actor not in t.actors:
+                continue
+            if actor is Actor.INSPECTOR and t.agencies and agency not in t.agencies:
+                continue
+            out.append(t)
+        return out
+
+    def label_fact(self, name: str) -> str:
+        return self.fact_labels.get(name, name)
+
+    def check(self, state: str, code: str, actor: Actor, facts: Mapping[str, Any] | None = None,
+              agency: str | None = None) -> Transition:
+        """Return the transition if it is allowed, or raise TransitionRefused."""
+        facts = facts or {}
+        t = self.transitions.get(code)
+        if t is None:
+            raise TransitionRefused(f"Ação desconhecida neste procedimento: {code}.", code=code)
+        if state not in t.sources:
+            raise TransitionRefused(
+                f"“{t.label}” não é permitido quando o caso está em “{self.states[state].label}”.",
+                code=code)
+        if actor not in t.actors:
+            who = ", ".join(ACTOR_LABELS[a] for a in sorted(t.actors))
+            raise TransitionRefused(f"“{t.label}” só pode ser feito por: {who} ({t.article}).",
+                                    code=code)
+        if actor is Actor.INSPECTOR and t.agencies and agency not in t.agencies:
+            raise TransitionRefused(
+                f"“{t.label}” é competência de outro órgão ({t.article}).", code=code)
+        missing = tuple(f for f in t.requires if _empty(facts.get(f)))
+        if missing:
+            names = "; ".join(self.label_fact(f) for f in missing)
+            raise TransitionRefused(f"Falta para “{t.label}” ({t.article}): {names}.",
+                                    missing=missing, code=code)
+        if t.guard is not None:
+            reason = t.guard(facts)
+            if reason:
+                raise TransitionRefused(f"“{t.label}” recusado ({t.article}): {reason}", code=code)
+        return t
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value == "" or (hasattr(value, "__len__") and len(value) == 0)

@@ -1,0 +1,59 @@
+"""Runtime settings, read from the environment and `.env` (pydantic-settings).
+
+Every variable is documented in `.env.example`.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    municipality: str = Field("dores-do-indaia", description="Slug of the city's law module")
+    data_dir: Path = Field(Path("data"), description="Where the SQLite file and evidence live")
+    database_url: str = Field("", description="SQLAlchemy async URL; empty = SQLite in DATA_DIR")
+    timezone: str = "America/Sao_Paulo"
+
+    # Telegram
+    telegram_bot_token: str = ""
+    telegram_api_url: str = "https://api.telegram.org"
+    webhook_url: str = ""
+    webhook_secret: str = ""
+    webhook_listen: str = "127.0.0.1"
+    webhook_port: int = 8443
+
+    # City area and geocoding
+    city_center_lat: float | None = None
+    city_center_lon: float | None = None
+    city_radius_m: float | None = None
+    city_boundary_file: Path | None = None
+    nominatim_url: str = "https://nominatim.openstreetmap.org"
+    geocoding_timeout_s: float = 4.0
+    duplicate_radius_m: float = 50.0
+
+    # LGPD and the depot
+    dpo_contact: str = "encarregado@prefeitura.example"
+    evidence_retention_days: int = 1825
+    depot_address: str = "Pátio municipal (endereço a definir pela Secretaria de Administração)"
+    depot_hours: str = "segunda a sexta, das 8h às 17h"
+
+    # Admin panel
+    admin_host: str = "127.0.0.1"
+    admin_port: int = 8081
+    admin_secret_key: str = ""
+    open311_api_key: str = ""
+
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'vialivre.sqlite3').resolve()}"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()
