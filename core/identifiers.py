@@ -1,0 +1,134 @@
+"""Vehicle and person identifiers: plates, RENAVAM, CPF, chassis (VIN).
+
+Formats are described in /work/shared/law/README.md ("Identifiers"). Check digits of RENAVAM
+and CPF are verified with the `validate-docbr` package. Every error is an `InvalidIdentifier`
+(a ValueError) whose message is Portuguese a citizen understands, safe to show as is.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from validate_docbr import CPF, RENAVAM
+
+PlateKind = Literal["antiga", "mercosul"]
+
+_OLD_PLATE = re.compile(r"^[A-Z]{3}\d{4}$")
+_MERCOSUL_PLATE = re.compile(r"^[A-Z]{3}\d[A-Z]\d{2}$")
+_SEPARATORS = re.compile(r"[\s\-.]+")
+
+#: A VIN (ISO 3779, adopted in Brazil from 1988 on) has 17 characters and never I, O or Q.
+VIN_LENGTH = 17
+VIN_FORBIDDEN = frozenset("IOQ")
+#: Shortest pre-VIN chassis number we accept (with a warning). Older Brazilian vehicles carry
+#: manufacturer numbers of varying length (e.g. "BH123456"); below this it is surely a typo.
+MIN_OLD_CHASSIS_LENGTH = 6
+
+
+class InvalidIdentifier(ValueError):
+    """An identifier the user typed is not valid; str(error) is a Portuguese message."""
+
+
+@dataclass(frozen=True)
+class Plate:
+    value: str  # normalised: upper case, no separators ("ABC1234", "ABC1D23")
+    kind: PlateKind
+
+    def __str__(self) -> str:
+        return format_plate(self)
+
+
+@dataclass(frozen=True)
+class Chassis:
+    value: str  # normalised: upper case, no separators
+    warnings: tuple[str, ...] = ()  # Portuguese, to show the person who typed it
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def _compact(s: str) -> str:
+    return _SEPARATORS.sub("", s or "").upper()
+
+
+def normalize_plate(s: str) -> Plate:
+    """Old plate ABC1234 or Mercosul ABC1D23, after upper-casing and removing "-" and spaces."""
+    value = _compact(s)
+    if _OLD_PLATE.match(value):
+        return Plate(value, "antiga")
+    if _MERCOSUL_PLATE.match(value):
+        return Plate(value, "mercosul")
+    raise InvalidIdentifier("Placa inválida: use o formato ABC1234 ou ABC1D23.")
+
+
+def format_plate(plate: Plate | str) -> str:
+    """Display form: old plates as "ABC-1234", Mercosul plates as "ABC1D23"."""
+    if not isinstance(plate, Plate):
+        plate = normalize_plate(plate)
+    if plate.kind == "antiga":
+        return f"{plate.value[:3]}-{plate.value[3:]}"
+    return plate.value
+
+
+def validate_renavam(s: str) -> str:
+    """Return the 11-digit RENAVAM. Old 9- and 10-digit numbers are left-padded with zeros
+    (which does not change the check digit, since leading zeros weigh nothing)."""
+    raw = _compact(s)
+    if not raw.isdigit() or not 9 <= len(raw) <= 11:
+        raise InvalidIdentifier("RENAVAM inválido: informe os 11 números do documento do veículo.")
+    digits = raw.zfill(11)
+    if not RENAVAM().validate(digits):
+        raise InvalidIdentifier(
+            "RENAVAM inválido: o dígito verificador não confere. Confira o número no documento do veículo."
+        )
+    return digits
+
+
+def validate_cpf(s: str) -> str:
+    """Return the CPF's 11 digits (accepts "123.456.789-09", with or without the mask)."""
+    raw = _compact(s)
+    if not raw.isdigit() or len(raw) != 11:
+        raise InvalidIdentifier("CPF inválido: informe os 11 números, por exemplo 123.456.789-09.")
+    if not CPF().validate(raw):
+        raise InvalidIdentifier("CPF inválido: os dígitos verificadores não conferem. Confira o número.")
+    return raw
+
+
+def mask_cpf(s: str) -> str:
+    """Display form that hides the identifying ends (LGPD): "***.456.789-**"."""
+    digits = validate_cpf(s)
+    return f"***.{digits[3:6]}.{digits[6:9]}-**"
+
+
+def validate_chassis(s: str) -> Chassis:
+    """A 17-character VIN without I, O or Q; shorter old numbers are accepted with a warning.
+
+    - 17 characters containing I, O or Q: rejected (the VIN standard never uses them, so it is
+      a typing error, usually 0 or 1).
+    - Fewer than 17 (at least MIN_OLD_CHASSIS_LENGTH): accepted as a pre-1988 manufacturer
+      number, with a warning to check it against the vehicle's document.
+    - More than 17, or anything but letters and digits: rejected.
+    """
+    value = _compact(s)
+    if not value.isascii() or not value.isalnum():
+        raise InvalidIdentifier("Chassi inválido: use apenas letras e números, sem símbolos.")
+    if len(value) > VIN_LENGTH:
+        raise InvalidIdentifier("Chassi inválido: o número do chassi tem no máximo 17 caracteres.")
+    if len(value) == VIN_LENGTH:
+        bad = sorted(VIN_FORBIDDEN & set(value))
+        if bad:
+            raise InvalidIdentifier(
+                "Chassi inválido: o chassi de 17 caracteres não usa as letras I, O e Q "
+                f"(encontrado: {', '.join(bad)}). Confira se não é o número 1 ou 0."
+            )
+        return Chassis(value)
+    if len(value) < MIN_OLD_CHASSIS_LENGTH:
+        raise InvalidIdentifier("Chassi inválido: o número está curto demais. Confira no documento do veículo.")
+    return Chassis(
+        value,
+        (
+            f"Chassi com {len(value)} caracteres (o padrão atual tem 17): aceito como numeração "
+            "antiga. Confira com o documento do veículo.",
+        ),
+    )
