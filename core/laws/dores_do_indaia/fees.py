@@ -1,0 +1,64 @@
+"""Dores do Indaiá (Lei 3.043/2022): what the owner pays to take an object back from the depot.
+
+Art. 9º, II: the Secretaria Municipal de Administração, Planejamento e Finanças "definir os
+valores das despesas a serem pagas pelos proprietários/responsável pelo serviço de remoção e
+guarda" — so the values below are dated data, placeholders until the Secretaria sets them.
+Art. 3º, §3º, II: release requires "pagamento dos custos de reboque até o pátio, bem como das
+diárias devidas durante o período em que permaneceu no pátio".
+Art. 3º, §3º, III: motor vehicles also pay "as multas, caso tiver registro, seguro obrigatório e
+demais taxas devidas".
+"""
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Sequence
+
+from core.fees import (DEFAULT_STORAGE_CAP_DAYS, Counting, Statement, TariffBook, to_local,
+                       fixed_line, storage_days, storage_lines, tariff_line)
+from core.laws.base import TariffSeed
+
+#: Art. 13: "entra em vigor no prazo de 15 (quinze) dias, após a data de sua publicação"
+#: (published 08/09/2022 → in force 23/09/2022).
+IN_FORCE = date(2022, 9, 23)
+_PLACEHOLDER = ("Valor de referência — a Secretaria Municipal de Administração, Planejamento e "
+                "Finanças deve confirmar (Art. 9º, II)")
+
+TARIFFS: tuple[TariffSeed, ...] = (
+    TariffSeed(
+        code="towing", label="Reboque até o pátio", amount=Decimal("250.00"), currency="BRL",
+        valid_from=IN_FORCE, unit="fixed", article="Art. 3º, §3º, II; Art. 9º, II",
+        source=_PLACEHOLDER,
+    ),
+    TariffSeed(
+        code="daily_storage", label="Diária de pátio", amount=Decimal("30.00"), currency="BRL",
+        valid_from=IN_FORCE, unit="day", article="Art. 3º, §3º, II; Art. 9º, II",
+        source=_PLACEHOLDER,
+    ),
+)
+
+
+def statement(book: TariffBook, *, removed_at: datetime, as_of: datetime, towed: bool = True,
+              counting: Counting = "started_day",
+              cap_days: int | None = DEFAULT_STORAGE_CAP_DAYS, fines: Decimal = Decimal(0),
+              other: Sequence[tuple[str, Decimal]] = ()) -> Statement:
+    """The amount due to release the object at `as_of`.
+
+    - Towing (Art. 3º, §3º, II "custos de reboque até o pátio"): the value in force on the day
+      of removal, only if the object was towed.
+    - Daily storage (Art. 3º, §3º, II "diárias devidas durante o período em que permaneceu no
+      pátio"): from removal to as_of, each day at the value in force that day, counted per
+      `counting` and capped at `cap_days` (CTB art. 328 §5º).
+    - Fines (Art. 3º, §3º, III "pagamento das multas, caso tiver registro") and other amounts
+      (Art. 3º, §3º, III "seguro obrigatório e demais taxas devidas") as given, (label, amount).
+    """
+    lines = []
+    if towed:
+        lines.append(tariff_line(book.value_at("towing", to_local(removed_at).date())))
+    days = storage_days(removed_at, as_of, counting=counting, cap_days=cap_days)
+    lines += storage_lines(book, "daily_storage", days)
+    if fines:
+        lines.append(fixed_line("Multas registradas", "Art. 3º, §3º, III", fines))
+    for label, amount in other:
+        lines.append(fixed_line(label, "Art. 3º, §3º, III", amount))
+    return Statement.of(lines, as_of)
