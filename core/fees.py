@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from itertools import groupby
 from typing import Iterable, Literal, NamedTuple, Sequence
 from zoneinfo import ZoneInfo
@@ -225,7 +225,7 @@ def split_proceeds_dores(gross: Decimal, taxes: Decimal, removal: Decimal,
         ("Diárias do pátio", storage),
         ("Tributos vinculados ao bem", taxes),
     ])
-    half = (rest / 2).quantize(CENT, rounding="ROUND_DOWN")
+    half = (rest / 2).quantize(CENT, rounding=ROUND_DOWN)
     shares.append(Share("Vigilância sanitária", rest - half))
     shares.append(Share("Setor de trânsito e transporte municipal", half))
     return shares
