@@ -1,0 +1,300 @@
+"""The database schema (SQLAlchemy 2 typed declarative).
+
+All timestamps are UTC and timezone-aware (`UTCDateTime`); money is `Numeric(12, 2)` read
+as `Decimal`. Personal data of an object's owner lives in `CaseOwner`, apart from the case,
+so public views of a case never load it by accident. The reporter's identity (`reporter_id`)
+is restricted information (Lei 13.460/2017, art. 10, §7º) and never leaves the staff views.
+"""
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import (JSON, BigInteger, Boolean, Date, Float, ForeignKey, Index, Integer,
+                        MetaData, Numeric, String, Text, UniqueConstraint, text)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from core.storage.types import UTCDateTime, utcnow
+
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSON(), list[Any]: JSON()}
+
+
+class Person(Base):
+    """A Telegram user who talked to the bot (citizen, inspector or owner)."""
+
+    __tablename__ = "persons"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    telegram_id: Mapped[int] = mapped_column(BigInteger, unique=True)
+    display_name: Mapped[str | None] = mapped_column(String(200))
+    roles: Mapped[list[Any]] = mapped_column(default=list)  # e.g. ["citizen", "inspector"]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Case(Base):
+    __tablename__ = "cases"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    protocol: Mapped[str] = mapped_column(String(11), unique=True)  # AAAA-NNNNNN
+    case_code: Mapped[str] = mapped_column(String(16), unique=True)  # random, for QR links
+    municipality: Mapped[str] = mapped_column(String(60))
+    category: Mapped[str] = mapped_column(String(40))
+    track: Mapped[str] = mapped_column(String(40))
+    state: Mapped[str] = mapped_column(String(60))
+    lat: Mapped[float] = mapped_column(Float)
+    lon: Mapped[float] = mapped_column(Float)
+    cell: Mapped[int] = mapped_column(BigInteger)  # core.storage.geo.cell_of(lat, lon)
+    address: Mapped[str | None] = mapped_column(String(300))
+    neighbourhood: Mapped[str | None] = mapped_column(String(120))
+    plate: Mapped[str | None] = mapped_column(String(10))
+    chassis: Mapped[str | None] = mapped_column(String(30))
+    description: Mapped[str | None] = mapped_column(Text)
+    details: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    reporter_id: Mapped[int | None] = mapped_column(ForeignKey("persons.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    closed_at: Mapped[datetime | None]
+    next_deadline_at: Mapped[datetime | None]
+    next_deadline_kind: Mapped[str | None] = mapped_column(String(60))
+    deadline_json: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    is_open: Mapped[bool] = mapped_column(Boolean, default=True)
+
+    __table_args__ = (
+        # "Open cases of category C near here": WHERE category=? AND is_open AND cell IN (...)
+        Index("ix_cases_nearby", "category", "is_open", "cell"),
+        # Due sweep: only cases with a deadline are in this index, so its cost grows with
+        # the number of cases that have one, and the scan stops at `now`.
+        Index("ix_cases_due", "next_deadline_at",
+              sqlite_where=text("next_deadline_at IS NOT NULL"),
+              postgresql_where=text("next_deadline_at IS NOT NULL")),
+        Index("ix_cases_state", "state"),
+        Index("ix_cases_created_at", "created_at"),
+        Index("ix_cases_plate", "plate"),
+        Index("ix_cases_reporter_id", "reporter_id"),
+    )
+
+
+class CaseOwner(Base):
+    """The identified owner or person responsible for the object (personal data, LGPD)."""
+
+    __tablename__ = "case_owners"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"), unique=True)
+    owner_name: Mapped[str | None] = mapped_column(String(200))
+    owner_cpf: Mapped[str | None] = mapped_column(String(14))  # CPF or CNPJ digits
+    owner_contact: Mapped[str | None] = mapped_column(String(200))
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("persons.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ProtocolCounter(Base):
+    """Last protocol number issued per year (see core.storage.protocol)."""
+
+    __tablename__ = "protocol_counters"
+    year: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    last: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Event(Base):
+    """Append-only timeline entry, hash-chained per case (core.storage.timeline)."""
+
+    __tablename__ = "events"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    actor_kind: Mapped[str] = mapped_column(String(20))
+    actor_id: Mapped[str | None] = mapped_column(String(60))
+    actor_name: Mapped[str | None] = mapped_column(String(200))
+    action: Mapped[str] = mapped_column(String(60))
+    article: Mapped[str | None] = mapped_column(String(120))
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    public: Mapped[bool] = mapped_column(Boolean, default=True)
+    prev_hash: Mapped[str | None] = mapped_column(String(64))
+    hash: Mapped[str] = mapped_column(String(64))
+
+    __table_args__ = (UniqueConstraint("case_id", "seq"),)
+
+
+class Inspector(Base):
+    __tablename__ = "inspectors"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"), unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    agency: Mapped[str] = mapped_column(String(40))
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    last_lat: Mapped[float | None] = mapped_column(Float)
+    last_lon: Mapped[float | None] = mapped_column(Float)
+    last_seen_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class InviteCode(Base):
+    """One-time code a staff member gives an inspector; only its SHA-256 is stored."""
+
+    __tablename__ = "invite_codes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    agency: Mapped[str] = mapped_column(String(40))
+    created_by: Mapped[str | None] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None]
+    used_by: Mapped[int | None] = mapped_column(ForeignKey("persons.id"))
+
+
+class Subscription(Base):
+    __tablename__ = "subscriptions"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"))
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id"))
+    notify: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (UniqueConstraint("person_id", "case_id"), Index(None, "case_id"))
+
+
+class SupportingReport(Base):
+    """"It is still there": another citizen confirming an existing case."""
+
+    __tablename__ = "supporting_reports"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id"))
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("persons.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    note: Mapped[str | None] = mapped_column(Text)
+    photos: Mapped[list[Any]] = mapped_column(default=list)  # evidence sha256 list
+
+    __table_args__ = (Index(None, "case_id"),)
+
+
+class Evidence(Base):
+    """A photo, video or document attached to a case; the bytes live in EvidenceStore."""
+
+    __tablename__ = "evidence"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64))
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id"))
+    kind: Mapped[str] = mapped_column(String(20))  # photo / video / document
+    mime: Mapped[str] = mapped_column(String(100))
+    size: Mapped[int] = mapped_column(BigInteger)
+    telegram_file_id: Mapped[str | None] = mapped_column(String(200))
+    telegram_file_unique_id: Mapped[str | None] = mapped_column(String(100))
+    path: Mapped[str] = mapped_column(String(300))  # relative to DATA_DIR
+    stripped_sha256: Mapped[str | None] = mapped_column(String(64))  # public copy, no EXIF
+    uploaded_by: Mapped[int | None] = mapped_column(ForeignKey("persons.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    retain_until: Mapped[datetime | None]
+
+    __table_args__ = (UniqueConstraint("case_id", "sha256"), Index(None, "sha256"),
+                      Index(None, "retain_until"))
+
+
+class Task(Base):
+    """A diligence offered to an inspector: offered / accepted / refused / done."""
+
+    __tablename__ = "tasks"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id"))
+    inspector_id: Mapped[int] = mapped_column(ForeignKey("inspectors.id"))
+    status: Mapped[str] = mapped_column(String(20), default="offered")
+    reason: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (Index(None, "inspector_id", "status"), Index(None, "case_id"))
+
+
+class OutboxMessage(Base):
+    """A message to send, written in the same transaction as the change it reports."""
+
+    __tablename__ = "outbox"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(40))
+    payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    dedupe_key: Mapped[str] = mapped_column(String(200), unique=True)
+    status: Mapped[str] = mapped_column(String(10), default="pending")  # pending/sending/sent/failed
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(default=utcnow)
+    sent_at: Mapped[datetime | None]
+    last_error: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
+
+
+class ProcessedUpdate(Base):
+    """Telegram update ids already handled (the bot's idempotency record)."""
+
+    __tablename__ = "processed_updates"
+    update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    processed_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (Index(None, "processed_at"),)
+
+
+class ConversationState(Base):
+    """The bot's durable conversation store: one row per Telegram user."""
+
+    __tablename__ = "conversation_states"
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    state: Mapped[str] = mapped_column(String(60))
+    draft: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Tariff(Base):
+    """A dated fee value (fees are data with a valid-from date, not constants)."""
+
+    __tablename__ = "tariffs"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    municipality: Mapped[str] = mapped_column(String(60))
+    code: Mapped[str] = mapped_column(String(40))
+    amount: Mapped[Decimal] = mapped_column(Numeric(12, 2))
+    currency: Mapped[str] = mapped_column(String(3), default="BRL")
+    unit: Mapped[str] = mapped_column(String(20))
+    valid_from: Mapped[date] = mapped_column(Date)
+    article: Mapped[str] = mapped_column(String(120))
+    source: Mapped[str] = mapped_column(String(300))
+    created_by: Mapped[str | None] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (UniqueConstraint("municipality", "code", "valid_from"),)
+
+
+class Closure(Base):
+    """A day the city hall is closed (municipal holiday, optional point, decree)."""
+
+    __tablename__ = "closures"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    municipality: Mapped[str] = mapped_column(String(60))
+    date: Mapped[date] = mapped_column(Date)
+    name: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(20))  # holiday / optional / decree
+    source: Mapped[str] = mapped_column(String(300))
+
+    __table_args__ = (UniqueConstraint("municipality", "date"),)
+
+
+class StaffUser(Base):
+    __tablename__ = "staff_users"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(80), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    role: Mapped[str] = mapped_column(String(20))
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_login_at: Mapped[datetime | None]

@@ -1,0 +1,44 @@
+"""Protocol numbers (AAAA-NNNNNN) and the public case code.
+
+Allocation runs inside the submitting transaction: the year's counter row is created if
+absent (INSERT ... ON CONFLICT DO NOTHING, race-safe on both engines) and then incremented
+with UPDATE ... RETURNING. The UPDATE holds the row's lock (PostgreSQL) or the write lock
+(SQLite) until the transaction ends, so concurrent submissions queue and each gets the next
+number. If the submission rolls back, so does the increment: the number is handed to the
+next submission, never to two cases, and the yearly sequence has no gaps.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.storage.dialect import insert_ignore
+from core.storage.models import ProtocolCounter
+
+PROTOCOL_RE = re.compile(r"^\d{4}-\d{6}$")
+CASE_CODE_RE = re.compile(r"^[A-Za-z0-9_-]{11}$")
+
+
+def format_protocol(year: int, number: int) -> str:
+    if number > 999_999:
+        raise OverflowError(f"protocol counter for {year} exhausted")
+    return f"{year:04d}-{number:06d}"
+
+
+async def allocate_protocol(session: AsyncSession, year: int) -> str:
+    """The next protocol of `year` ("2026-000042"), allocated in the session's transaction."""
+    table = ProtocolCounter.__table__
+    await session.execute(insert_ignore(session, table, {"year": year, "last": 0}, ["year"]))
+    result = await session.execute(
+        update(table).where(table.c.year == year).values(last=table.c.last + 1)
+        .returning(table.c.last))
+    return format_protocol(year, result.scalar_one())
+
+
+def new_case_code() -> str:
+    """An unguessable 11-character code ([A-Za-z0-9_-], 64 random bits) for the owner's QR
+    link and Telegram deep links; unrelated to the protocol, so protocols can't be walked."""
+    return secrets.token_urlsafe(8)

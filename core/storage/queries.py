@@ -1,0 +1,45 @@
+"""The two hot read paths, written to hit their indexes.
+
+- `nearby_open_cases`: ix_cases_nearby (category, is_open, cell), then exact distance.
+- `due_cases`: the partial index ix_cases_due on next_deadline_at (only rows with a
+  deadline), scanned up to `now`; cost grows with the number due, not with all cases.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Select, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.storage.geo import cells_around, distance_m
+from core.storage.models import Case
+
+
+def nearby_query(category: str, lat: float, lon: float, radius_m: float) -> Select:
+    return (select(Case)
+            .where(Case.category == category, Case.is_open.is_(True),
+                   Case.cell.in_(cells_around(lat, lon, radius_m))))
+
+
+async def nearby_open_cases(session: AsyncSession, category: str, lat: float, lon: float,
+                            radius_m: float) -> list[tuple[Case, float]]:
+    """Open cases of `category` within `radius_m` metres, nearest first, with distances."""
+    candidates = (await session.execute(nearby_query(category, lat, lon, radius_m))).scalars()
+    found = []
+    for case in candidates:
+        d = distance_m((lat, lon), (case.lat, case.lon))
+        if d <= radius_m:
+            found.append((case, d))
+    found.sort(key=lambda pair: pair[1])
+    return found
+
+
+def due_query(now: datetime, limit: int = 500) -> Select:
+    return (select(Case)
+            .where(Case.next_deadline_at.is_not(None), Case.next_deadline_at <= now)
+            .order_by(Case.next_deadline_at, Case.id).limit(limit))
+
+
+async def due_cases(session: AsyncSession, now: datetime, limit: int = 500) -> list[Case]:
+    """Cases whose next deadline is at or before `now`, earliest first (the sweep's input)."""
+    return list((await session.execute(due_query(now, limit))).scalars())

@@ -1,0 +1,66 @@
+"""Shared fixtures: a migrated `db` on every engine, and a temporary `data_dir`.
+
+`db` runs each test on SQLite (a temporary file, never :memory:) and, when TEST_DATABASE_URL
+is set, on PostgreSQL in a fresh schema (search_path set per connection) dropped afterwards.
+"""
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+from sqlalchemy import text
+
+from core.storage.db import Database, create_engine
+
+PG_URL = os.environ.get("TEST_DATABASE_URL", "")
+PG_SKIP = "TEST_DATABASE_URL not set: PostgreSQL tests skipped"
+
+ENGINES = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("postgresql", id="postgresql",
+                 marks=pytest.mark.skipif(not PG_URL, reason=PG_SKIP)),
+]
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    path = tmp_path / "data"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture(params=ENGINES)
+async def db_factory(request, tmp_path):
+    """Build an unmigrated Database for this test's engine; extra kwargs go to create_engine."""
+    made: list[Database] = []
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    if request.param == "postgresql":
+        admin = create_engine(PG_URL)
+        async with admin.begin() as conn:
+            await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+
+    def factory(**kwargs) -> Database:
+        if request.param == "sqlite":
+            db = Database(create_engine(f"sqlite+aiosqlite:///{tmp_path / 'test.sqlite3'}", **kwargs))
+        else:
+            connect_args = {"server_settings": {"search_path": schema}}
+            db = Database(create_engine(PG_URL, connect_args=connect_args, **kwargs))
+        made.append(db)
+        return db
+
+    factory.engine_name = request.param
+    yield factory
+    for db in made:
+        await db.dispose()
+    if request.param == "postgresql":
+        async with admin.begin() as conn:
+            await conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        await admin.dispose()
+
+
+@pytest.fixture
+async def db(db_factory) -> Database:
+    database = db_factory()
+    await database.migrate()
+    return database
