@@ -21,6 +21,10 @@ moved to the next business day, False (default) keeps the clock time it would ha
 (48 h from Friday 10:00 → Monday 10:00); True gives the whole of that day (Monday 23:59:59).
 An hours deadline ending exactly at 00:00 ends with the previous day; if moved, it runs to the
 end of the business day in both settings (a 00:00 clock time would give no office hours).
+Trade-offs: with the same clock time, a deadline ending at 03:00 on a Sunday is moved to 03:00 on
+Monday, before the office opens; with the end of day, the due day is monotone in the start but the
+instant is not (ending on a holiday at 01:00 gives until 23:59:59 of the next day, while starting
+a day later ends at 01:00 on that business day, unextended).
 
 Days without office hours: Saturdays, Sundays, national and state holidays from the `holidays`
 package (always asked in pt_BR), recurring municipal holidays (core.laws.base.MunicipalHoliday,
