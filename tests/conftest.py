@@ -64,3 +64,28 @@ async def db(db_factory) -> Database:
     database = db_factory()
     await database.migrate()
     return database
+
+
+@pytest.fixture
+def add_case():
+    """`await add_case(session, **fields)`: insert a minimal open case (protocol allocated in
+    the session's transaction, as a submission does) and return it."""
+    from datetime import datetime, timezone
+
+    from core.storage.geo import cell_of
+    from core.storage.models import Case
+    from core.storage.protocol import allocate_protocol, new_case_code
+
+    async def add(session, **fields) -> Case:
+        lat, lon = fields.pop("lat", -19.4606), fields.pop("lon", -45.6003)
+        year = fields.pop("year", datetime.now(timezone.utc).year)
+        values = dict(municipality="dores-do-indaia", category="vehicle", track="vehicle",
+                      state="reported", lat=lat, lon=lon, cell=cell_of(lat, lon))
+        values.update(fields)
+        case = Case(protocol=await allocate_protocol(session, year), case_code=new_case_code(),
+                    **values)
+        session.add(case)
+        await session.flush()
+        return case
+
+    return add
