@@ -1,0 +1,36 @@
+"""Notice affixed on the glass or body of the object (Dores Art. 4º, II, a): "Afixada uma
+notificação ... no vidro ou lataria do veículo, chassi ou carroceria, para que o
+proprietário/responsável pelo bem o remova do espaço público no prazo máximo de 10 dias".
+Large type, readable from outside the car."""
+from __future__ import annotations
+
+from core.documents.data import AffixedNoticeData
+from core.documents.pdf import DocumentPDF
+
+
+def affixed_notice_pdf(data: AffixedNoticeData) -> bytes:
+    pdf = DocumentPDF("Notificação afixada " + data.case_code, data.generated_at, data.header)
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.city_header()
+    pdf.title_line("NOTIFICAÇÃO — OBJETO EM ESTADO DE ABANDONO", size=24)
+    pdf.para("O proprietário(a)/responsável por este objeto deve removê-lo do espaço público "
+             "no prazo máximo de 10 (dez) dias, sob pena de remoção ao pátio, leilão e demais "
+             "penalidades legais cabíveis (Art. 4º, II, a, da Lei nº 3.043/2022).",
+             size=15, align="L")
+    d = data.deadline
+    pdf.para(f"PRAZO: vence em {d.due_in_full} ({d.due_date}) — {d.article}", size=17,
+             align="L", bold=True)
+    pdf.para(f"CASO: {data.case_code}", size=20, align="L", bold=True)
+    pdf.labelled("Objeto: ", data.obj.short(), size=12)
+    pdf.labelled("Local: ", data.address, size=12)
+    pdf.labelled("Afixada em: ", f"{data.issued_on}, às {data.issued_at}, por "
+                 f"{data.inspector.name} ({data.inspector.agency})", size=12)
+    pdf.ln(3)
+    pdf.qr_block(data.link.url, size=70, text_size=11,
+                 caption="Proprietário(a)? Aponte a câmera do celular para o código:\n"
+                         "prazos, documentos e custos no Telegram")
+    pdf.ln(2)
+    pdf.para("Informações: " + data.info, size=12, align="C")
+    pdf.note(d.explanation)
+    return bytes(pdf.output())

@@ -1,0 +1,134 @@
+"""Editais for the Diário Oficial do Município: plain text to paste, and a PDF.
+
+- "notificacao" — Dores Art. 4º, II, b: "publicada a notificação no Diário Oficial do
+  Município, contendo as características do veículo, chassi ou carroceria e o endereço em
+  que se encontra abandonado, iniciando, a partir da data da publicação, o prazo de 10 dias".
+- "remocao" — Dores Art. 6º, § 1º: "a) os dados possíveis do veículo; b) o local onde se
+  encontrava abandonado; c) o local de destino da remoção".
+- "leilao" — Dores Art. 3º (60 days unclaimed → hasta pública; CTB art. 328) and Art. 8º
+  (comissão de leilão); Dracena Art. 6º, § 1º ("previamente anunciado por editais afixados no
+  lugar de costume, no próprio depósito, ou pela imprensa").
+
+Editais carry only what the law requires: EditalEntry has no owner and no reporter field,
+and free text is scrubbed of CPF/CNPJ numbers (LGPD)."""
+from __future__ import annotations
+
+from core.documents.data import (
+    EDITAL_KINDS, EDITAL_LEILAO, EDITAL_NOTIFICACAO, EDITAL_REMOCAO, EditalEntry, EditalInfo,
+    ObjectData,
+)
+from core.documents.fmt import scrub_personal
+from core.documents.pdf import DocumentPDF
+
+TITLES = {
+    EDITAL_NOTIFICACAO: "EDITAL DE NOTIFICAÇÃO — OBJETOS EM ESTADO DE ABANDONO",
+    EDITAL_REMOCAO: "EDITAL DE REMOÇÃO — OBJETOS RECOLHIDOS AO PÁTIO",
+    EDITAL_LEILAO: "EDITAL DE LEILÃO — OBJETOS NÃO RECLAMADOS",
+}
+
+
+def _intro(kind: str, info: EditalInfo) -> str:
+    slug = info.header.law_slug
+    pref = info.header.prefeitura.title().replace(" De ", " de ").replace(" Do ", " do ")
+    if kind == EDITAL_NOTIFICACAO:
+        return (f"A {pref}, nos termos do Art. 4º, II, b, da {info.header.law_title}, NOTIFICA "
+                "os proprietários/responsáveis pelos objetos abaixo, encontrados em estado de "
+                "abandono em espaço público e cujo proprietário não foi identificado, a "
+                "retirá-los e acondicioná-los em local adequado no prazo de 10 (dez) dias, "
+                "contados da data desta publicação, sob pena de remoção ao pátio, leilão e "
+                "demais penalidades legais cabíveis.")
+    if kind == EDITAL_REMOCAO:
+        return (f"A {pref}, nos termos do Art. 6º, § 1º, da {info.header.law_title}, TORNA "
+                "PÚBLICO que os objetos abaixo, de proprietários não identificados, foram "
+                "removidos do espaço público, com os dados possíveis do veículo (a), o local "
+                "onde se encontravam abandonados (b) e o local de destino da remoção (c). "
+                "O prazo de 10 (dez) dias para retirada (Art. 6º, caput) e as condições do "
+                "Art. 3º, § 3º, aplicam-se à retirada.")
+    if slug == "dracena":
+        return (f"A {pref}, nos termos do Art. 6º, § 1º, da {info.header.law_title}, TORNA "
+                "PÚBLICO que os objetos abaixo, apreendidos e recolhidos ao depósito "
+                "municipal, julgado improcedente o recurso ou transcorrido o prazo para sua "
+                "interposição (Art. 6º), serão levados a leilão. Até o leilão, podem ser "
+                "retirados mediante o pagamento da multa, dos impostos e das despesas de "
+                "conservação (Art. 7º).")
+    return (f"A {pref}, nos termos do Art. 3º e do Art. 8º da {info.header.law_title} e do "
+            "art. 328 do Código de Trânsito Brasileiro, TORNA PÚBLICO que os objetos abaixo, "
+            "não reclamados no prazo de 60 (sessenta) dias contados do recolhimento, serão "
+            "levados à hasta pública pela comissão de leilão nomeada pelo Poder Executivo "
+            "(Art. 8º), obedecida a lei de licitação.")
+
+
+def _object_line(obj: ObjectData) -> str:
+    if not obj.is_vehicle:
+        return scrub_personal(obj.description or "Bem móvel")
+    fields = [("placa", obj.plate), ("marca", obj.make), ("modelo", obj.model),
+              ("cor", obj.colour), ("chassi", obj.chassis), ("RENAVAM", obj.renavam),
+              ("município/UF", "/".join(p for p in (obj.municipality, obj.uf) if p))]
+    text = "; ".join(f"{k}: {v}" for k, v in fields if v) or "veículo sem identificação"
+    if obj.description:
+        text += f"; características: {scrub_personal(obj.description)}"
+    return text
+
+
+def entry_lines(kind: str, entry: EditalEntry) -> list[str]:
+    lines = [f"Caso {entry.case_code} — {_object_line(entry.obj)}."]
+    place = scrub_personal(entry.abandoned_at)
+    if kind == EDITAL_NOTIFICACAO:
+        lines.append(f"Local em que se encontra abandonado: {place}.")
+    else:
+        lines.append(f"Local onde se encontrava abandonado: {place}.")
+        if entry.removed_on:
+            lines.append(f"Data do recolhimento: {entry.removed_on}.")
+        if entry.destination:
+            lines.append(f"Local de destino da remoção: {scrub_personal(entry.destination)}.")
+    return lines
+
+
+def _check(kind: str) -> None:
+    if kind not in EDITAL_KINDS:
+        raise ValueError(f"Unknown edital kind {kind!r}; expected one of {EDITAL_KINDS}")
+
+
+def _closing(kind: str, info: EditalInfo) -> list[str]:
+    out = []
+    if kind == EDITAL_LEILAO and (info.auction_date or info.auction_place):
+        out.append(f"Leilão: {info.auction_date or 'data a definir'}"
+                   + (f", em {info.auction_place}" if info.auction_place else "") + ".")
+    if info.info:
+        out.append("Informações: " + info.info)
+    return out
+
+
+def edital_text(entries: list[EditalEntry], kind: str, info: EditalInfo) -> str:
+    """Plain text to paste into the Diário Oficial."""
+    _check(kind)
+    parts = [info.header.prefeitura, f"{TITLES[kind]} Nº {info.number}", "", _intro(kind, info), ""]
+    for i, entry in enumerate(entries, 1):
+        lines = entry_lines(kind, entry)
+        parts.append(f"{i}. " + lines[0])
+        parts.extend("   " + line for line in lines[1:])
+    parts.append("")
+    parts.extend(_closing(kind, info))
+    parts += [f"{info.place}, {info.issued_on}.", "", info.signer_name, info.signer_role]
+    return "\n".join(parts).strip() + "\n"
+
+
+def edital_pdf(entries: list[EditalEntry], kind: str, info: EditalInfo) -> bytes:
+    _check(kind)
+    pdf = DocumentPDF(f"Edital {info.number}", info.generated_at, info.header)
+    pdf.add_page()
+    pdf.city_header()
+    pdf.title_line(f"{TITLES[kind]}\nNº {info.number}", size=12)
+    pdf.para(_intro(kind, info), size=10)
+    for i, entry in enumerate(entries, 1):
+        lines = entry_lines(kind, entry)
+        pdf.labelled(f"{i}. ", lines[0], 9.5)
+        for line in lines[1:]:
+            pdf.set_x(pdf.l_margin + 5)
+            pdf.multi_cell(0, 4.6, line, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(1.5)
+    for line in _closing(kind, info):
+        pdf.para(line, size=10)
+    pdf.para(f"{info.place}, {info.issued_on}.", align="R")
+    pdf.signature(info.signer_name, info.signer_role, width=90, x=(pdf.w - 90) / 2)
+    return bytes(pdf.output())

@@ -1,0 +1,69 @@
+"""The owner's one-page summary, to forward or print: where the object is, what to bring,
+what is owed (line by line, with each tariff's valid-from date) and the deadlines."""
+from __future__ import annotations
+
+from core.documents.data import OwnerSummaryData
+from core.documents.fmt import money, quantity
+from core.documents.pdf import FAMILY, NL, DocumentPDF
+
+
+def owner_summary_pdf(data: OwnerSummaryData) -> bytes:
+    pdf = DocumentPDF("Resumo do caso " + data.case_code, data.generated_at, data.header)
+    pdf.add_page()
+    pdf.city_header()
+    pdf.title_line("RESUMO PARA O PROPRIETÁRIO(A)/RESPONSÁVEL", size=13)
+    top = pdf.get_y()
+    pdf.set_right_margin(pdf.r_margin + 62)
+    pdf.labelled("Caso: ", data.case_code, 11)
+    pdf.labelled("Objeto: ", data.obj.short(), 10)
+    pdf.labelled("Situação: ", data.state, 10)
+    d = data.deadline
+    pdf.ln(1)
+    pdf.para(f"Prazo: vence em {d.due_in_full} ({d.due_date}) — {d.article}.", bold=True,
+             align="L")
+    pdf.note(d.explanation)
+    a = data.auction_after
+    pdf.para(f"Não reclamado, poderá ir a leilão após {a.due_in_full} ({a.due_date}) — "
+             f"{a.article}.", size=9.5, align="L")
+    pdf.set_right_margin(18)
+    pdf.qr_block(data.link.url, size=34, x=pdf.w - pdf.r_margin - 46, y=top, text_size=6.5)
+    pdf.set_y(max(pdf.get_y(), top + 44))
+
+    pdf.section("PARA RETIRAR: CONDIÇÕES E DOCUMENTOS")
+    for item in data.release:
+        pdf.labelled("• ", f"{item.label} ({item.article})", 9.5)
+        for doc in item.documents:
+            pdf.set_x(pdf.l_margin + 5)
+            pdf.set_font(FAMILY, "", 9)
+            pdf.multi_cell(0, 4.4, "– " + doc, **NL)
+    pdf.section("VALORES DEVIDOS" + (f" ATÉ {data.fees_as_of}" if data.fees_as_of else ""))
+    _fees_table(pdf, data)
+    pdf.para(f"Cada dia a mais no pátio custa {money(data.per_day)} ({data.per_day_article}).",
+             size=9.5, bold=True)
+    pdf.section("ONDE E QUANDO")
+    dep = data.depot
+    pdf.labelled("Pátio: ", f"{dep.name} — {dep.address}", 9.5)
+    pdf.labelled("Atendimento: ", dep.hours + (f" — tel. {dep.phone}" if dep.phone else ""), 9.5)
+    return bytes(pdf.output())
+
+
+def _fees_table(pdf: DocumentPDF, data: OwnerSummaryData) -> None:
+    cols = [("Item", 48), ("Artigo", 30), ("Qtd.", 18), ("Valor unit.", 24),
+            ("Vigente desde", 24), ("Valor", 30)]
+    pdf.set_font(FAMILY, "B", 8)
+    pdf.set_fill_color(235)
+    for name, w in cols:
+        pdf.cell(w, 6, name, border=1, fill=True, align="C")
+    pdf.ln()
+    pdf.set_font(FAMILY, "", 8)
+    for f in data.fees:
+        values = [f.label, f.article, quantity(f.quantity) + (f" {f.unit}" if f.unit else ""),
+                  money(f.unit_value), f.valid_from, money(f.amount)]
+        for (name, w), v in zip(cols, values):
+            pdf.cell(w, 6, v, border=1, align="R" if name in ("Valor unit.", "Valor", "Qtd.") else "L")
+        pdf.ln()
+    pdf.set_font(FAMILY, "B", 9)
+    pdf.cell(sum(w for _, w in cols[:-1]), 7, "TOTAL", border=1, align="R")
+    pdf.cell(cols[-1][1], 7, money(data.total), border=1, align="R")
+    pdf.ln(9)
+    pdf.set_font(FAMILY, "", 10)

@@ -1,0 +1,221 @@
+"""Shared page furniture for the documents: fonts, city header, footer, fields, QR block.
+
+Fonts: DejaVu Sans (regular and bold) is shipped in core/documents/fonts/ (free licence in
+LICENSE-DejaVu.txt) and embedded (subset) in every PDF, so every Unicode character the
+texts use (º ª accents, curly quotes, dashes, "…", the no-break space babel puts after R$)
+renders the same on any machine, without relying on system fonts."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from fpdf import FPDF
+from fpdf.enums import XPos, YPos
+
+from core.documents.data import CityHeader
+from core.documents.fmt import stamp
+from core.documents.qr import qr_png
+
+FONT_DIR = Path(__file__).parent / "fonts"
+FAMILY = "DejaVu"
+NL = {"new_x": XPos.LMARGIN, "new_y": YPos.NEXT}
+
+
+class DocumentPDF(FPDF):
+    """A4 portrait document with the city's header helper and a footer carrying
+    page x/y and the generation date/time."""
+
+    def __init__(self, title: str, generated_at: datetime, header: CityHeader,
+                 orientation: str = "P") -> None:
+        super().__init__(orientation=orientation, unit="mm", format="A4")
+        self.doc_title = title
+        self.generated_at = generated_at
+        self.city = header
+        self.add_font(FAMILY, "", str(FONT_DIR / "DejaVuSans.ttf"))
+        self.add_font(FAMILY, "B", str(FONT_DIR / "DejaVuSans-Bold.ttf"))
+        self.set_margins(18, 15, 18)
+        self.set_auto_page_break(True, margin=18)
+        self.set_title(title)
+        self.set_author(header.prefeitura)
+        self.set_creator("Via Livre")
+        created = generated_at if generated_at.tzinfo else generated_at.replace(tzinfo=timezone.utc)
+        self.set_creation_date(created)  # deterministic bytes for the caller's SHA-256
+        self.set_font(FAMILY, size=10)
+        self.footer_note = ""
+
+    # --- page furniture -----------------------------------------------------------------
+    def footer(self) -> None:
+        self.set_y(-13)
+        self.set_font(FAMILY, size=7)
+        self.set_text_color(90)
+        left = f"{self.doc_title}{(' — ' + self.footer_note) if self.footer_note else ''}"
+        self.cell(0, 4, left, align="L")
+        self.set_x(self.l_margin)
+        self.cell(0, 4, f"Gerado em {stamp(self.generated_at)}  ·  Página {self.page_no()}/{{nb}}",
+                  align="R")
+        self.set_text_color(0)
+
+    def city_header(self, subtitle: str = "") -> None:
+        self.set_font(FAMILY, "B", 13)
+        self.cell(0, 7, self.city.prefeitura, align="C", **NL)
+        self.set_font(FAMILY, "", 9)
+        line = f"{self.city.city}/{self.city.uf} — {self.city.law_title}"
+        self.cell(0, 5, line, align="C", **NL)
+        if self.city.department:
+            self.cell(0, 5, self.city.department, align="C", **NL)
+        if subtitle:
+            self.cell(0, 5, subtitle, align="C", **NL)
+        self.ln(1)
+        self.hline()
+        self.ln(2)
+
+    def hline(self) -> None:
+        self.line(self.l_margin, self.get_y(), self.w - self.r_margin, self.get_y())
+
+    # --- text blocks --------------------------------------------------------------------
+    def title_line(self, text: str, size: float = 15) -> None:
+        self.set_font(FAMILY, "B", size)
+        self.multi_cell(0, size * 0.5, text, align="C", **NL)
+        self.ln(2)
+        self.set_font(FAMILY, "", 10)
+
+    def section(self, text: str) -> None:
+        self.ln(1.5)
+        self.set_font(FAMILY, "B", 10)
+        self.set_fill_color(230)
+        self.cell(0, 6, text, fill=True, **NL)
+        self.set_font(FAMILY, "", 10)
+        self.ln(1)
+
+    def field(self, label: str, value: str, size: float = 10) -> None:
+        """LABEL: value, wrapping."""
+        self.labelled(f"{label}: ", value or "—", size)
+        self.ln(0.6)
+
+    def labelled(self, label: str, value: str, size: float = 10) -> None:
+        """Bold label then plain value, flowing and wrapping to the left margin (no markdown,
+        so case data can never be read as formatting)."""
+        self.set_x(self.l_margin)
+        self.set_font(FAMILY, "B", size)
+        self.write(size * 0.5, label)
+        self.set_font(FAMILY, "", size)
+        self.write(size * 0.5, value)
+        self.ln(size * 0.5)
+
+    def para(self, text: str, size: float = 10, align: str = "J", bold: bool = False,
+             markdown: bool = False) -> None:
+        self.set_font(FAMILY, "B" if bold else "", size)
+        self.multi_cell(0, size * 0.48, text, align=align, markdown=markdown, **NL)
+        self.ln(1)
+        self.set_font(FAMILY, "", 10)
+
+    def note(self, text: str) -> None:
+        self.set_font(FAMILY, "", 8)
+        self.set_text_color(70)
+        self.multi_cell(0, 4, text, align="L", **NL)
+        self.set_text_color(0)
+        self.set_font(FAMILY, "", 10)
+        self.ln(0.5)
+
+    def grid(self, rows: list[list[tuple[str, str]]], height: float = 9) -> None:
+        """Boxed label/value cells: each row is a list of (label, value) of equal widths."""
+        width = self.w - self.l_margin - self.r_margin
+        for row in rows:
+            cw = width / len(row)
+            y = self.get_y()
+            if y + height > self.page_break_trigger:
+                self.add_page()
+                y = self.get_y()
+            for i, (label, value) in enumerate(row):
+                x = self.l_margin + i * cw
+                self.rect(x, y, cw, height)
+                self.set_xy(x + 1, y + 0.6)
+                self.set_font(FAMILY, "B", 6.5)
+                self.cell(cw - 2, 3, label)
+                self.set_xy(x + 1, y + 3.8)
+                self.set_font(FAMILY, "", 9.5)
+                self.cell(cw - 2, 4.6, _fit(self, value or "—", cw - 2))
+            self.set_xy(self.l_margin, y + height)
+        self.ln(1)
+        self.set_font(FAMILY, "", 10)
+
+    def checks(self, label: str, items: list[tuple[str, bool]], size: float = 9.5) -> None:
+        """LABEL: ITEM (X) ITEM ( ) … as in the annexes."""
+        marks = "   ".join(f"{name} ({'X' if on else ' '})" for name, on in items)
+        self.labelled(f"{label} " if label else "", marks, size)
+        self.ln(0.8)
+
+    def signature(self, name: str, role: str, width: float = 0, x: float | None = None,
+                  caption: str = "") -> None:
+        width = width or (self.w - self.l_margin - self.r_margin)
+        x = self.l_margin if x is None else x
+        self.ln(10)
+        y = self.get_y()
+        self.line(x, y, x + width, y)
+        self.set_xy(x, y + 0.8)
+        self.set_font(FAMILY, "B", 8)
+        if caption:
+            self.cell(width, 4, caption, align="C")
+            self.set_xy(x, self.get_y() + 4)
+        self.set_font(FAMILY, "", 8.5)
+        self.multi_cell(width, 4, "\n".join(p for p in (name, role) if p), align="C",
+                        new_x=XPos.LEFT, new_y=YPos.NEXT)
+        self.set_x(self.l_margin)
+        self.set_font(FAMILY, "", 10)
+
+    def signatures_row(self, people: list[tuple[str, str, str]], total: float = 0) -> None:
+        """Side-by-side signature lines: (caption, name, role)."""
+        gap = 6
+        total = total or (self.w - self.l_margin - self.r_margin)
+        width = (total - gap * (len(people) - 1)) / len(people)
+        self.ln(12)
+        y = self.get_y()
+        if y + 16 > self.page_break_trigger:
+            self.add_page()
+            self.ln(12)
+            y = self.get_y()
+        bottom = y
+        for i, (caption, name, role) in enumerate(people):
+            x = self.l_margin + i * (width + gap)
+            self.line(x, y, x + width, y)
+            self.set_xy(x, y + 0.8)
+            self.set_font(FAMILY, "B", 8)
+            self.multi_cell(width, 3.8, caption, align="C", new_x=XPos.LEFT, new_y=YPos.NEXT)
+            self.set_font(FAMILY, "", 8)
+            text = "\n".join(p for p in (name, role) if p)
+            if text:
+                self.multi_cell(width, 3.8, text, align="C", new_x=XPos.LEFT, new_y=YPos.NEXT)
+            bottom = max(bottom, self.get_y())
+        self.set_xy(self.l_margin, bottom + 1)
+        self.set_font(FAMILY, "", 10)
+
+    # --- QR -----------------------------------------------------------------------------
+    def qr_block(self, url: str, size: float = 32, caption: str = "",
+                 x: float | None = None, y: float | None = None, text_size: float = 8) -> None:
+        """QR code carrying `url`, with the same `url` printed below it (one value for both)."""
+        x = (self.w - size) / 2 if x is None else x
+        y = self.get_y() if y is None else y
+        if caption:
+            cw = min(size + 40, self.w - self.r_margin - (x - 20))
+            self.set_xy(x + size / 2 - cw / 2, y)
+            self.set_font(FAMILY, "B", text_size + 1)
+            self.multi_cell(cw, text_size * 0.5, caption, align="C",
+                            new_x=XPos.LEFT, new_y=YPos.NEXT)
+            y = self.get_y() + 0.5
+        self.image(qr_png(url), x=x, y=y, w=size, h=size)
+        self.set_font(FAMILY, "", text_size)
+        tw = self.get_string_width(url) + 1
+        tx = min(max(x + size / 2 - tw / 2, self.l_margin), self.w - self.r_margin - tw)
+        self.set_xy(tx, y + size + 0.5)
+        self.cell(tw, text_size * 0.5, url, align="C", link=url)
+        self.set_xy(self.l_margin, y + size + text_size * 0.5 + 2)
+        self.set_font(FAMILY, "", 10)
+
+
+def _fit(pdf: FPDF, text: str, width: float) -> str:
+    """Shrink-free truncation so a long value never spills out of its grid cell."""
+    if pdf.get_string_width(text) <= width:
+        return text
+    while text and pdf.get_string_width(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
