@@ -31,6 +31,15 @@ class Category:
 
 
 @dataclass(frozen=True)
+class Location:
+    """A kind of place the law covers (e.g. Dores Art. 2º public space; Art. 7º vacant lots)."""
+
+    code: str
+    label: str  # Portuguese
+    article: str
+
+
+@dataclass(frozen=True)
 class Criterion:
     """One abandonment sign an inspector (or citizen) can tick."""
 
@@ -117,6 +126,7 @@ class Law:
     settings: Mapping[str, Setting] = field(default_factory=dict)
     tariffs: tuple[TariffSeed, ...] = ()
     municipal_holidays: tuple[MunicipalHoliday, ...] = ()
+    locations: tuple[Location, ...] = ()  # kinds of place covered; empty = not restricted
     # Law-specific rules supplied by the law's package:
     release_conditions: Callable[[Category, ReleaseSituation], list[ReleaseCondition]] | None = None
 

@@ -1,0 +1,184 @@
+"""Helpers shared by the law packages: a compact transition builder, guard helpers and the
+Portuguese labels of the facts the lifecycles require (the engine names a missing fact by its
+label, so what the inspector or staff member sees is Portuguese).
+
+Facts handed to `Lifecycle.check` are the case's accumulated facts merged with the ones the
+actor supplies with the action (the guards below read both).
+"""
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any, Iterable, Mapping
+
+from core.lifecycle import Actor, DeadlineRule, Guard, Transition
+
+A = Actor  # short alias used by the lifecycle modules
+
+#: Portuguese label of every fact a transition may require (shared by all tracks).
+FACT_LABELS: dict[str, str] = {
+    # diligence and inspection
+    "inspection_notes": "relato da vistoria",
+    "abandonment_criteria": "sinais de abandono constatados (Art. 3º, §4º / Art. 1º)",
+    "theft_suspicion_reason": "motivo da suspeita de roubo ou furto",
+    "police_response": "resposta da autoridade policial",
+    "police_report_number": "número do boletim de ocorrência",
+    "reason": "motivo",
+    "duplicate_of": "número do caso original (duplicado)",
+    "previous_case": "número do caso anterior (reincidência)",
+    # owner and notices
+    "owner_name": "nome do proprietário/responsável",
+    "owner_document": "CPF/CNPJ do proprietário/responsável",
+    "owner_address": "endereço do proprietário/responsável",
+    "notification_number": "número da notificação",
+    "notice_photo": "foto da notificação afixada no objeto",
+    "publication_date": "data da publicação no Diário Oficial do Município",
+    "publication_reference": "edição/página do Diário Oficial do Município",
+    "owner_statement": "declaração do proprietário de que vai retirar o objeto",
+    "agreed_removal_by": "data combinada com o fiscal para a retirada",
+    "verification_notes": "constatação de que o objeto foi retirado",
+    # removal and depot
+    "removal_photos": "fotos ou vídeo do objeto no momento da remoção",
+    "removal_started_at": "data e hora do início da remoção",
+    "removal_reason": "motivo da remoção imediata",
+    "termo_number": "número do termo de recolhimento (3 vias)",
+    "missing_parts": "lista de itens faltantes/avariados do termo de recolhimento",
+    "odometer": "número do hodômetro (ou “sem hodômetro”)",
+    "item_description": "descrição do bem recolhido",
+    "depot": "pátio de destino",
+    "edital_date": "data do edital no Diário Oficial do Município",
+    "edital_reference": "edição/página do edital no Diário Oficial do Município",
+    "release_checklist_confirmed": "conferência das condições de liberação",
+    "fees_paid": "comprovante de pagamento das taxas",
+    "auction_date": "data do leilão",
+    "auction_commission_act": "ato de nomeação da comissão de leilão",
+    "auction_proceeds": "valor arrecadado no leilão",
+    "scrap_receipt": "comprovante de entrega à sucata de recicláveis",
+    # Dracena: auto de infração and appeals
+    "offender_name": "nome do infrator",
+    "infraction_fact": "fato constitutivo da infração",
+    "place": "lugar da infração",
+    "occurred_at": "dia e hora da infração",
+    "provision_violated": "preceito de lei violado",
+    "fine_amount": "valor da multa imposta",
+    "agent_signature": "assinatura do funcionário autuante",
+    "offender_signature": "assinatura do infrator",
+    "refusal_declaration": "declaração do autuante de que o infrator se recusou a assinar",
+    "witnesses": "nome e assinatura de duas testemunhas",
+    "company_liability": "sócio, empregado ou preposto de companhia, firma ou sociedade",
+    "copy_delivered": "entrega da cópia do auto ao infrator",
+    "absence_reason": "circunstância que impediu lavrar o auto na presença do infrator",
+    "intimacao_date": "data da intimação escrita",
+    "appeal_filed_at": "data e hora do recurso",
+    "appeal_deadline": "fim do prazo de recurso",
+    "appeal_grounds": "razões do recurso",
+    "decision_text": "decisão do Prefeito",
+    "debt_registration_number": "número da inscrição em dívida ativa",
+    "payment_receipt": "comprovante de pagamento da multa",
+    "guia_number": "número da guia de recolhimento",
+    "goods_description": "especificação das mercadorias, objetos ou semoventes",
+    "apprehended_at": "dia e hora da apreensão",
+    "depot_register_entry": "registro no livro do depósito municipal",
+    "goods_list": "relação das mercadorias apreendidas",
+    "note_signed": "nota assinada pelo fiscal",
+    "auction_edital_at": "data dos editais do leilão",
+    "retrieval_payment_receipt": "comprovante de pagamento da multa, impostos e despesas de depósito",
+    "perishable": "confirmação de que são gêneros perecíveis ou semoventes",
+    "balance_amount": "saldo da venda",
+    "balance_receipt": "recibo do infrator",
+    "sale_statement": "demonstrativo da venda (sem saldo)",
+}
+
+
+def tr(code: str, sources: Iterable[str], target: str, actors: Iterable[Actor], article: str,
+       text: str, label: str, *, requires: Iterable[str] = (), agencies: Iterable[str] = (),
+       deadline: DeadlineRule | None = None, guard: Guard | None = None,
+       public: bool = True) -> Transition:
+    """Build a Transition from plain iterables."""
+    return Transition(code=code, sources=frozenset(sources), target=target,
+                      actors=frozenset(actors), article=article, text=text, label=label,
+                      requires=tuple(requires), agencies=frozenset(agencies), deadline=deadline,
+                      guard=guard, public=public)
+
+
+def all_guards(*guards: Guard) -> Guard:
+    """A guard that refuses with the first reason any of `guards` gives."""
+
+    def combined(facts: Mapping[str, Any]) -> str | None:
+        for g in guards:
+            reason = g(facts)
+            if reason:
+                return reason
+        return None
+
+    return combined
+
+
+def as_moment(value: Any) -> date | datetime | None:
+    """A date/datetime from a fact value (date, datetime or ISO string); None if absent."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, (date, datetime)):
+        return value
+    text = str(value)
+    try:
+        return datetime.fromisoformat(text) if "T" in text or " " in text \
+            else date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def not_after(moment: date | datetime, limit: date | datetime) -> bool:
+    """True if `moment` is on or before `limit`. A date-only limit covers the whole day."""
+    if isinstance(limit, datetime) and isinstance(moment, datetime):
+        if (limit.tzinfo is None) != (moment.tzinfo is None):
+            return moment.replace(tzinfo=None) <= limit.replace(tzinfo=None)
+        return moment <= limit
+    m = moment.date() if isinstance(moment, datetime) else moment
+    lim = limit.date() if isinstance(limit, datetime) else limit
+    return m <= lim
+
+
+def br(moment: date | datetime) -> str:
+    """dd/mm/aaaa (and HH:MM for datetimes)."""
+    if isinstance(moment, datetime):
+        return moment.strftime("%d/%m/%Y %H:%M")
+    return moment.strftime("%d/%m/%Y")
+
+
+def within_deadline(filed_key: str, deadline_key: str) -> Guard:
+    """Refuse when the fact `filed_key` falls after the fact `deadline_key`."""
+
+    def guard(facts: Mapping[str, Any]) -> str | None:
+        filed, limit = as_moment(facts.get(filed_key)), as_moment(facts.get(deadline_key))
+        if filed is None or limit is None:
+            return "não foi possível conferir o prazo (data inválida)."
+        if not not_after(filed, limit):
+            return f"apresentado fora do prazo, que terminou em {br(limit)}."
+        return None
+
+    return guard
+
+
+def truthy(key: str, reason: str) -> Guard:
+    """Refuse with `reason` unless the fact `key` is true."""
+    return lambda facts: None if facts.get(key) is True or facts.get(key) == "true" else reason
+
+
+def intake_transitions(article: str, text: str, open_sources: Iterable[str] = ("reported",),
+                       close_sources: Iterable[str] = ("reported", "diligence")
+                       ) -> list[Transition]:
+    """Open the diligence and the staff's closing answers shared by every track.
+
+    The closing answers are the honest "not us / not real / already known" outcomes a triage
+    needs (no article orders them; they implement the duty to answer the complaint)."""
+    close_sources = tuple(close_sources)
+    return [
+        tr("open_diligence", open_sources, "diligence", (A.STAFF, A.SYSTEM), article, text,
+           "Encaminhar para vistoria"),
+        tr("close_unfounded", close_sources, "closed_unfounded", (A.STAFF,), article,
+           text, "Encerrar: denúncia improcedente", requires=("reason",)),
+        tr("close_duplicate", close_sources, "closed_duplicate", (A.STAFF,), article,
+           text, "Encerrar: denúncia duplicada", requires=("duplicate_of",)),
+        tr("close_not_competent", close_sources, "closed_not_competent", (A.STAFF,), article,
+           text, "Encerrar: fora da competência desta lei", requires=("reason",)),
+    ]

@@ -1,0 +1,33 @@
+"""Dores do Indaiá (MG), Lei Ordinária nº 3.043, de 08/09/2022: abandoned vehicles, furniture
+and machinery in public space. Exposes `LAW` for the registry (slug "dores-do-indaia")."""
+from __future__ import annotations
+
+from core.laws.base import Law
+from core.laws.dores_do_indaia import fees, release
+from core.laws.dores_do_indaia.assessment import CRITERIA, assess
+from core.laws.dores_do_indaia.categories import AGENCIES, CATEGORIES, LOCATIONS
+from core.laws.dores_do_indaia.holidays import MUNICIPAL_HOLIDAYS
+from core.laws.dores_do_indaia.lifecycle_furniture import LIFECYCLE as FURNITURE
+from core.laws.dores_do_indaia.lifecycle_vehicles import LIFECYCLE as VEHICLE
+from core.laws.dores_do_indaia.settings import SETTINGS
+
+LAW = Law(
+    slug="dores-do-indaia",
+    title="Lei Ordinária nº 3.043, de 08/09/2022",
+    short="Lei 3.043/2022",
+    city="Dores do Indaiá",
+    uf="MG",
+    centre=(-19.4628, -45.6003),
+    radius_m=6000,
+    agencies=AGENCIES,
+    categories=CATEGORIES,
+    tracks={VEHICLE.track: VEHICLE, FURNITURE.track: FURNITURE},
+    criteria=CRITERIA,
+    settings=SETTINGS,
+    tariffs=fees.TARIFFS,
+    municipal_holidays=MUNICIPAL_HOLIDAYS,
+    locations=LOCATIONS,
+    release_conditions=release.release_conditions,
+)
+
+__all__ = ["LAW", "assess"]
