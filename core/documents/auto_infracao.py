@@ -83,7 +83,8 @@ def _verso(pdf: DocumentPDF, data: AutoInfracaoData) -> None:
     pdf.section("DEVOLUÇÃO DAS COISAS APREENDIDAS")
     pdf.para(DRACENA_ART_7, size=8.5)
     if data.current_costs:
-        pdf.para("Valores vigentes: " + "; ".join(data.current_costs) + ".", size=8.5, bold=True)
+        pdf.para("Os valores do Art. 7º são de 1951 (cruzeiros). Valores vigentes: "
+                 + "; ".join(data.current_costs) + ".", size=8.5, bold=True)
     pdf.para(f"Depósito: {data.depot.name} — {data.depot.address} — atendimento: "
              f"{data.depot.hours}" + (f" — tel. {data.depot.phone}" if data.depot.phone else ""),
              size=8.5)

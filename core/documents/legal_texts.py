@@ -99,7 +99,7 @@ DRACENA_ART_7 = (
     "impostos em que porventura incidiram com a prática do ato, do qual resultou a apreensão, "
     "e as despesas com a conservação ou o trato da coisa apreendida, na seguinte base: "
     "a) depósito de animal, por dia, Cr$ 20,00; b) depósito de mercadorias, por quilo, por "
-    "dia, Cr$ 1,00 (valores de 1951; os valores vigentes seguem abaixo)."
+    "dia, Cr$ 1,00."
 )
 
 DRACENA_ART_5_COPY = "Uma cópia do auto será entregue ao infrator (Art. 5º, § único)."
