@@ -1,7 +1,8 @@
 """Notice affixed on the glass or body of the object (Dores Art. 4º, II, a): "Afixada uma
 notificação ... no vidro ou lataria do veículo, chassi ou carroceria, para que o
 proprietário/responsável pelo bem o remova do espaço público no prazo máximo de 10 dias".
-Large type, readable from outside the car."""
+Large type, readable from outside the car. The law calls this "Anexo II" but the annex printed
+under that name is the termo de recolhimento, so this layout is our own."""
 from __future__ import annotations
 
 from core.documents.data import AffixedNoticeData
