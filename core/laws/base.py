@@ -127,6 +127,8 @@ class Law:
     tariffs: tuple[TariffSeed, ...] = ()
     municipal_holidays: tuple[MunicipalHoliday, ...] = ()
     locations: tuple[Location, ...] = ()  # kinds of place covered; empty = not restricted
+    # Plain-words steps ahead for a new report, per track (what /denunciar tells the citizen).
+    next_steps: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # Law-specific rules supplied by the law's package:
     release_conditions: Callable[[Category, ReleaseSituation], list[ReleaseCondition]] | None = None
 

@@ -1,0 +1,63 @@
+"""The city's area: a centre and radius (by default the law module's), or a GeoJSON boundary.
+
+A citizen's point outside it is refused before a report is written."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from geopy.distance import geodesic
+
+
+@dataclass(frozen=True)
+class CityArea:
+    name: str
+    centre: tuple[float, float]  # (lat, lon)
+    radius_m: float | None = None
+    polygons: tuple[tuple[tuple[float, float], ...], ...] = ()  # rings of (lon, lat)
+
+    def contains(self, lat: float, lon: float) -> bool:
+        if self.polygons:
+            return any(_in_ring(lon, lat, ring) for ring in self.polygons)
+        return geodesic(self.centre, (lat, lon)).meters <= (self.radius_m or 0)
+
+    @classmethod
+    def from_geojson(cls, name: str, path: Path) -> "CityArea":
+        """Outer rings of every Polygon/MultiPolygon in a GeoJSON file (Feature,
+        FeatureCollection or bare geometry)."""
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        rings: list[tuple[tuple[float, float], ...]] = []
+        for geom in _geometries(doc):
+            polys = [geom["coordinates"]] if geom["type"] == "Polygon" else geom["coordinates"]
+            for poly in polys:
+                rings.append(tuple((float(x), float(y)) for x, y, *_ in poly[0]))
+        if not rings:
+            raise ValueError(f"{path}: no Polygon or MultiPolygon found")
+        xs = [x for r in rings for x, _ in r]
+        ys = [y for r in rings for _, y in r]
+        centre = ((min(ys) + max(ys)) / 2, (min(xs) + max(xs)) / 2)
+        return cls(name, centre, None, tuple(rings))
+
+
+def _geometries(doc: dict):
+    kind = doc.get("type")
+    if kind == "FeatureCollection":
+        for f in doc["features"]:
+            yield from _geometries(f)
+    elif kind == "Feature":
+        yield from _geometries(doc["geometry"])
+    elif kind in ("Polygon", "MultiPolygon"):
+        yield doc
+
+
+def _in_ring(x: float, y: float, ring) -> bool:
+    """Ray casting point-in-polygon on (lon, lat) coordinates."""
+    inside = False
+    n = len(ring)
+    for i in range(n):
+        x1, y1 = ring[i]
+        x2, y2 = ring[(i + 1) % n]
+        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
+            inside = not inside
+    return inside

@@ -1,0 +1,111 @@
+"""`Core`: what every use case needs — the database, the city's law, its calendar and tariff
+book, the evidence store and a clock. Both faces build one at start-up with `Core.open()`."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from sqlalchemy import select
+
+from core.area import CityArea
+from core.fees import Tariff as FeeTariff, TariffBook
+from core.laws import get_law
+from core.laws.base import Law
+from core.legal_calendar import Closure as CalendarClosure, LegalCalendar
+from core.settings import Settings
+from core.storage.db import Database
+from core.storage.evidence import EvidenceStore
+from core.storage.models import Closure, Tariff
+
+
+def utc_clock() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class Core:
+    db: Database
+    law: Law
+    settings: Settings
+    evidence: EvidenceStore
+    clock: Callable[[], datetime] = utc_clock
+    _calendar: LegalCalendar | None = field(default=None, repr=False)
+    _book: TariffBook | None = field(default=None, repr=False)
+
+    @classmethod
+    async def open(cls, settings: Settings, *, clock: Callable[[], datetime] | None = None,
+                   database_url: str | None = None) -> "Core":
+        """Create the data directory, apply migrations and seed the law's dated values."""
+        Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
+        db = Database.from_url(database_url or settings.resolved_database_url())
+        await db.migrate()
+        core = cls(db, get_law(settings.municipality), settings, EvidenceStore(settings.data_dir),
+                   clock or utc_clock)
+        await core.seed_tariffs()
+        return core
+
+    async def close(self) -> None:
+        await self.db.dispose()
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    @property
+    def area(self) -> CityArea:
+        s = self.settings
+        if s.city_boundary_file:
+            return CityArea.from_geojson(self.law.city, s.city_boundary_file)
+        centre = (s.city_center_lat if s.city_center_lat is not None else self.law.centre[0],
+                  s.city_center_lon if s.city_center_lon is not None else self.law.centre[1])
+        return CityArea(self.law.city, centre, s.city_radius_m or self.law.radius_m)
+
+    # -- dated data: tariffs and closures ----------------------------------------------------
+
+    async def seed_tariffs(self) -> None:
+        """Insert the law module's tariff seeds the first time (staff edit them later)."""
+        async with self.db.unit_of_work() as s:
+            have = (await s.execute(select(Tariff.id).where(
+                Tariff.municipality == self.law.slug).limit(1))).first()
+            if have:
+                return
+            for t in self.law.tariffs:
+                s.add(Tariff(municipality=self.law.slug, code=t.code, amount=t.amount,
+                             currency=t.currency, unit=t.unit, valid_from=t.valid_from,
+                             article=t.article, source=t.source, created_by="seed"))
+        self._book = None
+
+    async def tariff_book(self) -> TariffBook:
+        if self._book is None:
+            async with self.db.read() as s:
+                rows = (await s.execute(select(Tariff).where(
+                    Tariff.municipality == self.law.slug))).scalars().all()
+            labels = {t.code: t.label for t in self.law.tariffs}
+            self._book = TariffBook([
+                FeeTariff(code=r.code, label=labels.get(r.code, r.code), amount=r.amount,
+                          currency=r.currency, unit=r.unit, valid_from=r.valid_from,
+                          article=r.article, source=r.source) for r in rows])
+        return self._book
+
+    async def calendar(self) -> LegalCalendar:
+        if self._calendar is None:
+            async with self.db.read() as s:
+                rows = (await s.execute(select(Closure).where(
+                    Closure.municipality == self.law.slug))).scalars().all()
+            closures = [CalendarClosure(r.date, r.name, _closure_kind(r.kind), r.source)
+                        for r in rows]
+            setting = self.law.settings.get("hours_deadline_end_of_day")
+            end_of_day = bool(setting and setting.value)
+            self._calendar = LegalCalendar.for_law(self.law, closures, tz=self.settings.timezone,
+                                                   hours_end_of_day=end_of_day)
+        return self._calendar
+
+    def invalidate(self) -> None:
+        """Forget cached tariffs and calendar (after staff edit them)."""
+        self._calendar = None
+        self._book = None
+
+
+def _closure_kind(kind: str) -> str:
+    return "municipal_holiday" if kind in ("holiday", "municipal_holiday") else "decreed_closure"

@@ -1,0 +1,28 @@
+"""Errors a use case raises. Each carries a Portuguese `message` safe to show the person who
+asked; the faces (bot, panel) show it as it is and never a stack trace."""
+from __future__ import annotations
+
+from core.lifecycle import TransitionRefused
+from core.storage.db import StorageUnavailable
+
+
+class ServiceError(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(ServiceError):
+    """Nothing matches; the message never says whether something else exists."""
+
+
+class Forbidden(ServiceError):
+    """The person may not do this (role, agency, ownership)."""
+
+
+class InvalidInput(ServiceError):
+    """The data is refused before anything is written."""
+
+
+#: Everything a face should answer with `exc.message` instead of a generic apology.
+USER_ERRORS = (ServiceError, TransitionRefused, StorageUnavailable)

@@ -1,0 +1,43 @@
+"""Attaching evidence (photos, videos, generated documents) to a case.
+
+The bytes are already in the content-addressed EvidenceStore (the bot stores each photo the
+moment it acknowledges it); here the case gets a row with the hash and the Telegram file ids,
+kept until the case's final destination (Art. 6º, I, a) and then by the retention setting."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.services.context import Core
+from core.services.errors import InvalidInput
+from core.storage.models import Evidence
+
+
+@dataclass(frozen=True)
+class EvidenceIn:
+    sha256: str
+    mime: str = "image/jpeg"
+    kind: str = "photo"  # photo / video / document
+    telegram_file_id: str | None = None
+    telegram_file_unique_id: str | None = None
+
+
+async def attach(core: Core, s: AsyncSession, case_id: int, item: EvidenceIn,
+                 uploaded_by: int | None = None) -> Evidence:
+    """Record `item` on the case (once per case and hash)."""
+    if not core.evidence.exists(item.sha256):
+        raise InvalidInput("Não encontramos o arquivo enviado. Envie a foto novamente.")
+    existing = (await s.execute(select(Evidence).where(
+        Evidence.case_id == case_id, Evidence.sha256 == item.sha256))).scalar_one_or_none()
+    if existing is not None:
+        return existing
+    row = Evidence(sha256=item.sha256, case_id=case_id, kind=item.kind, mime=item.mime,
+                   size=core.evidence.path_of(item.sha256).stat().st_size,
+                   telegram_file_id=item.telegram_file_id,
+                   telegram_file_unique_id=item.telegram_file_unique_id,
+                   path=core.evidence.relative_path(item.sha256), uploaded_by=uploaded_by)
+    s.add(row)
+    await s.flush()
+    return row
