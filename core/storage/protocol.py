@@ -1,8 +1,9 @@
 """Protocol numbers (AAAA-NNNNNN) and the public case code.
 
-Allocation runs inside the submitting transaction: the year's counter row is created if
-absent (INSERT ... ON CONFLICT DO NOTHING, race-safe on both engines) and then incremented
-with UPDATE ... RETURNING. The UPDATE holds the row's lock (PostgreSQL) or the write lock
+Allocation runs inside the submitting transaction: UPDATE ... SET last = last + 1 RETURNING
+last; when the year's row does not exist yet it is created with INSERT ... ON CONFLICT DO
+NOTHING (race-safe on both engines: a concurrent creator makes it a no-op) and the UPDATE is
+repeated. The UPDATE holds the row's lock (PostgreSQL) or the write lock
 (SQLite) until the transaction ends, so concurrent submissions queue and each gets the next
 number. If the submission rolls back, so does the increment: the number is handed to the
 next submission, never to two cases, and the yearly sequence has no gaps.
@@ -31,11 +32,13 @@ def format_protocol(year: int, number: int) -> str:
 async def allocate_protocol(session: AsyncSession, year: int) -> str:
     """The next protocol of `year` ("2026-000042"), allocated in the session's transaction."""
     table = ProtocolCounter.__table__
-    await session.execute(insert_ignore(session, table, {"year": year, "last": 0}, ["year"]))
-    result = await session.execute(
-        update(table).where(table.c.year == year).values(last=table.c.last + 1)
-        .returning(table.c.last))
-    return format_protocol(year, result.scalar_one())
+    bump = (update(table).where(table.c.year == year).values(last=table.c.last + 1)
+            .returning(table.c.last))
+    number = (await session.execute(bump)).scalar_one_or_none()
+    if number is None:  # first submission of the year (or of a racing pair): create the row
+        await session.execute(insert_ignore(session, table, {"year": year, "last": 0}, ["year"]))
+        number = (await session.execute(bump)).scalar_one()
+    return format_protocol(year, number)
 
 
 def new_case_code() -> str:

@@ -15,7 +15,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any, Mapping
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.storage.models import Case, Event
@@ -89,14 +89,14 @@ async def append_event(session: AsyncSession, case: Case | int, actor: ActorRef,
                        public: bool = True, at: datetime | None = None) -> Event:
     """Append an event to the case's timeline (in the caller's transaction) and return it.
 
-    The case row is touched first (updated_at), which locks it on PostgreSQL, so two
-    concurrent appends to one case queue instead of racing for the same seq."""
+    On PostgreSQL the case row is locked first (SELECT ... FOR UPDATE), so two concurrent
+    appends to one case queue instead of racing for the same seq; on SQLite the unit of
+    work's BEGIN IMMEDIATE already makes this transaction the only writer. Keeping the case's
+    `updated_at` current is the caller's job (it changes the case in the same transaction)."""
     case_id = case if isinstance(case, int) else case.id
     at = (at or utcnow()).astimezone(timezone.utc)
-    await session.execute(update(Case).where(Case.id == case_id).values(updated_at=at)
-                          .execution_options(synchronize_session=False))
-    if isinstance(case, Case):
-        case.updated_at = at
+    if session.get_bind().dialect.name != "sqlite":
+        await session.execute(select(Case.id).where(Case.id == case_id).with_for_update())
     last = (await session.execute(
         select(Event.seq, Event.hash).where(Event.case_id == case_id)
         .order_by(Event.seq.desc()).limit(1))).first()
