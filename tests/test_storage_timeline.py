@@ -70,3 +70,18 @@ async def test_chain_continues_across_transactions(db, add_case):
     assert ev.seq == 3
     async with db.read() as s:
         assert (await verify_chain(s, case.id)).ok
+
+
+async def test_concurrent_appends_to_one_case_keep_one_chain(db, add_case):
+    import asyncio
+
+    case = await _case_with_events(db, add_case, n=1)
+
+    async def act(n):
+        async with db.unit_of_work() as s:
+            await append_event(s, case.id, ActorRef("staff", n), f"note_{n}", None, {"n": n})
+
+    await asyncio.gather(*(act(n) for n in range(10)))
+    async with db.read() as s:
+        report = await verify_chain(s, case.id)
+    assert report.ok and report.length == 11
