@@ -340,3 +340,25 @@ async def test_webhook_mode_posts_updates_with_the_secret_header(api):
         await app.stop()
         await app.shutdown()
         await runner.cleanup()
+
+
+async def test_polling_survives_a_bad_gateway_from_telegram(api):
+    api.fail_next("getUpdates", 502)
+    async with running_bot(api):
+        await api.send_text(MARIA, "ainda funciona")
+        await api.wait_for(method="sendMessage", text="ainda funciona", timeout=5)
+    assert api.sent(method="getUpdates", ok=False)[0].error_code == 502
+
+
+async def test_malformed_parameters_get_a_bad_request_not_a_crash(api):
+    url = f"{api.bot_base_url}{api.token}/getUpdates"
+    async with aiohttp.ClientSession() as http:
+        async with http.post(url, data={"offset": "abc"}) as resp:
+            body = await resp.json()
+    assert resp.status == 400 and body["ok"] is False
+    assert body["description"].startswith("Bad Request")
+
+
+async def test_wait_for_times_out_with_a_readable_summary(api):
+    with pytest.raises(AssertionError, match="timed out waiting"):
+        await api.wait_for(method="sendMessage", timeout=0.05)

@@ -208,6 +208,7 @@ class Call:
     error_code: int | None = None
     description: str | None = None
     via_webhook_reply: bool = False
+    finished: bool = False
 
     @property
     def chat_id(self) -> Any:
@@ -729,13 +730,24 @@ class BotApiStandIn:
 
         `text` matches as a substring of the text/caption. Returns the first matching Call
         (count == 1) or a list of `count` calls; raises AssertionError on timeout."""
-        start = self._mark if since is None else since
+        pos = self._mark if since is None else since
         deadline = asyncio.get_running_loop().time() + timeout
+        found: list[tuple[int, Call]] = []
+        unfinished: list[int] = []  # calls are logged on arrival, matched once answered
         while True:
-            found = [c for c in self.calls[start:]
-                     if self._matches(c, predicate, method, chat_id, text, ok)]
+            unfinished.extend(range(pos, len(self.calls)))
+            pos = len(self.calls)
+            still = []
+            for i in unfinished:
+                c = self.calls[i]
+                if not c.finished:
+                    still.append(i)
+                elif self._matches(c, predicate, method, chat_id, text, ok):
+                    found.append((i, c))
+            unfinished = still
             if len(found) >= count:
-                return found[0] if count == 1 else found[:count]
+                calls = [c for _, c in sorted(found, key=lambda f: f[0])]
+                return calls[0] if count == 1 else calls[:count]
             remaining = deadline - asyncio.get_running_loop().time()
             if remaining <= 0:
                 recent = [(c.method, c.chat_id, c.text, c.ok) for c in self.sent(ok=None)[-8:]]
@@ -821,7 +833,11 @@ class BotApiStandIn:
         except ApiError as e:
             call.ok, call.error_code, call.description = False, e.error_code, e.description
             call.result = e.retry_after
+        except (ValueError, TypeError, KeyError, AttributeError) as e:  # malformed parameters
+            call.ok, call.error_code = False, 400
+            call.description = f"Bad Request: stand-in could not read the parameters: {e!r}"
         finally:
+            call.finished = True
             self._calls_event.set()
             self._calls_event = asyncio.Event()
         return call
