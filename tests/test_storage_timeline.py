@@ -85,3 +85,18 @@ async def test_concurrent_appends_to_one_case_keep_one_chain(db, add_case):
     async with db.read() as s:
         report = await verify_chain(s, case.id)
     assert report.ok and report.length == 11
+
+
+async def test_appending_to_a_case_object_moves_its_updated_at(db, add_case):
+    from datetime import timedelta
+
+    from core.storage.models import Case
+    from core.storage.types import utcnow
+
+    case = await _case_with_events(db, add_case, n=1)
+    later = utcnow() + timedelta(hours=1)
+    async with db.unit_of_work() as s:
+        c = await s.get(Case, case.id)
+        await append_event(s, c, ActorRef("staff", 1), "note", None, {}, at=later)
+    async with db.read() as s:
+        assert (await s.get(Case, case.id)).updated_at == later

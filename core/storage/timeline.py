@@ -91,12 +91,15 @@ async def append_event(session: AsyncSession, case: Case | int, actor: ActorRef,
 
     On PostgreSQL the case row is locked first (SELECT ... FOR UPDATE), so two concurrent
     appends to one case queue instead of racing for the same seq; on SQLite the unit of
-    work's BEGIN IMMEDIATE already makes this transaction the only writer. Keeping the case's
-    `updated_at` current is the caller's job (it changes the case in the same transaction)."""
+    work's BEGIN IMMEDIATE already makes this transaction the only writer. Given a Case
+    object, its `updated_at` is moved to the event's time (flushed with the caller's other
+    changes to the case); given an id, the caller keeps `updated_at` current."""
     case_id = case if isinstance(case, int) else case.id
     at = (at or utcnow()).astimezone(timezone.utc)
     if session.get_bind().dialect.name != "sqlite":
         await session.execute(select(Case.id).where(Case.id == case_id).with_for_update())
+    if isinstance(case, Case) and (case.updated_at is None or case.updated_at < at):
+        case.updated_at = at
     last = (await session.execute(
         select(Event.seq, Event.hash).where(Event.case_id == case_id)
         .order_by(Event.seq.desc()).limit(1))).first()
