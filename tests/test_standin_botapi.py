@@ -362,3 +362,23 @@ async def test_malformed_parameters_get_a_bad_request_not_a_crash(api):
 async def test_wait_for_times_out_with_a_readable_summary(api):
     with pytest.raises(AssertionError, match="timed out waiting"):
         await api.wait_for(method="sendMessage", timeout=0.05)
+
+
+async def test_webhook_answer_body_with_a_method_is_executed_like_telegram_does(api):
+    async def receive(request: web.Request) -> web.Response:
+        update = await request.json()
+        chat = update["message"]["chat"]["id"]
+        return web.json_response({"method": "sendMessage", "chat_id": chat, "text": "recebido"})
+
+    web_app = web.Application()
+    web_app.router.add_post("/tg", receive)
+    runner = web.AppRunner(web_app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    try:
+        api.use_webhook(f"http://127.0.0.1:{runner.addresses[0][1]}/tg")
+        await api.send_text(MARIA, "oi")
+        call = await api.wait_for(method="sendMessage", chat_id=MARIA, timeout=2)
+    finally:
+        await runner.cleanup()
+    assert call.via_webhook_reply and call.text == "recebido"
