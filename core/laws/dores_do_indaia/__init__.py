@@ -3,6 +3,7 @@ and machinery in public space. Exposes `LAW` for the registry (slug "dores-do-in
 from __future__ import annotations
 
 from core.laws.base import Law
+from core.laws.dores_do_indaia.next_steps import NEXT_STEPS
 from core.laws.dores_do_indaia import fees, release
 from core.laws.dores_do_indaia.assessment import CRITERIA, assess
 from core.laws.dores_do_indaia.categories import AGENCIES, CATEGORIES, LOCATIONS
@@ -27,6 +28,7 @@ LAW = Law(
     tariffs=fees.TARIFFS,
     municipal_holidays=MUNICIPAL_HOLIDAYS,
     locations=LOCATIONS,
+    next_steps=NEXT_STEPS,
     release_conditions=release.release_conditions,
 )
 

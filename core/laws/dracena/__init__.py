@@ -3,6 +3,7 @@ Exposes `LAW` for the registry (slug "dracena")."""
 from __future__ import annotations
 
 from core.laws.base import Law
+from core.laws.dracena.next_steps import NEXT_STEPS
 from core.laws.dracena import fees, release
 from core.laws.dracena.categories import AGENCIES, CATEGORIES
 from core.laws.dracena.lifecycle import APPREHENSION, INFRACTION
@@ -23,6 +24,7 @@ LAW = Law(
     tariffs=fees.TARIFFS,
     # No municipal holidays seeded: the law and README give none; staff add them.
     municipal_holidays=(),
+    next_steps=NEXT_STEPS,
     release_conditions=release.retrieval_conditions,
 )
 
