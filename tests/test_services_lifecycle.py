@@ -31,6 +31,7 @@ async def state_of(core, protocol) -> Case:
 
 
 async def test_owner_notified_gets_ten_days_then_removal_is_due_art_4_I_and_6(core, photo, clock):
+    """Art. 4º, I: 10 days from the notification; Art. 6º, caput: lapsed → removal due."""
     p = await new_case(core, photo)
     await apply_transition(core, p, "open_diligence", STAFF)
     # Tuesday 01/12/2026: 10 days → Friday 11/12/2026 (Lei 9.784/1999 art. 66)
@@ -68,6 +69,7 @@ async def test_owner_personal_data_stays_out_of_case_and_timeline_lgpd(core, pho
 
 
 async def test_publication_starts_the_ten_days_art_4_II_b(core, photo):
+    """Art. 4º, II, b: the 10 days count from the Diário Oficial publication date."""
     p = await new_case(core, photo)
     await apply_transition(core, p, "open_diligence", STAFF)
     await apply_transition(core, p, "affix_notice", FISCAL,
@@ -106,6 +108,7 @@ async def test_refused_transition_changes_nothing(core, photo):
 
 
 async def test_depot_sixty_days_then_auction_eligible_art_3(core, photo, clock):
+    """Art. 3º, caput: unclaimed 60 days after collection → auction (CTB art. 328)."""
     p = await new_case(core, photo)
     await apply_transition(core, p, "open_diligence", STAFF)
     await apply_transition(core, p, "recidivism_removal", FISCAL,

@@ -49,7 +49,7 @@ _AUTO_DATA = ("offender_name", "infraction_fact", "place", "occurred_at", "provi
 
 
 def _witnesses(facts: Mapping[str, Any]) -> str | None:
-    """Art. 2º, d / §2º: two witnesses sign (always, or only on refusal — setting)."""
+    """Art. 2º, d and Art. 2º, §2º: two witnesses sign (always, or only on refusal — setting)."""
     refused = bool(facts.get("refusal_declaration"))
     if not (refused or SETTINGS["witnesses_always_required"].value):
         return None
