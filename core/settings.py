@@ -22,6 +22,7 @@ class Settings(BaseSettings):
     # Telegram
     telegram_bot_token: str = ""
     telegram_api_url: str = "https://api.telegram.org"
+    telegram_bot_username: str = ""  # owner links: https://t.me/<username>?start=<case code>
     webhook_url: str = ""
     webhook_secret: str = ""
     webhook_listen: str = "127.0.0.1"
@@ -46,6 +47,7 @@ class Settings(BaseSettings):
     admin_host: str = "127.0.0.1"
     admin_port: int = 8081
     admin_secret_key: str = ""
+    admin_cookie_secure: bool = Field(False, description="Secure cookies (panel behind HTTPS)")
     open311_api_key: str = ""
 
     def resolved_database_url(self) -> str:

@@ -129,6 +129,8 @@ async def submit_report(core: Core, telegram_id: int, report: ReportIn, *,
                            {"category": category.code, "photos": [p.sha256 for p in photos],
                             "lat": report.lat, "lon": report.lon, "address": report.address,
                             "plate": norm["plate"], "signs": list(report.signs)}, at=now)
+        from core.services.tasks import assign_new_case  # diligence task, same transaction
+        await assign_new_case(core, s, case)
         if also is not None:
             await also(s)
         return Submitted(case.id, case.protocol, case.case_code,

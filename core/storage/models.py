@@ -155,6 +155,17 @@ class InviteCode(Base):
     used_by: Mapped[int | None] = mapped_column(ForeignKey("persons.id"))
 
 
+class BindAttempt(Base):
+    """A wrong invite code typed by a Telegram account (cool-down survives restarts)."""
+
+    __tablename__ = "bind_attempts"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    telegram_id: Mapped[int] = mapped_column(BigInteger)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (Index(None, "telegram_id", "at"),)
+
+
 class Subscription(Base):
     __tablename__ = "subscriptions"
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -298,3 +309,30 @@ class StaffUser(Base):
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_login_at: Mapped[datetime | None]
+
+
+class OwnerLink(Base):
+    """A Telegram user who reached a case as its owner/responsible (QR deep link or case code
+    and plate). They see only the cases they are linked to; `situation` keeps what they said
+    about themselves for the release checklist (attorney, sale communicated, unrecoverable)."""
+
+    __tablename__ = "owner_links"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"))
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"))
+    via: Mapped[str] = mapped_column(String(20))  # deep_link / code_plate / code_chassis / code
+    situation: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    __table_args__ = (UniqueConstraint("case_id", "person_id"), Index(None, "person_id"))
+
+
+class OwnerAccessGuard(Base):
+    """Failed attempts to reach a case as its owner, per Telegram account: five failures
+    cool the account down for an hour (persisted, so a restart does not reset it)."""
+
+    __tablename__ = "owner_access_guards"
+    telegram_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    last_failure_at: Mapped[datetime | None]
+    locked_until: Mapped[datetime | None]

@@ -1,0 +1,511 @@
+"""Diligence tasks: every new case goes to a competent inspector, who accepts or refuses it.
+
+Competence comes from the lifecycle, never from a list kept here: the agencies allowed for the
+inspector steps of the state a case is in (Transition.agencies; e.g. Dores Art. 5º, caput: the
+furniture diligence is the Secretaria de Saúde's or a partner's, Art. 10 adds the fiscais de
+posturas; Art. 3º, §2º and Art. 10 for vehicles). Among the active inspectors of those agencies
+the one with the fewest open tasks gets the case, then the one nearest to it (last shared
+location, geodesic distance).
+
+A task is "offered", then "accepted" or "refused" (with a reason; the case goes to the next
+best inspector, never back to one who refused it), or "withdrawn" when staff reassign it.
+A task is open while offered or accepted and its case is open.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from geopy.distance import geodesic
+from sqlalchemy import func, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.formatting import fmt_date
+from core.identifiers import InvalidIdentifier, normalize_plate, validate_chassis
+from core.lifecycle import Actor, Lifecycle
+from core.services.cases import apply_transition, load_case
+from core.services.context import Core
+from core.services.errors import Forbidden, InvalidInput, NotFound
+from core.services.inspectors import NOT_INSPECTOR, active_inspector, actor_ref, agency_name
+from core.storage import outbox
+from core.storage.models import Case, CaseOwner, Event, Evidence, Inspector, Person, Task
+from core.storage.timeline import ActorRef, append_event
+
+OFFERED, ACCEPTED, REFUSED, WITHDRAWN = "offered", "accepted", "refused", "withdrawn"
+OPEN = (OFFERED, ACCEPTED)
+AUTO = ActorRef(Actor.SYSTEM.value, None, "Sistema (atribuição automática)")
+OPEN_DILIGENCE = "open_diligence"
+MAX_PHOTOS = 10
+NO_INSPECTOR = "Nenhum fiscal ativo de órgão competente disponível: atribuir manualmente."
+
+
+@dataclass(frozen=True)
+class Assignment:
+    task_id: int | None  # None: nobody competent, the case waits for staff
+    protocol: str
+    inspector_id: int | None
+    inspector_name: str | None
+
+
+@dataclass(frozen=True)
+class TaskSummary:
+    task_id: int
+    status: str
+    protocol: str
+    category_label: str
+    state_label: str
+    address: str | None
+    lat: float
+    lon: float
+    due: date | None
+    due_text: str | None  # "retirar o veículo do espaço público até 11/12/2026 (Art. 4º, I)"
+    distance_m: float | None
+
+
+@dataclass(frozen=True)
+class PreviousCase:
+    protocol: str
+    state_label: str
+    created_at: datetime
+    plate: str | None
+    chassis: str | None
+
+
+@dataclass(frozen=True)
+class CardAction:
+    code: str
+    label: str
+    article: str
+    requires: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CaseCard:
+    protocol: str
+    task_id: int
+    task_status: str
+    category: str
+    category_label: str
+    state: str
+    state_label: str
+    address: str | None
+    neighbourhood: str | None
+    lat: float
+    lon: float
+    plate: str | None
+    chassis: str | None
+    description: str | None
+    report: dict[str, Any]
+    photos: list[str]
+    deadline: dict[str, Any] | None  # due, due_in_full, description, article, explanation
+    owner_name: str | None
+    previous_cases: list[PreviousCase] = field(default_factory=list)
+    actions: list[CardAction] = field(default_factory=list)
+
+
+# -- competence (from the lifecycle) ---------------------------------------------------------
+
+def _inspector_agency_sets(core: Core, lifecycle: Lifecycle, state: str) -> list[frozenset]:
+    everyone = frozenset(core.law.agencies)
+    return [t.agencies or everyone
+            for t in lifecycle.available(state) if Actor.INSPECTOR in t.actors]
+
+
+def _field_state(lifecycle: Lifecycle, state: str) -> str:
+    """A case waiting in the initial state is worked in the state open_diligence leads to."""
+    t = lifecycle.transitions.get(OPEN_DILIGENCE)
+    return t.target if t is not None and state in t.sources else state
+
+
+def competent_agencies(core: Core, lifecycle: Lifecycle, state: str | None = None) -> frozenset:
+    """Agencies allowed for every inspector step of `state` (default: the first field state),
+    so whoever gets the task can finish that step whatever its outcome; if no agency is allowed
+    for all of them, those allowed for any."""
+    sets = _inspector_agency_sets(core, lifecycle, _field_state(lifecycle, state or lifecycle.initial))
+    if not sets:
+        return frozenset()
+    common = frozenset.intersection(*sets)
+    return common or frozenset.union(*sets)
+
+
+def allowed_agencies(core: Core, lifecycle: Lifecycle, state: str) -> frozenset:
+    """Agencies allowed for at least one inspector step of `state` (staff assignment)."""
+    sets = _inspector_agency_sets(core, lifecycle, _field_state(lifecycle, state))
+    return frozenset.union(*sets) if sets else frozenset()
+
+
+def _distance_m(inspector: Inspector, case: Case) -> float | None:
+    if inspector.last_lat is None or inspector.last_lon is None:
+        return None
+    return geodesic((inspector.last_lat, inspector.last_lon), (case.lat, case.lon)).meters
+
+
+async def _open_counts(s: AsyncSession) -> dict[int, int]:
+    rows = (await s.execute(
+        select(Task.inspector_id, func.count(Task.id)).join(Case, Case.id == Task.case_id)
+        .where(Task.status.in_(OPEN), Case.is_open.is_(True)).group_by(Task.inspector_id))).all()
+    return {i: n for i, n in rows}
+
+
+async def rank_inspectors(core: Core, s: AsyncSession, case: Case,
+                          exclude: set[int] = frozenset()) -> list[Inspector]:
+    """Active inspectors competent for the case's current step: fewest open tasks first, then
+    nearest to the case (inspectors who never shared a location come after those who did)."""
+    agencies = competent_agencies(core, core.law.tracks[case.track], case.state)
+    if not agencies:
+        return []
+    found = (await s.execute(select(Inspector).where(
+        Inspector.active.is_(True), Inspector.agency.in_(sorted(agencies))))).scalars().all()
+    counts = await _open_counts(s)
+
+    def key(i: Inspector):
+        d = _distance_m(i, case)
+        return (counts.get(i.id, 0), math.inf if d is None else d, i.id)
+
+    return sorted((i for i in found if i.id not in exclude), key=key)
+
+
+# -- assignment -------------------------------------------------------------------------------
+
+async def assign_new_case(core: Core, s: AsyncSession, case: Case) -> Assignment:
+    """For a case just reported (in the caller's transaction): open the diligence
+    (open_diligence, by the system) and offer it to the best inspector; with nobody competent
+    the case stays "Denúncia recebida" and is flagged for staff."""
+    ranked = await rank_inspectors(core, s, case)
+    if not ranked:
+        # The flag only: a case still "Denúncia recebida" is already in the staff's queue.
+        await _flag_for_staff(core, s, case, event=False)
+        return Assignment(None, case.protocol, None, None)
+    await _open_diligence(core, s, case, AUTO)
+    task = await _offer(core, s, case, ranked[0], AUTO)
+    return Assignment(task.id, case.protocol, ranked[0].id, ranked[0].name)
+
+
+async def assign_case(core: Core, protocol: str, inspector_id: int, by: ActorRef) -> Assignment:
+    """Staff give the case to `inspector_id` (first assignment or reassignment)."""
+    async with core.db.unit_of_work() as s:
+        case = await load_case(s, protocol, for_update=True)
+        if not case.is_open:
+            raise InvalidInput(f"O caso {case.protocol} já foi encerrado.")
+        inspector = await s.get(Inspector, inspector_id)
+        if inspector is None or not inspector.active:
+            raise NotFound("Fiscal não encontrado ou desativado.")
+        lifecycle = core.law.tracks[case.track]
+        allowed = allowed_agencies(core, lifecycle, case.state)
+        if not allowed:
+            raise InvalidInput("Nesta etapa do caso não há ação de fiscal a atribuir "
+                               f"({lifecycle.state(case.state).label}).")
+        if inspector.agency not in allowed:
+            names = ", ".join(sorted(agency_name(core, a) for a in allowed))
+            raise InvalidInput(f"{inspector.name} é de {agency_name(core, inspector.agency)}; "
+                               f"nesta etapa o caso é competência de: {names}.")
+        await _withdraw_open(core, s, case, by, keep=inspector.id)
+        await _open_diligence(core, s, case, by)
+        current = (await s.execute(select(Task).where(
+            Task.case_id == case.id, Task.inspector_id == inspector.id,
+            Task.status.in_(OPEN)))).scalar_one_or_none()
+        task = current or await _offer(core, s, case, inspector, by)
+        return Assignment(task.id, case.protocol, inspector.id, inspector.name)
+
+
+async def _open_diligence(core: Core, s: AsyncSession, case: Case, by: ActorRef) -> None:
+    t = core.law.tracks[case.track].transitions.get(OPEN_DILIGENCE)
+    if t is not None and case.state in t.sources:
+        await apply_transition(core, case.id, OPEN_DILIGENCE, by, {}, session=s)
+
+
+async def _flag_for_staff(core: Core, s: AsyncSession, case: Case, *, event: bool = True) -> None:
+    """`case.details["needs_assignment"]` (the staff's queue) and, unless `event` is False,
+    a staff-only timeline event."""
+    details = dict(case.details or {})
+    if details.get("needs_assignment"):
+        return
+    details["needs_assignment"] = {"since": core.now().isoformat(), "reason": NO_INSPECTOR}
+    case.details = details
+    if not event:
+        return
+    agencies = competent_agencies(core, core.law.tracks[case.track], case.state)
+    await append_event(s, case, AUTO, "assignment_pending", None,
+                       {"reason": NO_INSPECTOR, "agencies": sorted(agencies)},
+                       public=False, at=core.now())
+
+
+async def _offer(core: Core, s: AsyncSession, case: Case, inspector: Inspector,
+                 by: ActorRef) -> Task:
+    now = core.now()
+    task = Task(case_id=case.id, inspector_id=inspector.id, status=OFFERED, created_at=now,
+                updated_at=now)
+    s.add(task)
+    await s.flush()
+    details = dict(case.details or {})
+    if details.pop("needs_assignment", None) is not None:
+        case.details = details
+    await append_event(s, case, by, "task_offered", None,
+                       {"task": task.id, "inspector": inspector.id,
+                        "inspector_name": inspector.name, "agency": inspector.agency},
+                       public=False, at=now)
+    chat_id = await _chat_of(s, inspector)
+    payload = await task_payload(core, s, case, task, "Nova tarefa")
+    await outbox.enqueue(s, chat_id, "task_offer", payload, dedupe_key=f"task:{task.id}:offer")
+    return task
+
+
+async def _chat_of(s: AsyncSession, inspector: Inspector) -> int:
+    return (await s.execute(select(Person.telegram_id).where(
+        Person.id == inspector.person_id))).scalar_one()
+
+
+async def task_payload(core: Core, s: AsyncSession, case: Case, task: Task, heading: str,
+                       *, buttons: bool = True) -> dict[str, Any]:
+    """The task message (outbox contract): photos, a venue pin with the address, protocol,
+    category, legal step and deadline, and Aceitar / Recusar."""
+    law = core.law
+    lifecycle = law.tracks[case.track]
+    article = (await s.execute(select(Event.article).where(
+        Event.case_id == case.id, Event.article.is_not(None))
+        .order_by(Event.seq.desc()).limit(1))).scalar_one_or_none()
+    step = lifecycle.state(case.state).label + (f" ({article})" if article else "")
+    lines = [f"{heading} — protocolo {case.protocol}",
+             f"Categoria: {law.categories[case.category].label}",
+             f"Endereço: {case.address or 'não informado (veja o mapa)'}",
+             f"Etapa: {step}",
+             f"Prazo: {deadline_text(case) or 'esta etapa não tem prazo fixado em lei.'}"]
+    if case.plate:
+        lines.append(f"Placa: {case.plate}")
+    if case.description:
+        lines.append(f"Descrição: {case.description[:500]}")
+    photos = (await s.execute(select(Evidence.sha256).where(
+        Evidence.case_id == case.id, Evidence.kind == "photo")
+        .order_by(Evidence.id).limit(MAX_PHOTOS))).scalars().all()
+    payload: dict[str, Any] = {
+        "text": "\n".join(lines)[:4096], "photos": list(photos),
+        "location": {"lat": case.lat, "lon": case.lon, "title": f"Protocolo {case.protocol}",
+                     "address": case.address or f"{case.lat:.5f}, {case.lon:.5f}"},
+        "protocol": case.protocol, "task_id": task.id}
+    if buttons:
+        payload["buttons"] = [[{"text": "Aceitar", "callback_data": f"task:accept:{task.id}"},
+                               {"text": "Recusar", "callback_data": f"task:refuse:{task.id}"}]]
+    return payload
+
+
+def deadline_text(case: Case) -> str | None:
+    d = case.deadline_json
+    if not d or not d.get("due"):
+        return None
+    return f"{d['description']} até {fmt_date(date.fromisoformat(d['due']))} ({d['article']})"
+
+
+# -- the inspector's answers ------------------------------------------------------------------
+
+async def _my_task(s: AsyncSession, telegram_id: int, task_id: int) -> tuple[Inspector, Task]:
+    inspector = await active_inspector(s, telegram_id)
+    if inspector is None:
+        raise Forbidden(NOT_INSPECTOR)
+    task = await s.get(Task, task_id, with_for_update=True)
+    if task is None or task.inspector_id != inspector.id:
+        raise Forbidden("Esta tarefa não está com você. Veja suas tarefas em /tarefas.")
+    return inspector, task
+
+
+async def accept_task(core: Core, telegram_id: int, task_id: int) -> Assignment:
+    """Aceitar: the task is the inspector's (accepting twice changes nothing)."""
+    async with core.db.unit_of_work() as s:
+        inspector, task = await _my_task(s, telegram_id, task_id)
+        case = await load_case(s, task.case_id, for_update=True)
+        if task.status not in OPEN or not case.is_open:
+            raise InvalidInput("Esta tarefa não está mais aberta. Veja suas tarefas em /tarefas.")
+        if task.status == OFFERED:
+            task.status, task.updated_at = ACCEPTED, core.now()
+            await append_event(s, case, actor_ref(inspector), "task_accepted", None,
+                               {"task": task.id}, public=False, at=core.now())
+        return Assignment(task.id, case.protocol, inspector.id, inspector.name)
+
+
+async def refuse_task(core: Core, telegram_id: int, task_id: int, reason: str) -> Assignment:
+    """Recusar (with a reason): the case goes to the next best inspector, excluding everyone
+    who refused it; with nobody left it is flagged for staff. Returns the new assignment."""
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise InvalidInput("Informe o motivo da recusa.")
+    if len(reason) > 1000:
+        raise InvalidInput("Motivo longo demais (máximo de 1000 caracteres).")
+    async with core.db.unit_of_work() as s:
+        inspector, task = await _my_task(s, telegram_id, task_id)
+        case = await load_case(s, task.case_id, for_update=True)
+        if task.status not in OPEN or not case.is_open:
+            raise InvalidInput("Esta tarefa não está mais aberta. Veja suas tarefas em /tarefas.")
+        task.status, task.reason, task.updated_at = REFUSED, reason, core.now()
+        await append_event(s, case, actor_ref(inspector), "task_refused", None,
+                           {"task": task.id, "reason": reason}, public=False, at=core.now())
+        await s.flush()
+        return await _reassign(core, s, case)
+
+
+async def _reassign(core: Core, s: AsyncSession, case: Case) -> Assignment:
+    refused = set((await s.execute(select(Task.inspector_id).where(
+        Task.case_id == case.id, Task.status == REFUSED))).scalars().all())
+    ranked = await rank_inspectors(core, s, case, exclude=refused)
+    if not ranked:
+        await _flag_for_staff(core, s, case)
+        return Assignment(None, case.protocol, None, None)
+    task = await _offer(core, s, case, ranked[0], AUTO)
+    return Assignment(task.id, case.protocol, ranked[0].id, ranked[0].name)
+
+
+async def _withdraw_open(core: Core, s: AsyncSession, case: Case, by: ActorRef,
+                         keep: int | None = None) -> None:
+    tasks = (await s.execute(select(Task).where(
+        Task.case_id == case.id, Task.status.in_(OPEN)))).scalars().all()
+    for t in tasks:
+        if t.inspector_id == keep:
+            continue
+        t.status, t.updated_at = WITHDRAWN, core.now()
+        await append_event(s, case, by, "task_withdrawn", None, {"task": t.id},
+                           public=False, at=core.now())
+        old = await s.get(Inspector, t.inspector_id)
+        await outbox.enqueue(
+            s, await _chat_of(s, old), "task_withdrawn",
+            {"text": f"A tarefa do protocolo {case.protocol} foi transferida a outro fiscal. "
+                     "Não é preciso fazer nada.", "protocol": case.protocol},
+            dedupe_key=f"task:{t.id}:withdrawn")
+
+
+async def withdraw_and_reassign(core: Core, s: AsyncSession, inspector_id: int,
+                                by: ActorRef) -> list[Assignment]:
+    """The inspector's open tasks go to the next best (used when staff deactivate them)."""
+    tasks = (await s.execute(select(Task).join(Case, Case.id == Task.case_id).where(
+        Task.inspector_id == inspector_id, Task.status.in_(OPEN),
+        Case.is_open.is_(True)))).scalars().all()
+    out = []
+    for t in tasks:
+        case = await load_case(s, t.case_id, for_update=True)
+        t.status, t.updated_at = WITHDRAWN, core.now()
+        await append_event(s, case, by, "task_withdrawn", None, {"task": t.id},
+                           public=False, at=core.now())
+        await s.flush()
+        out.append(await _reassign(core, s, case))
+    return out
+
+
+async def current_task(s: AsyncSession, case_id: int) -> Task | None:
+    return (await s.execute(select(Task).where(Task.case_id == case_id, Task.status.in_(OPEN))
+                            .order_by(Task.id.desc()).limit(1))).scalar_one_or_none()
+
+
+# -- what the inspector sees ------------------------------------------------------------------
+
+async def open_tasks(core: Core, telegram_id: int) -> list[TaskSummary]:
+    """/tarefas: open tasks by deadline (none last), then by distance from the inspector's
+    last shared location."""
+    law = core.law
+    async with core.db.read() as s:
+        inspector = await active_inspector(s, telegram_id)
+        if inspector is None:
+            raise Forbidden(NOT_INSPECTOR)
+        rows = (await s.execute(select(Task, Case).join(Case, Case.id == Task.case_id).where(
+            Task.inspector_id == inspector.id, Task.status.in_(OPEN),
+            Case.is_open.is_(True)))).all()
+    out = []
+    for task, case in rows:
+        d = case.deadline_json or {}
+        out.append(TaskSummary(
+            task.id, task.status, case.protocol, law.categories[case.category].label,
+            law.tracks[case.track].state(case.state).label, case.address, case.lat, case.lon,
+            date.fromisoformat(d["due"]) if d.get("due") else None, deadline_text(case),
+            _distance_m(inspector, case)))
+    return sorted(out, key=lambda t: (t.due or date.max,
+                                      math.inf if t.distance_m is None else t.distance_m,
+                                      t.task_id))
+
+
+async def case_card(core: Core, telegram_id: int, protocol: str) -> CaseCard:
+    """A case the inspector holds, with ONLY the steps the lifecycle allows now for their
+    agency (Lifecycle.available). Steps needing a previous case (Art. 6º, §5º, recidivism)
+    are offered only when one exists."""
+    law = core.law
+    async with core.db.read() as s:
+        inspector = await active_inspector(s, telegram_id)
+        if inspector is None:
+            raise Forbidden(NOT_INSPECTOR)
+        case = await load_case(s, protocol)
+        task = (await s.execute(select(Task).where(
+            Task.case_id == case.id, Task.inspector_id == inspector.id,
+            Task.status.in_(OPEN)))).scalar_one_or_none()
+        if task is None or not case.is_open:
+            raise Forbidden("Este caso não está atribuído a você. Veja suas tarefas em /tarefas.")
+        photos = (await s.execute(select(Evidence.sha256).where(
+            Evidence.case_id == case.id, Evidence.kind == "photo")
+            .order_by(Evidence.id))).scalars().all()
+        owner = (await s.execute(select(CaseOwner.owner_name).where(
+            CaseOwner.case_id == case.id))).scalar_one_or_none()
+    previous = []
+    if case.plate or case.chassis:
+        previous = await previous_cases_for(core, case.plate, case.chassis,
+                                            exclude_case_id=case.id)
+    lifecycle = law.tracks[case.track]
+    actions = [CardAction(t.code, t.label, t.article, t.requires)
+               for t in lifecycle.available(case.state, Actor.INSPECTOR, inspector.agency)
+               if previous or "previous_case" not in t.requires]
+    d = case.deadline_json
+    deadline = {k: d.get(k) for k in ("due", "due_in_full", "description", "article",
+                                      "explanation")} if d else None
+    report = {k: v for k, v in (case.details or {}).get("report", {}).items() if v}
+    return CaseCard(case.protocol, task.id, task.status, case.category,
+                    law.categories[case.category].label, case.state,
+                    lifecycle.state(case.state).label, case.address, case.neighbourhood,
+                    case.lat, case.lon, case.plate, case.chassis, case.description, report,
+                    list(photos), deadline, owner, previous, actions)
+
+
+# -- recidivism (Dores Art. 6º, §5º) ----------------------------------------------------------
+
+def _removal_states(lifecycle: Lifecycle) -> set[str]:
+    """States that mean the object was taken off the street: in the depot, or a non-final
+    state off the public space reached from one on it (removal started)."""
+    states = lifecycle.states
+    out = {c for c, st in states.items() if st.in_depot}
+    if not out:
+        return out  # a track without a depot removes nothing (e.g. Dracena's autos)
+    for t in lifecycle.transitions.values():
+        target = states[t.target]
+        if not target.final and not target.in_public_space and \
+                all(states[src].in_public_space for src in t.sources):
+            out.add(t.target)
+    return out
+
+
+async def previous_cases_for(core: Core, plate: str | None = None, chassis: str | None = None,
+                             *, exclude_case_id: int | None = None) -> list[PreviousCase]:
+    """Earlier cases of the same plate or chassis in which abandonment was established or the
+    object was removed. Art. 6º, §5º: "O veículo, chassi ou carroceria que for flagrado em
+    situação que caracterize reincidência, será removido imediatamente"."""
+    try:
+        plate = normalize_plate(plate).value if plate else None
+        chassis = validate_chassis(chassis).value if chassis else None
+    except InvalidIdentifier as exc:
+        raise InvalidInput(str(exc)) from None
+    conds = [c for c in ((Case.plate == plate) if plate else None,
+                         (Case.chassis == chassis) if chassis else None) if c is not None]
+    if not conds:
+        return []
+    q = select(Case).where(Case.municipality == core.law.slug, or_(*conds))
+    if exclude_case_id is not None:
+        q = q.where(Case.id != exclude_case_id)
+    async with core.db.read() as s:
+        cases = (await s.execute(q.order_by(Case.created_at))).scalars().all()
+        if not cases:
+            return []
+        events = (await s.execute(select(Event.case_id, Event.data).where(
+            Event.case_id.in_([c.id for c in cases])))).all()
+    established: set[int] = set()
+    by_id = {c.id: c for c in cases}
+    for case_id, data in events:
+        lifecycle = core.law.tracks[by_id[case_id].track]
+        data = data or {}
+        if "abandonment_criteria" in data or data.get("to") in _removal_states(lifecycle):
+            established.add(case_id)
+    return [PreviousCase(c.protocol, core.law.tracks[c.track].state(c.state).label,
+                         c.created_at, c.plate, c.chassis)
+            for c in cases if c.id in established]
