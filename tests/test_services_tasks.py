@@ -201,3 +201,38 @@ async def test_recidivism_same_plate_offers_immediate_removal_art_6_par_5(core, 
     assert "recidivism_removal" in {a.code for a in card.actions}
     fresh = await report(core, photo, plate="QWE1234")
     assert "recidivism_removal" not in {a.code for a in (await case_card(core, 901, fresh)).actions}
+
+
+# -- deadline warnings (core.services.warnings) ------------------------------------------------
+
+async def test_warned_the_day_before_and_on_the_day_once_each_then_removal_due_art_6(
+        core, photo, clock):
+    """Art. 4º, I: 10 days from the notification (Tue 01/12 → Fri 11/12/2026); Art. 6º, caput:
+    the lapse makes removal due and the task returns to the inspector."""
+    from core.services.sweep import sweep_deadlines
+    from core.services.warnings import inspector_warnings
+    await fiscal(core, 901, "Ana", "posturas", NEAR)
+    p = await report(core, photo)
+    me = await inspector_for(core, 901)
+    await apply_transition(core, p, "notify_owner", actor_ref(me),
+                           {**ABANDONED, "owner_name": "José", "owner_document": "52998224725",
+                            "notification_number": "1/2026"}, agency="posturas")
+    assert (await inspector_warnings(core)).queued == []  # 10 days ahead: nothing yet
+    clock.advance(days=9)  # Thursday 10/12, 13:00
+    assert (await inspector_warnings(core)).queued == [(p, "day_before")]
+    assert (await inspector_warnings(core)).queued == []  # run twice: not sent twice
+    clock.advance(days=1)  # Friday 11/12
+    assert (await inspector_warnings(core)).queued == [(p, "due_today")]
+    assert (await inspector_warnings(core)).queued == []
+    [before, today] = await outbox(core, "deadline_warning")
+    assert before.chat_id == 901 and "vence amanhã" in before.payload["text"]
+    assert "sexta-feira, 11 de dezembro de 2026" in before.payload["text"]
+    assert "Art. 4º, I" in before.payload["text"] and "vence hoje" in today.payload["text"]
+    clock.advance(days=1)  # Saturday 12/12: lapsed
+    await sweep_deadlines(core)
+    assert (await inspector_warnings(core)).queued == [(p, "removal_due")]
+    assert (await inspector_warnings(core)).queued == []
+    [due] = await outbox(core, "task_removal_due")
+    assert due.chat_id == 901 and due.payload["text"].startswith("Remoção devida")
+    assert "Art. 6º, caput" in due.payload["text"] and len(due.payload["photos"]) == 2
+    assert due.payload["location"]["address"] == "Rua Tiradentes, 120, Centro"

@@ -179,7 +179,7 @@ async def assign_new_case(core: Core, s: AsyncSession, case: Case) -> Assignment
         await _flag_for_staff(core, s, case, event=False)
         return Assignment(None, case.protocol, None, None)
     await _open_diligence(core, s, case, AUTO)
-    task = await _offer(core, s, case, ranked[0], AUTO)
+    task = await offer_task(core, s, case, ranked[0], AUTO)
     return Assignment(task.id, case.protocol, ranked[0].id, ranked[0].name)
 
 
@@ -206,7 +206,7 @@ async def assign_case(core: Core, protocol: str, inspector_id: int, by: ActorRef
         current = (await s.execute(select(Task).where(
             Task.case_id == case.id, Task.inspector_id == inspector.id,
             Task.status.in_(OPEN)))).scalar_one_or_none()
-        task = current or await _offer(core, s, case, inspector, by)
+        task = current or await offer_task(core, s, case, inspector, by)
         return Assignment(task.id, case.protocol, inspector.id, inspector.name)
 
 
@@ -232,7 +232,7 @@ async def _flag_for_staff(core: Core, s: AsyncSession, case: Case, *, event: boo
                        public=False, at=core.now())
 
 
-async def _offer(core: Core, s: AsyncSession, case: Case, inspector: Inspector,
+async def offer_task(core: Core, s: AsyncSession, case: Case, inspector: Inspector,
                  by: ActorRef) -> Task:
     now = core.now()
     task = Task(case_id=case.id, inspector_id=inspector.id, status=OFFERED, created_at=now,
@@ -246,13 +246,13 @@ async def _offer(core: Core, s: AsyncSession, case: Case, inspector: Inspector,
                        {"task": task.id, "inspector": inspector.id,
                         "inspector_name": inspector.name, "agency": inspector.agency},
                        public=False, at=now)
-    chat_id = await _chat_of(s, inspector)
+    chat_id = await chat_of(s, inspector)
     payload = await task_payload(core, s, case, task, "Nova tarefa")
     await outbox.enqueue(s, chat_id, "task_offer", payload, dedupe_key=f"task:{task.id}:offer")
     return task
 
 
-async def _chat_of(s: AsyncSession, inspector: Inspector) -> int:
+async def chat_of(s: AsyncSession, inspector: Inspector) -> int:
     return (await s.execute(select(Person.telegram_id).where(
         Person.id == inspector.person_id))).scalar_one()
 
@@ -350,7 +350,7 @@ async def _reassign(core: Core, s: AsyncSession, case: Case) -> Assignment:
     if not ranked:
         await _flag_for_staff(core, s, case)
         return Assignment(None, case.protocol, None, None)
-    task = await _offer(core, s, case, ranked[0], AUTO)
+    task = await offer_task(core, s, case, ranked[0], AUTO)
     return Assignment(task.id, case.protocol, ranked[0].id, ranked[0].name)
 
 
@@ -366,7 +366,7 @@ async def _withdraw_open(core: Core, s: AsyncSession, case: Case, by: ActorRef,
                            public=False, at=core.now())
         old = await s.get(Inspector, t.inspector_id)
         await outbox.enqueue(
-            s, await _chat_of(s, old), "task_withdrawn",
+            s, await chat_of(s, old), "task_withdrawn",
             {"text": f"A tarefa do protocolo {case.protocol} foi transferida a outro fiscal. "
                      "Não é preciso fazer nada.", "protocol": case.protocol},
             dedupe_key=f"task:{t.id}:withdrawn")
