@@ -1,0 +1,210 @@
+"""The Telegram application: one dispatcher over a Router the flows register into, durable
+conversations and idempotency in the database, a per-user flood limit, an error handler that
+never shows a stack trace, and the outbox and deadline-sweep loops."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Callable, Iterable
+
+from telegram import Update
+from telegram.ext import (AIORateLimiter, Application, ApplicationBuilder, BaseUpdateProcessor,
+                          ContextTypes, TypeHandler)
+
+from bot.flood import FloodLimit
+from bot.geocoding import Geocoder
+from bot.loops import LoopSettings, outbox_loop, sweep_loop
+from bot.roles import require_role
+from bot.router import Router, Turn
+from bot.texts import APOLOGY, FLOOD, STALE_BUTTON, UNKNOWN_COMMAND
+from core.services import conversation
+from core.services.context import Core
+from core.services.conversation import IDLE, AlreadyProcessed
+from core.services.errors import USER_ERRORS
+from core.settings import Settings
+from core.storage.db import StorageUnavailable
+
+log = logging.getLogger(__name__)
+Flow = Callable[[Router], None]
+
+
+def default_flows() -> list[Flow]:
+    """The flows the bot runs. Inspector and owner flows add one line each here."""
+    from bot import citizen
+    return [citizen.register]
+
+
+class PerUserOrder(BaseUpdateProcessor):
+    """Updates run concurrently, but each user's updates one at a time and in arrival order
+    (a conversation must never see its steps reordered)."""
+
+    def __init__(self, max_concurrent_updates: int = 256) -> None:
+        super().__init__(max_concurrent_updates)
+        self._locks: dict[Any, tuple[asyncio.Lock, int]] = {}
+
+    async def do_process_update(self, update: object, coroutine) -> None:
+        key = None
+        if isinstance(update, Update) and update.effective_user is not None:
+            key = update.effective_user.id
+        lock, users = self._locks.get(key) or (asyncio.Lock(), 0)
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                await coroutine
+        finally:
+            lock, users = self._locks[key]
+            if users <= 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    async def initialize(self) -> None:
+        pass
+
+    async def shutdown(self) -> None:
+        pass
+
+
+def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] | None = None,
+                      geocoder: Geocoder | None = None, loops: LoopSettings | None = None,
+                      flood: FloodLimit | None = None, overall_max_rate: float = 30.0,
+                      album_delay_s: float = 1.0, updater: bool = True) -> Application:
+    """The Application for `core`, pointed at settings.telegram_api_url. Nothing runs until
+    the caller starts it (run_polling in production; initialize/start in tests)."""
+    root = settings.telegram_api_url.rstrip("/")
+    builder = (ApplicationBuilder().token(settings.telegram_bot_token)
+               .base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
+               .rate_limiter(AIORateLimiter(overall_max_rate=overall_max_rate, max_retries=3))
+               .concurrent_updates(PerUserOrder())
+               .post_init(_post_init).post_shutdown(_post_shutdown))
+    if not updater:
+        builder = builder.updater(None)
+    app = builder.build()
+    router = Router()
+    for register in (default_flows() if flows is None else flows):
+        register(router)
+    app.bot_data.update(
+        core=core, settings=settings, router=router, loops=loops or LoopSettings(),
+        flood=flood or FloodLimit(), album_delay_s=album_delay_s, tasks=[],
+        outbox_wake=asyncio.Event(),
+        geocoder=geocoder or Geocoder(settings.nominatim_url, core.area,
+                                      timeout_s=settings.geocoding_timeout_s))
+    app.add_handler(TypeHandler(Update, dispatch))
+    app.add_error_handler(on_error)
+    return app
+
+
+async def _post_init(app: Application) -> None:
+    router: Router = app.bot_data["router"]
+    await app.bot.set_my_commands(router.menu())
+    core, loops = app.bot_data["core"], app.bot_data["loops"]
+    wake = app.bot_data["outbox_wake"] = asyncio.Event()
+    app.bot_data["tasks"] = [
+        asyncio.create_task(outbox_loop(app.bot, core, loops, wake), name="outbox"),
+        asyncio.create_task(sweep_loop(core, loops, wake), name="sweep"),
+    ]
+
+
+async def _post_shutdown(app: Application) -> None:
+    tasks = app.bot_data.get("tasks", [])
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    app.bot_data["tasks"] = []
+    await app.bot_data["geocoder"].close()
+
+
+async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Every update: flood limit, idempotency, then the router."""
+    bd = context.bot_data
+    core: Core = bd["core"]
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None or (update.message is None and update.callback_query is None):
+        return  # edited messages, channel posts, ...
+    if chat.type != "private":
+        return
+    flood: FloodLimit = bd["flood"]
+    if not flood.allow(user.id):
+        if update.callback_query is not None:
+            await update.callback_query.answer(FLOOD)
+        elif flood.should_notice(user.id):
+            await context.bot.send_message(chat.id, FLOOD)
+        return
+    try:
+        if await conversation.is_processed(core, update.update_id):
+            log.info("update %s already processed: ignored", update.update_id)
+            return
+        conv = await conversation.load(core, user.id)
+    except StorageUnavailable as exc:
+        await _tell(update, context, exc.message)
+        return
+    turn = Turn(update, context, core, bd["router"], conv)
+    try:
+        await route(turn)
+    except AlreadyProcessed:
+        return
+    except USER_ERRORS as exc:
+        await _tell(update, context, exc.message, turn)
+    if turn.query is not None and not turn.answered:
+        await turn.answer()
+    if not turn.marked:
+        try:
+            async with core.db.unit_of_work() as s:
+                await conversation.mark_processed(s, update.update_id, core.now())
+        except (AlreadyProcessed, StorageUnavailable):
+            pass
+
+
+async def route(turn: Turn) -> None:
+    router = turn.router
+    if turn.query is not None:
+        handler = router.callbacks.get(turn.data[0])
+        if handler is None:
+            await turn.answer(STALE_BUTTON)
+            return
+        await handler(turn)
+        return
+    text = turn.text or ""
+    if text.startswith("/"):
+        words = text.split()
+        name = words[0][1:].split("@", 1)[0].lower()
+        spec = router.commands.get(name)
+        if spec is None:
+            await turn.reply(UNKNOWN_COMMAND)
+            return
+        if spec.role and not await require_role(turn, spec.role):
+            return
+        turn.args = words[1:]
+        await spec.handler(turn)
+        return
+    handler = router.state_handler(turn.conv.state) if turn.conv.state != IDLE else None
+    handler = handler or router.idle
+    if handler is not None:
+        await handler(turn)
+
+
+async def _tell(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
+                turn: Turn | None = None) -> None:
+    if update.callback_query is not None and (turn is None or not turn.answered):
+        if turn is not None:
+            turn.answered = True
+        await update.callback_query.answer(text[:200], show_alert=True)
+    else:
+        await context.bot.send_message(update.effective_chat.id, text)
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Log the failure with the update; tell the user we are sorry (never the error)."""
+    data = update.to_dict() if isinstance(update, Update) else repr(update)
+    log.error("error handling update %s", data, exc_info=context.error)
+    if not isinstance(update, Update) or update.effective_chat is None:
+        return
+    try:
+        if update.callback_query is not None:
+            try:
+                await update.callback_query.answer()
+            except Exception:
+                pass
+        await context.bot.send_message(update.effective_chat.id, APOLOGY)
+    except Exception:
+        log.exception("could not send the apology")

@@ -1,0 +1,19 @@
+"""The citizen's flow: greeting, privacy notice, reporting, status and notifications."""
+from __future__ import annotations
+
+from bot.citizen import info, report
+from bot.router import Router
+
+
+def register(router: Router) -> None:
+    router.command("start", info.start)
+    router.command("denunciar", report.start_report, "Denunciar um objeto abandonado")
+    router.command("minhas", info.mine, "Minhas denúncias e avisos")
+    router.command("status", info.status, "Consultar um protocolo (AAAA-NNNNNN)")
+    router.command("privacidade", info.privacy, "Como tratamos seus dados (LGPD)")
+    router.command("ajuda", info.help_, "Ajuda")
+    router.command("cancelar", info.cancel, "Cancelar o que estiver fazendo")
+    router.callback("rep", report.on_button)
+    router.callback("notif", info.on_notify_button)
+    router.state("report:", report.on_message)
+    router.idle = info.idle

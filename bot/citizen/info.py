@@ -1,0 +1,103 @@
+"""/start, /ajuda, /privacidade, /cancelar, /status, /minhas and the per-case notification
+buttons ("notif:off:<protocol>", "notif:on:<protocol>")."""
+from __future__ import annotations
+
+import re
+
+from telegram import ReplyKeyboardRemove
+
+from bot.citizen import texts
+from bot.router import Turn, inline
+from bot.texts import STALE_BUTTON
+from core.formatting import fmt_date
+from core.services.conversation import IDLE
+from core.services.views import PublicCaseView, my_cases, public_view, set_notifications
+
+PROTOCOL = re.compile(r"^\d{4}-\d{6}$")
+
+
+async def start(turn: Turn) -> None:
+    if turn.args:
+        handler = turn.router.deep_link_handler(turn.args[0])
+        if handler is not None:
+            await handler(turn)
+        else:
+            await turn.reply(texts.DEEP_LINK_UNKNOWN)
+        return
+    await turn.reply(texts.welcome(turn.core, turn.update.effective_user.first_name))
+
+
+async def help_(turn: Turn) -> None:
+    await turn.reply(texts.help_text(turn.core))
+
+
+async def privacy(turn: Turn) -> None:
+    await turn.reply(texts.privacy(turn.core))
+
+
+async def cancel(turn: Turn) -> None:
+    if turn.conv.state == IDLE:
+        await turn.reply(texts.NOTHING_TO_CANCEL, ReplyKeyboardRemove())
+        return
+    await turn.clear()
+    await turn.reply(texts.CANCELLED, ReplyKeyboardRemove())
+
+
+async def idle(turn: Turn) -> None:
+    await turn.reply(texts.IDLE_HINT)
+
+
+def render_case(v: PublicCaseView) -> str:
+    lines = [f"Protocolo {v.protocol} — {v.category_label}", f"Situação: {v.state_label}"]
+    if v.address:
+        lines.append(f"Local: {v.address}")
+    lines.append(f"Aberto em {fmt_date(v.created)}")
+    if v.steps:
+        lines.append("Etapas:")
+        lines += [f"• {fmt_date(s.day)} — {s.label}" for s in v.steps]
+    lines.append(f"Próximo passo: {v.next_step_text()}")
+    if v.notify is not None:
+        lines.append("Avisos: " + ("ligados" if v.notify else "desligados"))
+    return "\n".join(lines)
+
+
+def notify_button(protocol: str, on: bool):
+    if on:
+        return inline([[("🔕 Parar avisos deste caso", f"notif:off:{protocol}")]])
+    return inline([[("🔔 Retomar avisos deste caso", f"notif:on:{protocol}")]])
+
+
+async def status(turn: Turn) -> None:
+    if not turn.args or not PROTOCOL.match(turn.args[0]):
+        await turn.reply("Envie o número do protocolo assim: /status 2026-000123")
+        return
+    view = await public_view(turn.core, turn.args[0])
+    await turn.reply(render_case(view))
+
+
+async def mine(turn: Turn) -> None:
+    views = await my_cases(turn.core, turn.user_id)
+    if not views:
+        await turn.reply("Você ainda não tem denúncias. Use /denunciar para registrar uma.")
+        return
+    await turn.reply(f"Suas denúncias ({len(views)}):")
+    for v in views:
+        await turn.reply(render_case(v), notify_button(v.protocol, bool(v.notify))
+                         if v.is_open else None)
+
+
+async def on_notify_button(turn: Turn) -> None:
+    parts = turn.data
+    if len(parts) != 3 or parts[1] not in ("on", "off") or not PROTOCOL.match(parts[2]):
+        await turn.answer(STALE_BUTTON)
+        return
+    on = parts[1] == "on"
+    if not await set_notifications(turn.core, turn.user_id, parts[2], on):
+        await turn.answer("Você não acompanha esse caso.")
+        return
+    await turn.answer("Avisos retomados." if on else "Avisos desligados para este caso.")
+    view = next((v for v in await my_cases(turn.core, turn.user_id)
+                 if v.protocol == parts[2]), None)
+    if view is not None:
+        await turn.query.edit_message_text(render_case(view),
+                                           reply_markup=notify_button(view.protocol, on))

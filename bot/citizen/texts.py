@@ -1,0 +1,101 @@
+"""Portuguese texts of the citizen's conversation."""
+from __future__ import annotations
+
+from core.services.context import Core
+
+
+def welcome(core: Core, name: str | None) -> str:
+    law = core.law
+    hello = f"Olá, {name}!" if name else "Olá!"
+    return (f"{hello} Este é o canal da Prefeitura de {law.city} para denunciar objetos "
+            f"abandonados nas ruas — veículos, carcaças, móveis, máquinas — conforme a "
+            f"{law.short}.\n\n"
+            "O que você pode fazer:\n"
+            "/denunciar — registrar uma denúncia com fotos e o local\n"
+            "/minhas — ver suas denúncias e os avisos de cada uma\n"
+            "/status AAAA-NNNNNN — consultar um protocolo\n"
+            "/privacidade — como tratamos seus dados\n"
+            "/ajuda — ajuda\n"
+            "/cancelar — desistir do que estiver fazendo")
+
+
+def help_text(core: Core) -> str:
+    return ("Como denunciar:\n"
+            "1. Envie /denunciar e escolha o tipo de objeto.\n"
+            "2. Mande de 1 a 10 fotos (uma a uma ou em álbum) e toque em Pronto.\n"
+            "3. Envie a localização pelo botão 📍 ou digite o endereço.\n"
+            "4. Responda às perguntas (pode pular as que não souber).\n"
+            "5. Confira o resumo e toque em Confirmar: você recebe o número do protocolo.\n\n"
+            "Você é avisado aqui a cada etapa do caso. Para parar ou retomar os avisos, use "
+            "/minhas. Consulte qualquer protocolo com /status AAAA-NNNNNN.\n"
+            "A qualquer momento, /cancelar desiste da denúncia em andamento.")
+
+
+def privacy(core: Core) -> str:
+    s = core.settings
+    years = s.evidence_retention_days / 365
+    keep = (f"{s.evidence_retention_days} dias (cerca de {years:.0f} anos)"
+            if years >= 1 else f"{s.evidence_retention_days} dias")
+    return ("Privacidade (LGPD — Lei 13.709/2018)\n\n"
+            f"Quem trata os dados: Prefeitura de {core.law.city}.\n"
+            "Base legal: execução de políticas públicas e cumprimento de dever legal pela "
+            "administração pública (art. 7º, III, e art. 23 da Lei 13.709/2018) — não "
+            "dependemos do seu consentimento, mas só coletamos o necessário.\n"
+            f"Finalidade: apurar e resolver denúncias de objetos abandonados ({core.law.short}) "
+            "e avisar você sobre o andamento.\n"
+            "O que guardamos: seu identificador do Telegram e o nome que aparece nele, as "
+            "fotos, o local e as respostas da denúncia, e o histórico do caso.\n"
+            f"Por quanto tempo: até o fim do caso e depois por {keep}, conforme as regras de "
+            "arquivo do município.\n"
+            "Sua identidade como denunciante é informação restrita (Lei 13.460/2017, art. 10, "
+            "§7º): não é mostrada ao proprietário do objeto nem ao público.\n"
+            f"Encarregado de dados (DPO): {s.dpo_contact}.")
+
+
+CANCELLED = "Denúncia cancelada. Nada foi registrado. Quando quiser, use /denunciar."
+NOTHING_TO_CANCEL = "Não há nada em andamento para cancelar."
+IDLE_HINT = ("Para denunciar um objeto abandonado, envie /denunciar. Para ver suas denúncias, "
+             "/minhas. Ajuda: /ajuda.")
+DEEP_LINK_UNKNOWN = ("Este link não foi reconhecido ou ainda não está disponível. Se você "
+                     "recebeu um código do caso da prefeitura, procure o setor responsável. "
+                     "Para denunciar um objeto abandonado, use /denunciar.")
+RESUMING = "Você tem uma denúncia em andamento. Vamos continuar de onde parou (ou /cancelar)."
+
+ASK_CATEGORY = "O que está abandonado? Escolha o tipo:"
+ASK_PHOTOS = ("Envie de 1 a 10 fotos do objeto (uma a uma ou em álbum). Mostre o objeto "
+              "inteiro e, se for veículo, a placa. Quando terminar, toque em Pronto.")
+ASK_LOCATION = ("Onde está o objeto? Toque no botão 📍 para enviar sua localização (se estiver "
+                "no local), ou digite o endereço (rua, número e bairro).")
+ASK_PLATE = "Qual é a placa? (ex.: ABC1D23 ou ABC-1234). Se não tiver ou não souber, toque em Pular."
+ASK_COLOUR = "Qual é a cor?"
+ASK_MAKE_MODEL = "Qual é a marca e o modelo? (ex.: VW Gol)"
+ASK_TIME_THERE = "Há quanto tempo o objeto está nesse lugar?"
+ASK_SIGNS = ("Marque os sinais de abandono que você vê (toque para marcar ou desmarcar) e "
+             "depois toque em Continuar:")
+ASK_DESCRIPTION = ("Quer acrescentar alguma informação? (ex.: ponto de referência, se atrapalha "
+                   "a passagem). Escreva ou toque em Pular.")
+TIME_OPTIONS = ("Menos de 1 semana", "De 1 a 4 semanas", "Mais de 30 dias", "Não sei")
+
+NEED_PHOTO = ("Aqui preciso de fotos: envie 1 a 10 fotos do objeto (pela câmera ou galeria) e "
+              "toque em Pronto.")
+NO_VIDEO = "Vídeos não são aceitos na denúncia. Envie fotos do objeto, por favor."
+NO_STICKER = "Figurinhas não valem como foto 🙂. Envie fotos do objeto, por favor."
+NOT_IMAGE = ("Esse arquivo não é uma imagem. Envie uma foto (JPG ou PNG) do objeto, pela "
+             "câmera ou galeria.")
+TOO_BIG = ("Esse arquivo é grande demais (máximo de 20 MB). Envie a foto normalmente pela "
+           "câmera ou galeria, que o Telegram a reduz.")
+PHOTO_MAX = "Você já enviou 10 fotos, o máximo. Toque em Pronto para continuar."
+PHOTO_SEEN = "Essa foto já estava na denúncia."
+NEED_PHOTO_FIRST = "Envie pelo menos uma foto antes de tocar em Pronto."
+NEED_LOCATION = ("Aqui preciso do local: toque no botão 📍 para enviar a localização ou "
+                 "digite o endereço (rua, número e bairro).")
+GEOCODER_DOWN = ("O serviço de endereços não respondeu agora. Por favor, envie a localização "
+                 "pelo botão 📍 (ou pelo clipe 📎 → Localização, marcando o ponto no mapa).")
+NOT_FOUND = ("Não encontrei esse endereço em {city}. Confira a rua e o número, ou envie a "
+             "localização pelo botão 📍.")
+OUTSIDE = ("Esse ponto fica fora da área de {city}. Esta prefeitura só pode atender "
+           "ocorrências dentro do município ({law}). Se o objeto está em outra cidade, procure "
+           "a prefeitura de lá. Se foi engano, envie o local certo.")
+NEED_BUTTON = "Use os botões da mensagem acima para responder."
+TOO_LONG = "Texto longo demais (máximo de {n} caracteres). Resuma e envie de novo."
+NEED_TEXT = "Responda com um texto curto, ou use os botões."

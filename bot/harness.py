@@ -1,0 +1,81 @@
+"""The real bot against the local stand-ins (Bot API and Nominatim), for end-to-end tests,
+the benchmark and a local sandbox::
+
+    async with BotHarness(core) as h:          # stand-ins started, Application polling
+        await h.api.send_command(maria, "denunciar")
+        await h.restart()                      # stop the Application, build a new one
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from telegram.ext import Application
+
+from bot.app import build_application
+from bot.flood import FloodLimit
+from bot.geocoding import Geocoder
+from bot.loops import LoopSettings
+from bot.standin.botapi import BotApiStandIn
+from bot.standin.nominatim import NominatimStandIn
+from core.services.context import Core
+
+
+class BotHarness:
+    def __init__(self, core: Core, *, geocoding_timeout_s: float = 1.0,
+                 album_delay_s: float = 0.3, outbox_interval_s: float = 0.1,
+                 sweep_interval_s: float = 3600.0, flood: FloodLimit | None = None,
+                 overall_max_rate: float = 10_000.0, **app_kwargs: Any) -> None:
+        self.core = core
+        self.api = BotApiStandIn()
+        self.osm = NominatimStandIn()
+        self.geocoding_timeout_s = geocoding_timeout_s
+        self.album_delay_s = album_delay_s
+        self.loops = LoopSettings(outbox_interval_s=outbox_interval_s,
+                                  sweep_interval_s=sweep_interval_s)
+        self.flood = flood
+        self.overall_max_rate = overall_max_rate
+        self.app_kwargs = app_kwargs
+        self.app: Application | None = None
+
+    async def __aenter__(self) -> "BotHarness":
+        await self.api.start()
+        await self.osm.start()
+        s = self.core.settings
+        self.core.settings = s.model_copy(update={
+            "telegram_bot_token": self.api.token, "telegram_api_url": self.api.base_url,
+            "nominatim_url": self.osm.base_url, "geocoding_timeout_s": self.geocoding_timeout_s})
+        await self.start_app()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop_app()
+        await self.osm.stop()
+        await self.api.stop()
+
+    async def start_app(self) -> Application:
+        s = self.core.settings
+        geocoder = Geocoder(s.nominatim_url, self.core.area, timeout_s=s.geocoding_timeout_s,
+                            min_interval_s=0.0)
+        self.app = build_application(
+            self.core, s, geocoder=geocoder, loops=self.loops,
+            flood=self.flood or FloodLimit(capacity=1000, rate=1000),
+            overall_max_rate=self.overall_max_rate, album_delay_s=self.album_delay_s,
+            **self.app_kwargs)
+        await self.app.initialize()
+        await self.app.start()
+        await self.app.updater.start_polling(poll_interval=0, timeout=1)
+        return self.app
+
+    async def stop_app(self) -> None:
+        if self.app is None:
+            return
+        app, self.app = self.app, None
+        if app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+        await app.shutdown()
+
+    async def restart(self) -> Application:
+        await self.stop_app()
+        return await self.start_app()

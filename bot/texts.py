@@ -1,0 +1,15 @@
+"""Portuguese texts the framework itself sends (flows keep their own texts beside them)."""
+from __future__ import annotations
+
+APOLOGY = ("Desculpe, algo deu errado do nosso lado. Nada do que você já enviou foi perdido: "
+           "tente de novo em instantes. Se continuar, use /ajuda.")
+FLOOD = "Muitas mensagens seguidas. Aguarde alguns segundos e continue de onde parou."
+UNKNOWN_COMMAND = "Não conheço esse comando. Veja o que posso fazer em /ajuda."
+WRONG_ROLE = {
+    "inspector": "Este comando é só para fiscais cadastrados pela prefeitura.",
+    "owner": "Este comando é só para o proprietário ou responsável, vinculado pelo código "
+             "do caso.",
+    "staff": "Este comando é só para servidores da prefeitura.",
+}
+STALE_BUTTON = "Este botão não vale mais. Use os botões da última mensagem."
+GROUP_ONLY_PRIVATE = "Fale comigo em uma conversa privada."
