@@ -199,7 +199,10 @@ async def notify_subscribers(s: AsyncSession, case: Case, t: Transition, state_l
                              given: Mapping[str, Any], deadline: Mapping[str, Any] | None,
                              seq: int) -> None:
     """Queue "your case moved" for every subscriber who kept notifications on (outbox, same
-    transaction; one message per event and person, never twice)."""
+    transaction; one message per event and person, never twice). Linked owners are told too
+    (core.services.owners.notify_owners: owner-facing texts never mention the reporter)."""
+    from core.services.owners import notify_owners
+    await notify_owners(s, case, t, state_label, given, deadline, seq)
     rows = (await s.execute(
         select(Subscription.person_id, Person.telegram_id)
         .join(Person, Person.id == Subscription.person_id)
