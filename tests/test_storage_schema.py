@@ -29,7 +29,10 @@ async def test_migrate_twice_is_a_no_op_and_records_head(db):
     await migrate(db.engine)
     async with db.read() as s:
         versions = (await s.execute(text("SELECT version_num FROM alembic_version"))).scalars().all()
-    assert versions == ["0001"]
+    from alembic.script import ScriptDirectory
+
+    from core.storage.db import alembic_config
+    assert versions == [ScriptDirectory.from_config(alembic_config()).get_current_head()]
 
 
 async def test_sqlite_connections_get_wal_busy_timeout_and_foreign_keys(db):
