@@ -1,11 +1,15 @@
 """The citizen's report, end to end through the real python-telegram-bot and the stand-ins."""
 from __future__ import annotations
 
+import asyncio
+
 from sqlalchemy import func, select
 
-from core.storage.models import Case, ConversationState, Evidence, Subscription
-from tests.test_bot_support import (CENTRE, MARIA, bot, clock, core, full_report,  # noqa: F401
-                                    jpeg, make_core, press, said, send_photos, start_report)
+from core.storage.models import (Case, ConversationState, Evidence, Subscription,
+                                 SupportingReport)
+from tests.test_bot_support import (BELO_HORIZONTE, CENTRE, JOAO, MARIA, bot, clock,  # noqa: F401
+                                    core, full_report, jpeg, make_core, pin, press, said,
+                                    send_photos, start_report, with_button)
 
 
 async def test_full_report_gives_protocol_and_next_steps_art_4_caput(bot, core):
@@ -23,3 +27,155 @@ async def test_full_report_gives_protocol_and_next_steps_art_4_caput(bot, core):
         assert await s.scalar(select(func.count()).select_from(Evidence)) == 2
         assert await s.scalar(select(func.count()).select_from(Subscription)) == 1
         assert await s.scalar(select(func.count()).select_from(ConversationState)) == 0
+
+
+async def test_album_is_stored_whole_and_acknowledged_once(bot, core):
+    await start_report(bot, MARIA)
+    await bot.api.send_album(MARIA, [jpeg(1), jpeg(2), jpeg(3)])
+    ack = await said(bot, MARIA, "3 foto(s) recebida(s)", timeout=3)
+    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    acks = [c for c in bot.api.sent(MARIA, "sendMessage") if "foto(s) recebida(s)" in c.text]
+    assert acks == [ack]
+    async with core.db.read() as s:
+        draft = (await s.execute(select(ConversationState))).scalar_one().draft
+    assert len(draft["photos"]) == 3
+    assert all(core.evidence.exists(p["sha"]) for p in draft["photos"])
+
+
+async def test_typed_address_is_geocoded_shown_and_confirmed(bot, core):
+    await start_report(bot, MARIA, "Móvel de grande porte")
+    await send_photos(bot, MARIA)
+    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await bot.api.send_text(MARIA, "Rua Sete de Setembro, 45")
+    shown = await said(bot, MARIA, "Entendi este endereço")
+    assert "Rua Sete de Setembro, 45 — Centro" in shown.text
+    await press(bot, MARIA, "Sim, é aqui", expect="Há quanto tempo")
+    assert all("viewbox" in r.params and r.params.get("bounded") == "1"
+               for r in bot.osm.requests if r.path.startswith("/search"))
+    async with core.db.read() as s:
+        draft = (await s.execute(select(ConversationState))).scalar_one().draft
+    assert draft["address"].startswith("Rua Sete de Setembro") and draft["lat"] == -19.46452
+
+
+async def test_address_refused_then_pin(bot):
+    await start_report(bot, MARIA, "Maquinário")
+    await send_photos(bot, MARIA)
+    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await bot.api.send_text(MARIA, "Rua Getúlio Vargas, 250")
+    await said(bot, MARIA, "Entendi este endereço")
+    await press(bot, MARIA, "Não", expect="Envie a localização pelo botão")
+    await bot.api.send_text(MARIA, "Rua Inexistente, 9")
+    await said(bot, MARIA, "Não encontrei esse endereço em Dores do Indaiá")
+
+
+async def test_location_outside_the_city_is_refused_with_explanation(bot, core):
+    await start_report(bot, MARIA)
+    await send_photos(bot, MARIA)
+    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    refusal = await pin(bot, MARIA, *BELO_HORIZONTE, expect="fora da área de Dores do Indaiá")
+    assert "Lei 3.043/2022" in refusal.text
+    async with core.db.read() as s:
+        row = (await s.execute(select(ConversationState))).scalar_one()
+    assert row.state == "report:location" and "lat" not in row.draft
+    await pin(bot, MARIA)  # the right place is still accepted
+
+
+async def test_geocoder_slow_or_down_asks_for_the_pin_without_hanging(bot):
+    await start_report(bot, MARIA)
+    await send_photos(bot, MARIA)
+    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    bot.osm.delay = 5.0  # the bot's timeout is 1 s
+    t0 = asyncio.get_running_loop().time()
+    await bot.api.send_text(MARIA, "Rua Padre Marinho, 33")
+    await said(bot, MARIA, "não respondeu", timeout=3)
+    assert asyncio.get_running_loop().time() - t0 < 2.5
+    bot.osm.delay, bot.osm.down = 0.0, True
+    await bot.api.send_text(MARIA, "Praça do Rosário")
+    await said(bot, MARIA, "não respondeu")
+    bot.osm.down = False
+    await pin(bot, MARIA)  # a pin still works (reverse geocoding is best effort)
+
+
+async def test_duplicate_nearby_is_this_one_supports_the_case(bot, core):
+    protocol = await full_report(bot, MARIA)
+    await start_report(bot, JOAO)
+    await send_photos(bot, JOAO)
+    await press(bot, JOAO, "Pronto", expect="Onde está o objeto")
+    await bot.api.send_location(JOAO, CENTRE[0] + 0.0002, CENTRE[1])
+    await said(bot, JOAO, "É algum destes")
+    shown = bot.api.sent(JOAO, "sendPhoto")[-1]
+    assert protocol in shown.text and "Getúlio Vargas" in shown.text
+    await press(bot, JOAO, f"É este: {protocol}", expect="juntadas ao caso")
+    async with core.db.read() as s:
+        assert await s.scalar(select(func.count()).select_from(Case)) == 1
+        support = (await s.execute(select(SupportingReport))).scalar_one()
+        assert len(support.photos) == 1
+        assert await s.scalar(select(func.count()).select_from(Subscription)) == 2
+
+
+async def test_duplicate_nearby_is_another_one_goes_on(bot, core):
+    await full_report(bot, MARIA)
+    await start_report(bot, JOAO)
+    await send_photos(bot, JOAO)
+    await press(bot, JOAO, "Pronto", expect="Onde está o objeto")
+    await pin(bot, JOAO, CENTRE[0] + 0.0002, CENTRE[1], expect="É algum destes")
+    await press(bot, JOAO, "é outro objeto", expect="Qual é a placa")
+
+
+async def test_cancel_drops_the_draft_and_its_buttons_go_stale(bot, core):
+    await start_report(bot, MARIA)
+    await send_photos(bot, MARIA)
+    await bot.api.send_command(MARIA, "cancelar")
+    await said(bot, MARIA, "Denúncia cancelada")
+    msg = with_button(bot, MARIA, "Pronto")
+    await bot.api.press_button(MARIA, msg, text="Pronto")
+    answer = await bot.api.wait_for(method="answerCallbackQuery")
+    assert "não vale mais" in answer.params["text"]
+    async with core.db.read() as s:
+        assert await s.scalar(select(func.count()).select_from(ConversationState)) == 0
+
+
+async def test_restart_mid_conversation_continues_without_asking_again(bot, core):
+    await start_report(bot, MARIA)
+    await send_photos(bot, MARIA, 2)
+    await bot.restart()  # a new Application on the same database (as after kill -9)
+    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await pin(bot, MARIA)
+    await said(bot, MARIA, "Qual é a placa")
+    await bot.restart()
+    await bot.api.send_text(MARIA, "ABC1234")
+    await said(bot, MARIA, "Qual é a cor")
+    async with core.db.read() as s:
+        draft = (await s.execute(select(ConversationState))).scalar_one().draft
+    assert len(draft["photos"]) == 2 and draft["plate"] == "ABC1234"
+    asked = [c.text for c in bot.api.sent(MARIA, "sendMessage")]
+    assert sum("Envie de 1 a 10 fotos" in t for t in asked) == 1
+
+
+async def test_same_update_twice_stores_one_photo_and_answers_once(bot, core):
+    await start_report(bot, MARIA)
+    update = await bot.api.send_photo(MARIA, jpeg(7))
+    await said(bot, MARIA, "1 foto(s) recebida(s)")
+    await bot.api.inject(update)  # Telegram delivers the same update_id again
+    await bot.api.send_photo(MARIA, jpeg(8))
+    await said(bot, MARIA, "2 foto(s) recebida(s)")
+    async with core.db.read() as s:
+        draft = (await s.execute(select(ConversationState))).scalar_one().draft
+    assert len(draft["photos"]) == 2
+    assert sum("foto(s) recebida(s)" in c.text for c in bot.api.sent(MARIA, "sendMessage")) == 2
+
+
+async def test_correct_a_field_from_the_summary(bot, core):
+    await start_report(bot, MARIA, "Móvel de grande porte")
+    await send_photos(bot, MARIA)
+    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await pin(bot, MARIA, expect="Há quanto tempo")
+    await press(bot, MARIA, "Não sei", expect="sinais de abandono")
+    await press(bot, MARIA, "Continuar", expect="acrescentar")
+    await press(bot, MARIA, "Pular", expect="Confira sua denúncia")
+    await press(bot, MARIA, "Corrigir", expect="O que você quer corrigir")
+    await press(bot, MARIA, "Descrição", expect="acrescentar")
+    await bot.api.send_text(MARIA, "Geladeira branca na calçada")
+    summary = await said(bot, MARIA, "Confira sua denúncia")
+    assert "Geladeira branca na calçada" in summary.text
+    await press(bot, MARIA, "Confirmar", expect="Protocolo:")

@@ -15,5 +15,6 @@ def register(router: Router) -> None:
     router.command("cancelar", info.cancel, "Cancelar o que estiver fazendo")
     router.callback("rep", report.on_button)
     router.callback("notif", info.on_notify_button)
+    router.callback("unsub", info.on_unsub_button)
     router.state("report:", report.on_message)
     router.idle = info.idle

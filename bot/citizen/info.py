@@ -101,3 +101,16 @@ async def on_notify_button(turn: Turn) -> None:
     if view is not None:
         await turn.query.edit_message_text(render_case(view),
                                            reply_markup=notify_button(view.protocol, on))
+
+
+async def on_unsub_button(turn: Turn) -> None:
+    """"unsub:<protocol>": the button core services put under a case update (outbox)."""
+    parts = turn.data
+    if len(parts) != 2 or not PROTOCOL.match(parts[1]):
+        await turn.answer(STALE_BUTTON)
+        return
+    if not await set_notifications(turn.core, turn.user_id, parts[1], False):
+        await turn.answer("Você não acompanha esse caso.")
+        return
+    await turn.answer("Avisos desligados para este caso.")
+    await turn.query.edit_message_reply_markup(notify_button(parts[1], False))
