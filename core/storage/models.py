@@ -81,6 +81,11 @@ class Case(Base):
         Index("ix_cases_created_at", "created_at"),
         Index("ix_cases_plate", "plate"),
         Index("ix_cases_reporter_id", "reporter_id"),
+        # The staff panel's case list: keyset pagination on (created_at, id), newest first,
+        # optionally filtered by state or category (migration 0004).
+        Index("ix_cases_created_id", "created_at", "id"),
+        Index("ix_cases_state_created_id", "state", "created_at", "id"),
+        Index("ix_cases_category_created_id", "category", "created_at", "id"),
     )
 
 

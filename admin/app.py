@@ -1,0 +1,131 @@
+"""The staff panel's aiohttp application: `create_app(core)`.
+
+Middlewares, outermost first: security headers; session (signed cookie → request user);
+CSRF check on every POST (except the Open311 API, which uses its API key); user errors from
+the core shown as a message instead of a stack trace.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import AsyncIterator
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+
+from admin import filters
+from admin.security import (SECURITY_HEADERS, SESSION_COOKIE, SESSION_HOURS, LoginThrottle,
+                            Session, Signer, load_secret, read_session)
+from admin.web import CORE, SESSION, SETTINGS, SIGNER, THROTTLE, USER, render
+from core.services.context import Core
+from core.services.errors import USER_ERRORS
+from core.services.staff import get_user
+from core.settings import Settings, get_settings
+
+HERE = Path(__file__).resolve().parent
+log = logging.getLogger(__name__)
+CSRF_EXEMPT_PREFIX = "/open311/"
+
+
+@web.middleware
+async def headers_middleware(request: web.Request, handler) -> web.StreamResponse:
+    try:
+        resp = await handler(request)
+    except web.HTTPException as exc:
+        resp = exc
+        _decorate(request, resp)
+        raise
+    _decorate(request, resp)
+    return resp
+
+
+def _decorate(request: web.Request, resp: web.StreamResponse) -> None:
+    for k, v in SECURITY_HEADERS.items():
+        resp.headers.setdefault(k, v)
+    if not request.path.startswith("/static/"):
+        resp.headers.setdefault("Cache-Control", "no-store")
+    session: Session | None = request.get(SESSION)
+    if session is not None and session.fresh and not resp.prepared:
+        settings = request.app[SETTINGS]
+        resp.set_cookie(SESSION_COOKIE, request.app[SIGNER].sign(session.payload()),
+                        httponly=True, samesite="Lax", path="/",
+                        secure=settings.admin_cookie_secure, max_age=SESSION_HOURS * 3600)
+
+
+@web.middleware
+async def session_middleware(request: web.Request, handler) -> web.StreamResponse:
+    if request.path.startswith(("/static/", CSRF_EXEMPT_PREFIX)):
+        request[SESSION] = Session(None, "", 0)
+        request[USER] = None
+        return await handler(request)
+    session = read_session(request.app[SIGNER], request.cookies.get(SESSION_COOKIE))
+    request[SESSION] = session
+    user = None
+    if session.user_id is not None:
+        user = await get_user(request.app[CORE], int(session.user_id))
+        if user is None or not user.active:
+            user = None
+            request[SESSION] = Session.anonymous()
+    request[USER] = user
+    if request.method == "POST":
+        form = await request.post()
+        if not request.app[SIGNER].csrf_ok(request[SESSION].nonce, form.get("csrf")):
+            return render(request, "error.html", {
+                "title": "Formulário expirado ou inválido",
+                "message": "Por segurança, esta ação foi recusada (token CSRF ausente ou "
+                           "inválido). Volte à página, recarregue-a e tente de novo."},
+                status=403)
+    return await handler(request)
+
+
+@web.middleware
+async def errors_middleware(request: web.Request, handler) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except web.HTTPException:
+        raise
+    except USER_ERRORS as exc:
+        if request.path.startswith(CSRF_EXEMPT_PREFIX):
+            return web.json_response([{"code": 400, "description": exc.message}], status=400)
+        back = request.headers.get("Referer", "")
+        if request.method == "POST" and back.startswith(f"{request.scheme}://{request.host}/"):
+            from admin.web import redirect
+            raise redirect(request, back.split(request.host, 1)[1], exc.message, "error")
+        return render(request, "error.html", {"title": "Não foi possível concluir",
+                                              "message": exc.message}, status=400)
+
+
+def _jinja(app: web.Application) -> None:
+    env = aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(HERE / "templates"),
+                               autoescape=jinja2.select_autoescape(["html"]),
+                               undefined=jinja2.StrictUndefined if False else jinja2.Undefined)
+    env.filters.update(filters.FILTERS)
+    env.globals.update(filters.GLOBALS)
+
+
+def create_app(core: Core | None = None, settings: Settings | None = None) -> web.Application:
+    """The panel for an open `core`; without one, a cleanup context opens (and closes) a Core
+    from `settings` when the app starts."""
+    settings = settings or (core.settings if core else get_settings())
+    app = web.Application(middlewares=[headers_middleware, session_middleware,
+                                       errors_middleware], client_max_size=12 * 1024 ** 2)
+    app[SETTINGS] = settings
+    app[SIGNER] = Signer(load_secret(settings.admin_secret_key, settings.data_dir))
+    app[THROTTLE] = LoginThrottle()
+    if core is not None:
+        app[CORE] = core
+    else:
+        app.cleanup_ctx.append(_core_ctx)
+    _jinja(app)
+    from admin import routes
+    routes.setup(app)
+    app.router.add_static("/static/", HERE / "static", name="static")
+    return app
+
+
+async def _core_ctx(app: web.Application) -> AsyncIterator[None]:
+    core = await Core.open(app[SETTINGS])
+    app[CORE] = core
+    yield
+    await core.close()

@@ -1,0 +1,148 @@
+"""Sessions, CSRF, login throttling and security headers for the panel.
+
+Sessions are signed tokens, not server-side rows: the cookie holds {user id, random nonce,
+issue time}, signed with HMAC-SHA256 under ADMIN_SECRET_KEY (generated once and kept in
+DATA_DIR/admin_secret_key when the setting is empty). Every request reloads the user, so a
+deactivated account or a changed role takes effect at once; a token expires SESSION_HOURS
+after login. Logging out deletes the cookie (a copied token stays valid until it expires —
+the price of not keeping sessions in the database).
+
+CSRF: every form carries HMAC(secret, "csrf:" + nonce) of the session's nonce (anonymous
+visitors get a nonce too, so the login form is protected); every POST is checked.
+
+Login throttling is in memory, per (username, IP): MAX_FAILURES wrong passwords within
+WINDOW lock that pair out for WINDOW. A restart clears it (documented trade-off).
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SESSION_COOKIE = "vl_session"
+FLASH_COOKIE = "vl_flash"
+SESSION_HOURS = 12
+MAX_FAILURES = 5
+WINDOW_S = 15 * 60
+
+CSP = ("default-src 'self'; img-src 'self' data: https://tile.openstreetmap.org https://*.tile.openstreetmap.org https://unpkg.com; "
+       "script-src 'self' https://unpkg.com; style-src 'self' https://unpkg.com; "
+       "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Permissions-Policy": "geolocation=(), camera=(), microphone=()",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
+def load_secret(configured: str, data_dir: Path) -> bytes:
+    """ADMIN_SECRET_KEY, or a random key generated once and kept under DATA_DIR."""
+    if configured:
+        return configured.encode()
+    path = Path(data_dir) / "admin_secret_key"
+    if path.is_file():
+        return path.read_text().strip().encode()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key)
+    return key.encode()
+
+
+class Signer:
+    def __init__(self, secret: bytes):
+        self._key = hashlib.sha256(b"via-livre-admin:" + secret).digest()
+
+    def _mac(self, data: bytes) -> str:
+        return base64.urlsafe_b64encode(hmac.new(self._key, data, hashlib.sha256).digest()
+                                        ).decode().rstrip("=")
+
+    def sign(self, payload: dict) -> str:
+        body = base64.urlsafe_b64encode(json.dumps(payload, separators=(",", ":")).encode()
+                                        ).decode().rstrip("=")
+        return f"{body}.{self._mac(body.encode())}"
+
+    def unsign(self, token: str | None) -> dict | None:
+        if not token or "." not in token:
+            return None
+        body, mac = token.rsplit(".", 1)
+        if not hmac.compare_digest(mac, self._mac(body.encode())):
+            return None
+        try:
+            return json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+        except ValueError:
+            return None
+
+    def csrf_token(self, nonce: str) -> str:
+        return self._mac(f"csrf:{nonce}".encode())
+
+    def csrf_ok(self, nonce: str, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(self.csrf_token(nonce), token or "")
+
+
+@dataclass
+class Session:
+    user_id: int | None
+    nonce: str
+    issued: float
+    fresh: bool = False  # must be (re)written to the cookie
+
+    @classmethod
+    def anonymous(cls) -> "Session":
+        return cls(None, secrets.token_urlsafe(18), time.time(), True)
+
+    def payload(self) -> dict:
+        return {"u": self.user_id, "n": self.nonce, "t": int(self.issued)}
+
+
+def read_session(signer: Signer, token: str | None, now: float | None = None) -> Session:
+    data = signer.unsign(token)
+    now = time.time() if now is None else now
+    if not data or not isinstance(data.get("n"), str):
+        return Session.anonymous()
+    if data.get("u") is not None and now - float(data.get("t", 0)) > SESSION_HOURS * 3600:
+        return Session.anonymous()
+    return Session(data.get("u"), data["n"], float(data.get("t", now)))
+
+
+@dataclass
+class LoginThrottle:
+    """Wrong passwords per (username, IP), in memory."""
+
+    max_failures: int = MAX_FAILURES
+    window_s: float = WINDOW_S
+    _failures: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+
+    def _recent(self, key: tuple[str, str], now: float) -> list[float]:
+        kept = [t for t in self._failures.get(key, []) if now - t < self.window_s]
+        if kept:
+            self._failures[key] = kept
+        else:
+            self._failures.pop(key, None)
+        return kept
+
+    def blocked_for(self, username: str, ip: str, now: float | None = None) -> float:
+        """Seconds until this pair may try again (0 = allowed)."""
+        now = time.time() if now is None else now
+        recent = self._recent((username.lower(), ip), now)
+        if len(recent) < self.max_failures:
+            return 0.0
+        return max(0.0, recent[-self.max_failures] + self.window_s - now)
+
+    def failed(self, username: str, ip: str, now: float | None = None) -> None:
+        now = time.time() if now is None else now
+        self._failures.setdefault((username.lower(), ip), []).append(now)
+
+    def succeeded(self, username: str, ip: str) -> None:
+        self._failures.pop((username.lower(), ip), None)

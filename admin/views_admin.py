@@ -1,0 +1,127 @@
+"""Admin-only pages: inspectors, tariffs and calendar, panel users."""
+from __future__ import annotations
+
+import importlib.util
+from datetime import date
+
+from aiohttp import web
+from sqlalchemy import select
+
+from admin.web import core_of, redirect, render, require, user_of
+from core.formatting import parse_date_br
+from core.services import panel_queries as pq
+from core.services.errors import InvalidInput
+from core.services.staff import (CLOSURE_KINDS, ROLE_LABELS, add_closure, add_tariff,
+                                 create_user, list_users, parse_money, remove_closure,
+                                 set_user_active)
+from core.storage.models import Closure
+
+
+def inspectors_service():
+    if importlib.util.find_spec("core.services.inspectors") is None:
+        return None
+    return importlib.import_module("core.services.inspectors")
+
+
+def _date(raw: str, label: str) -> date:
+    try:
+        return parse_date_br(raw)
+    except ValueError as exc:
+        raise InvalidInput(f"{label}: {exc}") from None
+
+
+@require("admin")
+async def inspectors_page(request: web.Request) -> web.Response:
+    core = core_of(request)
+    return render(request, "inspectors.html", {
+        "rows": await pq.inspectors(core), "agencies": core.law.agencies.values(),
+        "available": inspectors_service() is not None})
+
+
+@require("admin")
+async def invite(request: web.Request) -> web.Response:
+    svc = inspectors_service()
+    if svc is None:
+        raise InvalidInput("O cadastro de fiscais ainda não está disponível.")
+    core = core_of(request)
+    form = await request.post()
+    name, agency = str(form.get("name", "")).strip(), str(form.get("agency", ""))
+    code = await svc.invite_inspector(core, name, agency, user_of(request).username)
+    return render(request, "invite_done.html", {"code": code, "name": name,
+                                                "agency": core.law.agencies.get(agency)})
+
+
+@require("admin")
+async def deactivate(request: web.Request) -> web.StreamResponse:
+    svc = inspectors_service()
+    if svc is None:
+        raise InvalidInput("O cadastro de fiscais ainda não está disponível.")
+    await svc.deactivate_inspector(core_of(request), int(request.match_info["id"]),
+                                   user_of(request).actor())
+    raise redirect(request, "/fiscais", "Fiscal desativado.")
+
+
+@require("admin")
+async def tariffs_page(request: web.Request) -> web.Response:
+    core = core_of(request)
+    book = await core.tariff_book()
+    seeds = {t.code: t for t in core.law.tariffs}
+    groups = [(seeds[c].label if c in seeds else c, c, book.history(c)) for c in book.codes()]
+    async with core.db.read() as s:
+        closures = (await s.execute(select(Closure).where(
+            Closure.municipality == core.law.slug).order_by(Closure.date))).scalars().all()
+    cal = await core.calendar()
+    return render(request, "tariffs.html", {
+        "groups": groups, "closures": closures, "kinds": CLOSURE_KINDS,
+        "today": pq.today(core), "law_holidays": core.law.municipal_holidays,
+        "codes": sorted({(t.code, t.label) for t in core.law.tariffs if t.currency == "BRL"}),
+        "cal": cal})
+
+
+@require("admin")
+async def tariff_add(request: web.Request) -> web.StreamResponse:
+    core = core_of(request)
+    form = await request.post()
+    await add_tariff(core, str(form.get("code", "")), parse_money(str(form.get("amount", ""))),
+                     _date(str(form.get("valid_from", "")), "Vigência"),
+                     str(form.get("article", "")), str(form.get("source", "")),
+                     user_of(request))
+    raise redirect(request, "/tarifas", "Novo valor cadastrado. Valores anteriores não mudam.")
+
+
+@require("admin")
+async def closure_add(request: web.Request) -> web.StreamResponse:
+    form = await request.post()
+    await add_closure(core_of(request), _date(str(form.get("date", "")), "Data"),
+                      str(form.get("name", "")), str(form.get("kind", "")),
+                      str(form.get("source", "")), user_of(request))
+    raise redirect(request, "/tarifas", "Fechamento cadastrado; os próximos prazos o consideram.")
+
+
+@require("admin")
+async def closure_remove(request: web.Request) -> web.StreamResponse:
+    await remove_closure(core_of(request), int(request.match_info["id"]), user_of(request))
+    raise redirect(request, "/tarifas", "Fechamento removido.")
+
+
+@require("admin")
+async def users_page(request: web.Request) -> web.Response:
+    return render(request, "users.html", {"rows": await list_users(core_of(request)),
+                                          "roles": ROLE_LABELS})
+
+
+@require("admin")
+async def user_add(request: web.Request) -> web.StreamResponse:
+    form = await request.post()
+    u = await create_user(core_of(request), str(form.get("username", "")),
+                          str(form.get("password", "")), str(form.get("role", "")))
+    raise redirect(request, "/usuarios", f"Usuário {u.username} criado.")
+
+
+@require("admin")
+async def user_active(request: web.Request) -> web.StreamResponse:
+    form = await request.post()
+    active = form.get("active") == "1"
+    await set_user_active(core_of(request), int(request.match_info["id"]), active,
+                          user_of(request))
+    raise redirect(request, "/usuarios", "Usuário ativado." if active else "Usuário desativado.")

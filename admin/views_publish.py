@@ -1,0 +1,86 @@
+"""Diário Oficial (editais to publish) and the depot with the auction."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from aiohttp import web
+
+from admin.web import core_of, redirect, render, require, user_of
+from core.formatting import parse_date_br
+from core.services import panel_queries as pq
+from core.services.errors import USER_ERRORS, InvalidInput
+from core.services.staff import parse_money, record_edital
+
+
+def _kind(request: web.Request) -> str:
+    kind = request.match_info["kind"]
+    if kind not in pq.EDITAL_STEPS:
+        raise web.HTTPNotFound()
+    return kind
+
+
+@require()
+async def editais_page(request: web.Request) -> web.Response:
+    core = core_of(request)
+    lists = [(k, pq.EDITAL_LABELS[k], await pq.edital_cases(core, k)) for k in pq.EDITAL_STEPS]
+    return render(request, "editais.html", {"lists": lists, "today": pq.today(core)})
+
+
+@require()
+async def edital_file(request: web.Request) -> web.StreamResponse:
+    core = core_of(request)
+    kind = _kind(request)
+    protocols = request.query.getall("p", []) or [c.protocol for c in
+                                                  await pq.edital_cases(core, kind)]
+    if not protocols:
+        raise InvalidInput("Não há casos para este edital.")
+    text, pdf = await pq.edital_documents(core, kind, protocols, request.query.get("number", ""),
+                                          request.query.get("signer", ""),
+                                          request.query.get("role", ""))
+    name = f"edital-{kind}"
+    if request.match_info["ext"] == "pdf":
+        return web.Response(body=pdf, content_type="application/pdf", headers={
+            "Content-Disposition": f'inline; filename="{name}.pdf"'})
+    return web.Response(text=text, content_type="text/plain", charset="utf-8")
+
+
+@require()
+async def edital_publish(request: web.Request) -> web.StreamResponse:
+    core = core_of(request)
+    kind = _kind(request)
+    form = await request.post()
+    protocols = form.getall("p", [])
+    if not protocols:
+        raise InvalidInput("Marque os casos incluídos no edital publicado.")
+    try:
+        day = parse_date_br(str(form.get("date", "")))
+    except ValueError as exc:
+        raise InvalidInput(str(exc)) from None
+    done, failed = [], []
+    for p in protocols:
+        try:
+            await record_edital(core, str(p), kind, day, str(form.get("reference", "")),
+                                user_of(request))
+            done.append(str(p))
+        except USER_ERRORS as exc:
+            failed.append(f"{p}: {exc.message}")
+    msg = f"Publicação registrada em {len(done)} caso(s)."
+    if failed:
+        raise redirect(request, "/diario-oficial", msg + " Recusados — " + " | ".join(failed),
+                       "error")
+    raise redirect(request, "/diario-oficial", msg)
+
+
+@require()
+async def depot_page(request: web.Request) -> web.Response:
+    core = core_of(request)
+    items = await pq.depot_inventory(core)
+    split = None
+    q = request.query
+    if q.get("split") and q.get("gross"):
+        split = (q["split"], await pq.auction_split(core, q["split"], parse_money(q["gross"]),
+                                                    parse_money(q.get("taxes") or "0")))
+    total = sum((i.statement.total for i in items if i.statement), Decimal(0))
+    return render(request, "depot.html", {"items": items, "split": split, "total": total,
+                                          "eligible": [i for i in items if i.auction_eligible]})
+

@@ -1,0 +1,84 @@
+"""Shared pieces of the panel's handlers: typed app keys, the current user, role checks,
+flash messages and rendering."""
+from __future__ import annotations
+
+import functools
+from typing import Any, Awaitable, Callable
+from urllib.parse import quote
+
+import aiohttp_jinja2
+from aiohttp import web
+
+from admin.security import FLASH_COOKIE, LoginThrottle, Session, Signer
+from core.services.context import Core
+from core.services.staff import StaffUserInfo
+from core.settings import Settings
+
+CORE = web.AppKey("core", Core)
+SETTINGS = web.AppKey("settings", Settings)
+SIGNER = web.AppKey("signer", Signer)
+THROTTLE = web.AppKey("throttle", LoginThrottle)
+
+USER = web.RequestKey("vl_user", StaffUserInfo)  # None when anonymous
+SESSION = web.RequestKey("vl_session", Session)
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def core_of(request: web.Request) -> Core:
+    return request.app[CORE]
+
+
+def user_of(request: web.Request) -> StaffUserInfo | None:
+    return request.get(USER)
+
+
+def require(role: str = "staff") -> Callable[[Handler], Handler]:
+    """Anonymous → login page; a staff user on an admin page → 403."""
+
+    def deco(handler: Handler) -> Handler:
+        @functools.wraps(handler)
+        async def wrapped(request: web.Request) -> web.StreamResponse:
+            user = user_of(request)
+            if user is None:
+                if request.method == "GET":
+                    raise web.HTTPFound(f"/login?next={quote(request.path_qs, safe='')}")
+                raise web.HTTPFound("/login")
+            if role == "admin" and not user.is_admin:
+                return render(request, "forbidden.html", {}, status=403)
+            return await handler(request)
+
+        wrapped.required_role = role  # type: ignore[attr-defined]
+        return wrapped
+
+    return deco
+
+
+def flash(response: web.StreamResponse, request: web.Request, text: str,
+          kind: str = "ok") -> web.StreamResponse:
+    token = request.app[SIGNER].sign({"m": text[:500], "k": kind})
+    response.set_cookie(FLASH_COOKIE, token, httponly=True, samesite="Lax", path="/",
+                        secure=request.app[SETTINGS].admin_cookie_secure)
+    return response
+
+
+def redirect(request: web.Request, location: str, message: str | None = None,
+             kind: str = "ok") -> web.HTTPFound:
+    resp = web.HTTPFound(location)
+    if message:
+        flash(resp, request, message, kind)
+    return resp
+
+
+def render(request: web.Request, template: str, context: dict[str, Any],
+           status: int = 200) -> web.Response:
+    session: Session = request[SESSION]
+    ctx = {"user": user_of(request), "csrf": request.app[SIGNER].csrf_token(session.nonce),
+           "law": request.app[CORE].law, "path": request.path, **context}
+    flashed = request.app[SIGNER].unsign(request.cookies.get(FLASH_COOKIE))
+    if flashed:
+        ctx["flash"] = flashed
+    resp = aiohttp_jinja2.render_template(template, request, ctx, status=status)
+    if flashed:
+        resp.del_cookie(FLASH_COOKIE, path="/")
+    return resp

@@ -1,0 +1,645 @@
+"""Read models for the staff panel: dashboard figures, the case list (keyset pagination on
+(created_at, id), indexed), a case's full staff view, the depot inventory with fees owed, the
+editais to publish, CSV rows and the Open311 GeoReport v2 public view.
+
+Reads only; every change goes through core.services.cases / staff / tasks / inspectors.
+"""
+from __future__ import annotations
+
+import base64
+import importlib
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta, timezone
+from decimal import Decimal
+from typing import Any, AsyncIterator
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import and_, exists, func, or_, select, tuple_
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.documents.data import CityHeader, EditalEntry, EditalInfo, ObjectData
+from core.documents.edital import edital_pdf, edital_text
+from core.fees import Share, Statement, TariffNotFound, split_proceeds_dores, \
+    split_proceeds_dracena
+from core.identifiers import InvalidIdentifier, normalize_plate
+from core.lifecycle import Actor, Lifecycle, Transition
+from core.services.cases import case_facts, load_case
+from core.services.context import Core
+from core.services.errors import InvalidInput
+from core.storage.models import Case, Event, Evidence, Inspector, SupportingReport, Task
+from core.storage.protocol import PROTOCOL_RE
+from core.storage.timeline import ChainReport, verify_chain
+
+PAGE_SIZE = 50
+ACTIVE_TASK = ("offered", "accepted")
+#: Lifecycle steps that publish an edital, by edital kind (see core.documents.edital).
+EDITAL_STEPS = {"notificacao": "record_publication", "remocao": "publish_removal_edital",
+                "leilao": "auction"}
+EDITAL_LABELS = {
+    "notificacao": "Notificação a proprietário não identificado (Art. 4º, II, b)",
+    "remocao": "Remoção com proprietário não identificado (Art. 6º, §1º)",
+    "leilao": "Leilão de objetos não reclamados",
+}
+#: Facts staff fill in (and the timeline shows) that are dates or moments.
+EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cidadão",
+                "merge_duplicate": "Denúncia duplicada incorporada",
+                "auction_edital": "Edital de leilão publicado",
+                "task_assigned": "Caso atribuído a fiscal"}
+
+
+def tz(core: Core) -> ZoneInfo:
+    return ZoneInfo(core.settings.timezone)
+
+
+def today(core: Core) -> date:
+    return core.now().astimezone(tz(core)).date()
+
+
+def _day_bounds(core: Core, day: date) -> tuple[datetime, datetime]:
+    start = datetime.combine(day, time(0), tz(core)).astimezone(timezone.utc)
+    return start, start + timedelta(days=1)
+
+
+def state_label(core: Core, track: str, state: str) -> str:
+    lc = core.law.tracks.get(track)
+    return lc.states[state].label if lc and state in lc.states else state
+
+
+def _states_where(core: Core, pred) -> set[str]:
+    return {s.code for lc in core.law.tracks.values() for s in lc.states.values() if pred(s)}
+
+
+def depot_states(core: Core) -> set[str]:
+    return _states_where(core, lambda s: s.in_depot)
+
+
+def _needs_inspector(core: Core) -> list[tuple[str, str]]:
+    """(track, state) pairs where the next step is an inspector's (a task to assign)."""
+    return [(lc.track, st) for lc in core.law.tracks.values() for st in lc.states
+            if not lc.states[st].final and lc.available(st, Actor.INSPECTOR)]
+
+
+# -- dashboard ---------------------------------------------------------------------------------
+
+@dataclass
+class Dashboard:
+    by_state: list[tuple[str, int]]
+    by_category: list[tuple[str, int]]
+    due_today: list[dict[str, Any]]
+    overdue: list[dict[str, Any]]
+    unassigned: int
+    unassigned_cases: list[dict[str, Any]]
+    depot_count: int
+    reports_week: int
+    open_total: int
+
+
+def _active_task():
+    return exists().where(Task.case_id == Case.id, Task.status.in_(ACTIVE_TASK))
+
+
+def _brief(core: Core, c: Case) -> dict[str, Any]:
+    return {"protocol": c.protocol, "category": core.law.categories[c.category].label
+            if c.category in core.law.categories else c.category,
+            "state": state_label(core, c.track, c.state), "address": c.address,
+            "neighbourhood": c.neighbourhood, "created_at": c.created_at,
+            "deadline_at": c.next_deadline_at,
+            "deadline": (c.deadline_json or {}).get("description"),
+            "article": (c.deadline_json or {}).get("article")}
+
+
+async def dashboard(core: Core) -> Dashboard:
+    law = core.law
+    start, end = _day_bounds(core, today(core))
+    week_start = start - timedelta(days=today(core).weekday())
+    pairs = _needs_inspector(core)
+    async with core.db.read() as s:
+        rows = (await s.execute(select(Case.track, Case.state, func.count()).where(
+            Case.is_open.is_(True)).group_by(Case.track, Case.state))).all()
+        by_state: dict[str, int] = {}
+        for track, state, n in rows:
+            label = state_label(core, track, state)
+            by_state[label] = by_state.get(label, 0) + n
+        cats = (await s.execute(select(Case.category, func.count()).where(
+            Case.is_open.is_(True)).group_by(Case.category))).all()
+        by_category = sorted(((law.categories[c].label if c in law.categories else c, n)
+                              for c, n in cats), key=lambda x: -x[1])
+        due = select(Case).where(Case.next_deadline_at.is_not(None), Case.is_open.is_(True))
+        due_today = (await s.execute(due.where(Case.next_deadline_at >= start,
+                                               Case.next_deadline_at < end)
+                                     .order_by(Case.next_deadline_at).limit(50))).scalars().all()
+        overdue = (await s.execute(due.where(Case.next_deadline_at < start)
+                                   .order_by(Case.next_deadline_at).limit(50))).scalars().all()
+        need = or_(*[and_(Case.track == t, Case.state == st) for t, st in pairs]) \
+            if pairs else Case.id.is_(None)
+        unassigned_q = select(Case).where(Case.is_open.is_(True), need, ~_active_task())
+        unassigned = (await s.execute(select(func.count()).select_from(
+            unassigned_q.subquery()))).scalar_one()
+        unassigned_cases = (await s.execute(unassigned_q.order_by(Case.created_at)
+                                            .limit(10))).scalars().all()
+        depot_count = (await s.execute(select(func.count()).select_from(Case).where(
+            Case.is_open.is_(True), Case.state.in_(depot_states(core))))).scalar_one()
+        week = (await s.execute(select(func.count()).select_from(Case).where(
+            Case.created_at >= week_start))).scalar_one()
+    return Dashboard(sorted(by_state.items(), key=lambda x: -x[1]), by_category,
+                     [_brief(core, c) for c in due_today], [_brief(core, c) for c in overdue],
+                     unassigned, [_brief(core, c) for c in unassigned_cases], depot_count, week,
+                     sum(n for _, n in by_state.items()))
+
+
+# -- case list (keyset) -----------------------------------------------------------------------
+
+@dataclass
+class CaseFilter:
+    state: str = ""
+    category: str = ""
+    neighbourhood: str = ""
+    date_from: date | None = None
+    date_to: date | None = None
+    inspector_id: int | None = None
+    q: str = ""  # protocol or plate
+    open_only: bool = False
+
+
+@dataclass
+class CaseRow:
+    id: int
+    protocol: str
+    category: str
+    state: str
+    state_code: str
+    is_open: bool
+    neighbourhood: str | None
+    address: str | None
+    plate: str | None
+    created_at: datetime
+    updated_at: datetime
+    closed_at: datetime | None
+    deadline_at: datetime | None
+    assignee: str | None = None
+
+
+@dataclass
+class CasePage:
+    rows: list[CaseRow]
+    next_cursor: str | None
+    filter: CaseFilter = field(default_factory=CaseFilter)
+
+
+def encode_cursor(created_at: datetime, case_id: int) -> str:
+    raw = f"{created_at.astimezone(timezone.utc).isoformat()}|{case_id}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, int]:
+    try:
+        pad = "=" * (-len(cursor) % 4)
+        at, cid = base64.urlsafe_b64decode(cursor + pad).decode().split("|")
+        moment = datetime.fromisoformat(at)
+        if moment.tzinfo is None:
+            raise ValueError
+        return moment, int(cid)
+    except (ValueError, UnicodeDecodeError):
+        raise InvalidInput("Página inválida: volte para a primeira página da lista.") from None
+
+
+def _filtered(core: Core, f: CaseFilter):
+    conds = []
+    if f.state:
+        conds.append(Case.state == f.state)
+    if f.category:
+        conds.append(Case.category == f.category)
+    if f.neighbourhood.strip():
+        conds.append(Case.neighbourhood == f.neighbourhood.strip())
+    if f.date_from:
+        conds.append(Case.created_at >= _day_bounds(core, f.date_from)[0])
+    if f.date_to:
+        conds.append(Case.created_at < _day_bounds(core, f.date_to)[1])
+    if f.open_only:
+        conds.append(Case.is_open.is_(True))
+    if f.inspector_id:
+        conds.append(exists().where(Task.case_id == Case.id,
+                                    Task.inspector_id == f.inspector_id,
+                                    Task.status.in_(ACTIVE_TASK)))
+    q = f.q.strip().upper()
+    if q:
+        if PROTOCOL_RE.match(q):
+            conds.append(Case.protocol == q)
+        else:
+            try:
+                conds.append(Case.plate == normalize_plate(q).value)
+            except InvalidIdentifier:
+                raise InvalidInput("Busca: informe um protocolo (AAAA-NNNNNN) ou uma placa "
+                                   "(ABC1234 ou ABC1D23).") from None
+    return conds
+
+
+async def assignees(s: AsyncSession, case_ids: list[int]) -> dict[int, str]:
+    """The inspector currently on each case (the latest offered/accepted task)."""
+    if not case_ids:
+        return {}
+    rows = (await s.execute(
+        select(Task.case_id, Inspector.name, Task.status)
+        .join(Inspector, Inspector.id == Task.inspector_id)
+        .where(Task.case_id.in_(case_ids), Task.status.in_(ACTIVE_TASK))
+        .order_by(Task.id))).all()
+    out = {}
+    for case_id, name, status in rows:
+        out[case_id] = name + (" (aguardando aceite)" if status == "offered" else "")
+    return out
+
+
+def _row(core: Core, c: Case, who: dict[int, str]) -> CaseRow:
+    label = core.law.categories[c.category].label if c.category in core.law.categories \
+        else c.category
+    return CaseRow(c.id, c.protocol, label, state_label(core, c.track, c.state), c.state,
+                   c.is_open, c.neighbourhood, c.address, c.plate, c.created_at, c.updated_at,
+                   c.closed_at, c.next_deadline_at, who.get(c.id))
+
+
+async def list_cases(core: Core, f: CaseFilter, cursor: str | None = None,
+                     limit: int = PAGE_SIZE) -> CasePage:
+    """Newest first; `cursor` is the last row of the previous page (keyset: the database seeks
+    straight to it through the (created_at, id) index, so page 20,000 costs what page 1 does)."""
+    conds = _filtered(core, f)
+    if cursor:
+        at, cid = decode_cursor(cursor)
+        conds.append(tuple_(Case.created_at, Case.id) < tuple_(at, cid))
+    q = (select(Case).where(*conds).order_by(Case.created_at.desc(), Case.id.desc())
+         .limit(limit + 1))
+    async with core.db.read() as s:
+        cases = list((await s.execute(q)).scalars().all())
+        more = len(cases) > limit
+        cases = cases[:limit]
+        who = await assignees(s, [c.id for c in cases])
+    nxt = encode_cursor(cases[-1].created_at, cases[-1].id) if more and cases else None
+    return CasePage([_row(core, c, who) for c in cases], nxt, f)
+
+
+async def iter_cases(core: Core, f: CaseFilter, batch: int = 500) -> AsyncIterator[CaseRow]:
+    """Every case matching `f`, newest first, in keyset batches (the CSV export)."""
+    cursor = None
+    while True:
+        page = await list_cases(core, f, cursor, batch)
+        for row in page.rows:
+            yield row
+        if not page.next_cursor:
+            return
+        cursor = page.next_cursor
+
+
+# -- one case --------------------------------------------------------------------------------
+
+@dataclass
+class TimelineItem:
+    seq: int
+    at: datetime
+    actor_kind: str
+    actor_name: str | None
+    label: str
+    article: str | None
+    data: dict[str, Any]
+    public: bool
+    hash: str
+
+
+@dataclass
+class CaseDetail:
+    case: Case
+    category_label: str
+    state_label: str
+    lifecycle: Lifecycle
+    timeline: list[TimelineItem]
+    chain: ChainReport
+    photos: list[Evidence]
+    documents: list[Evidence]
+    supports: list[SupportingReport]
+    actions: list[Transition]
+    assignee: str | None
+    facts: dict[str, Any]
+    owner_identified: bool
+    in_depot: bool
+
+
+def fact_label(lc: Lifecycle, key: str) -> str:
+    extra = {"from": "de", "to": "para", "deadline": "prazo", "photos": "fotos",
+             "category": "categoria", "plate": "placa", "address": "endereço", "lat": "latitude",
+             "lon": "longitude", "signs": "sinais de abandono", "duplicate": "duplicada",
+             "auction_edital_reference": "edição do Diário Oficial (edital de leilão)",
+             "auction_split": "divisão do valor arrecadado", "inspector": "fiscal",
+             "owner_identified": "proprietário identificado"}
+    return extra.get(key) or lc.label_fact(key)
+
+
+async def case_detail(core: Core, ref: str) -> CaseDetail:
+    from core.storage.models import CaseOwner
+    async with core.db.read() as s:
+        case = await load_case(s, ref)
+        lc = core.law.tracks[case.track]
+        events = (await s.execute(select(Event).where(Event.case_id == case.id)
+                                  .order_by(Event.seq))).scalars().all()
+        chain = await verify_chain(s, case.id)
+        evidence = (await s.execute(select(Evidence).where(Evidence.case_id == case.id)
+                                    .order_by(Evidence.id))).scalars().all()
+        supports = (await s.execute(select(SupportingReport).where(
+            SupportingReport.case_id == case.id).order_by(SupportingReport.id))).scalars().all()
+        who = await assignees(s, [case.id])
+        owner = (await s.execute(select(CaseOwner.owner_name).where(
+            CaseOwner.case_id == case.id))).scalar_one_or_none()
+    timeline = []
+    for ev in events:
+        t = lc.transitions.get(ev.action)
+        label = t.label if t else EVENT_LABELS.get(ev.action, ev.action)
+        timeline.append(TimelineItem(ev.seq, ev.at, ev.actor_kind, ev.actor_name, label,
+                                     ev.article, ev.data or {}, ev.public, ev.hash))
+    state = lc.state(case.state)
+    return CaseDetail(
+        case, core.law.categories[case.category].label, state.label, lc, timeline, chain,
+        [e for e in evidence if e.kind == "photo"], [e for e in evidence if e.kind != "photo"],
+        list(supports), lc.available(case.state, Actor.STAFF), who.get(case.id),
+        case_facts(case), bool(owner), state.in_depot)
+
+
+async def evidence_of(core: Core, sha256: str) -> Evidence | None:
+    """The evidence row for a file (the panel serves only files attached to a case)."""
+    async with core.db.read() as s:
+        ev = (await s.execute(select(Evidence).where(Evidence.sha256 == sha256).limit(1))
+              ).scalar_one_or_none()
+        return ev
+
+
+# -- inspectors ------------------------------------------------------------------------------
+
+@dataclass
+class InspectorRow:
+    id: int
+    name: str
+    agency: str
+    agency_label: str
+    active: bool
+    open_tasks: int
+    last_seen_at: datetime | None
+
+
+async def inspectors(core: Core, only_active: bool = False) -> list[InspectorRow]:
+    async with core.db.read() as s:
+        q = (select(Inspector, func.count(Task.id))
+             .outerjoin(Task, and_(Task.inspector_id == Inspector.id,
+                                   Task.status.in_(ACTIVE_TASK)))
+             .group_by(Inspector.id).order_by(Inspector.name))
+        if only_active:
+            q = q.where(Inspector.active.is_(True))
+        rows = (await s.execute(q)).all()
+    ag = core.law.agencies
+    return [InspectorRow(i.id, i.name, i.agency, ag[i.agency].name if i.agency in ag
+                         else i.agency, i.active, n, i.last_seen_at) for i, n in rows]
+
+
+# -- depot and auction -----------------------------------------------------------------------
+
+@dataclass
+class DepotItem:
+    protocol: str
+    category: str
+    state: str
+    state_code: str
+    track: str
+    entered_at: datetime | None
+    days: int
+    statement: Statement | None
+    fee_error: str | None
+    auction_eligible: bool
+    facts: dict[str, Any]
+
+
+def _fees_module(core: Core):
+    return importlib.import_module(f"core.laws.{core.law.slug.replace('-', '_')}.fees")
+
+
+def _dec(value: Any) -> Decimal:
+    try:
+        return Decimal(str(value or 0).replace(",", "."))
+    except Exception:
+        return Decimal(0)
+
+
+async def statement_for(core: Core, facts: dict[str, Any], entered_at: datetime,
+                        as_of: datetime) -> Statement:
+    """What is owed to take the object back, by the law package's own fees.statement
+    (Dores Art. 3º, §3º, II; Dracena Art. 7º)."""
+    fees = _fees_module(core)
+    book = await core.tariff_book()
+    if core.law.slug == "dracena":
+        return fees.statement(book, entered_at=entered_at, as_of=as_of,
+                              fine=_dec(facts.get("fine_amount")),
+                              taxes=_dec(facts.get("taxes_amount")),
+                              animals=int(_dec(facts.get("animals"))),
+                              kilograms=_dec(facts.get("kilograms")))
+    return fees.statement(book, removed_at=entered_at, as_of=as_of)
+
+
+def _auction_states(core: Core) -> set[str]:
+    return {st for lc in core.law.tracks.values()
+            for code in ("auction",) if code in lc.transitions
+            for st in lc.transitions[code].sources}
+
+
+async def _entries(s: AsyncSession, core: Core, cases: list[Case]) -> dict[int, datetime]:
+    """When each case entered the depot: its first event into a depot state."""
+    states = depot_states(core)
+    out: dict[int, datetime] = {}
+    if not cases:
+        return out
+    evs = (await s.execute(select(Event.case_id, Event.at, Event.data).where(
+        Event.case_id.in_([c.id for c in cases])).order_by(Event.seq))).all()
+    for case_id, at, data in evs:
+        if case_id not in out and (data or {}).get("to") in states:
+            out[case_id] = at
+    return out
+
+
+async def depot_inventory(core: Core) -> list[DepotItem]:
+    now = core.now()
+    auction = _auction_states(core)
+    async with core.db.read() as s:
+        cases = list((await s.execute(select(Case).where(
+            Case.is_open.is_(True), Case.state.in_(depot_states(core) | auction))
+            .order_by(Case.created_at))).scalars().all())
+        entered = await _entries(s, core, cases)
+    items = []
+    for c in cases:
+        at = entered.get(c.id)
+        stmt, err = None, None
+        facts = case_facts(c)
+        if at is not None:
+            try:
+                stmt = await statement_for(core, facts, at, now)
+            except (TariffNotFound, ValueError) as exc:
+                err = str(exc)
+        days = (now - at).days if at else 0
+        items.append(DepotItem(c.protocol, core.law.categories[c.category].label,
+                               state_label(core, c.track, c.state), c.state, c.track, at, days,
+                               stmt, err, c.state in auction, facts))
+    return items
+
+
+async def auction_split(core: Core, ref: str, gross: Decimal, taxes: Decimal = Decimal(0)
+                        ) -> list[Share]:
+    """How an auction's proceeds are shared: Dores Art. 8º, § único (taxes, removal and daily
+    fees, then halves to vigilância sanitária and trânsito); Dracena Art. 6º, §3º (fine, taxes,
+    keeping costs, balance to the offender)."""
+    async with core.db.read() as s:
+        case = await load_case(s, ref)
+        entered = (await _entries(s, core, [case])).get(case.id) or case.created_at
+    facts = case_facts(case)
+    stmt = await statement_for(core, facts, entered, core.now())
+    if core.law.slug == "dracena":
+        fine = _dec(facts.get("fine_amount"))
+        keeping = sum((l.amount for l in stmt.lines if l.tariff_valid_from is not None),
+                      Decimal(0))
+        return split_proceeds_dracena(gross, fine, taxes, keeping)
+    towing = sum((l.amount for l in stmt.lines if l.unit_value and "Reboque" in l.label),
+                 Decimal(0))
+    storage = sum((l.amount for l in stmt.lines if l.tariff_valid_from is not None), Decimal(0)) \
+        - towing
+    return split_proceeds_dores(gross, taxes, towing, storage)
+
+
+# -- editais ---------------------------------------------------------------------------------
+
+@dataclass
+class EditalCase:
+    protocol: str
+    case_code: str
+    category: str
+    state: str
+    address: str | None
+    since: datetime
+
+
+def _edital_pairs(core: Core, kind: str) -> list[tuple[str, str]]:
+    """(track, state) where the edital of `kind` is the next publication."""
+    step = EDITAL_STEPS[kind]
+    out = []
+    for lc in core.law.tracks.values():
+        t = lc.transitions.get(step)
+        if t is None:
+            continue
+        for st in t.sources:
+            state = lc.states[st]
+            # Art. 4º, II, b is about objects still on the street (the notification edital).
+            if kind == "notificacao" and not state.in_public_space:
+                continue
+            out.append((lc.track, st))
+    return out
+
+
+async def edital_cases(core: Core, kind: str) -> list[EditalCase]:
+    if kind not in EDITAL_STEPS:
+        raise InvalidInput("Tipo de edital desconhecido.")
+    pairs = _edital_pairs(core, kind)
+    if not pairs:
+        return []
+    from core.storage.models import CaseOwner
+    async with core.db.read() as s:
+        cases = (await s.execute(select(Case).where(
+            Case.is_open.is_(True), or_(*[and_(Case.track == t, Case.state == st)
+                                          for t, st in pairs]))
+            .order_by(Case.updated_at))).scalars().all()
+        owners = set((await s.execute(select(CaseOwner.case_id).where(
+            CaseOwner.case_id.in_([c.id for c in cases]),
+            CaseOwner.owner_name.is_not(None)))).scalars().all()) if cases else set()
+    out = []
+    for c in cases:
+        facts = case_facts(c)
+        if kind == "remocao" and (c.id in owners or facts.get("edital_date")):
+            continue  # Art. 6º, §1º: only unknown owners; published once
+        if kind == "leilao" and facts.get("auction_edital_at"):
+            continue
+        out.append(EditalCase(c.protocol, c.case_code, core.law.categories[c.category].label,
+                              state_label(core, c.track, c.state), c.address, c.updated_at))
+    return out
+
+
+def _object(core: Core, c: Case) -> ObjectData:
+    cat = core.law.categories[c.category]
+    report = (c.details or {}).get("report", {})
+    make_model = (report.get("make_model") or "").strip()
+    return ObjectData(plate=c.plate or "", chassis=c.chassis or "",
+                      colour=report.get("colour") or "", model=make_model,
+                      description=(c.description or cat.label) if not (cat.has_plate or
+                                                                       cat.has_chassis)
+                      else (c.description or ""),
+                      is_vehicle=cat.has_plate or cat.has_chassis)
+
+
+async def edital_documents(core: Core, kind: str, protocols: list[str], number: str,
+                           signer_name: str, signer_role: str) -> tuple[str, bytes]:
+    """The edital for the chosen cases: (plain text to paste, PDF). No owner, no reporter."""
+    from core.formatting import fmt_date
+    if kind not in EDITAL_STEPS:
+        raise InvalidInput("Tipo de edital desconhecido.")
+    async with core.db.read() as s:
+        cases = [await load_case(s, p) for p in protocols]
+        entered = await _entries(s, core, cases)
+    law = core.law
+    entries = []
+    for c in cases:
+        facts = case_facts(c)
+        where = c.address or f"coordenadas {c.lat:.5f}, {c.lon:.5f}"
+        entries.append(EditalEntry(c.case_code, _object(core, c), where,
+                                   destination=str(facts.get("depot") or
+                                                   core.settings.depot_address)
+                                   if kind != "notificacao" else "",
+                                   removed_on=fmt_date(entered[c.id]) if c.id in entered else ""))
+    info = EditalInfo(CityHeader(law.city, law.uf, law.title, law.slug), number or "____",
+                      fmt_date(today(core)), f"{law.city}/{law.uf}", signer_name or "",
+                      signer_role or "", core.now().astimezone(tz(core)).replace(tzinfo=None),
+                      info=f"{core.settings.depot_address}; {core.settings.depot_hours}")
+    return edital_text(entries, kind, info), edital_pdf(entries, kind, info)
+
+
+# -- Open311 GeoReport v2 (public data only) -------------------------------------------------
+
+def _iso(dt: datetime | None) -> str | None:
+    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") if dt else None
+
+
+def open311_services(core: Core) -> list[dict[str, Any]]:
+    return [{"service_code": c.code, "service_name": c.label,
+             "description": c.examples or c.label, "metadata": False, "type": "realtime",
+             "keywords": c.article, "group": core.law.short} for c in core.law.categories.values()]
+
+
+def _open311(core: Core, c: Case) -> dict[str, Any]:
+    """Only what anyone may know: never the reporter, the owner, the description or the plate."""
+    cat = core.law.categories.get(c.category)
+    dj = c.deadline_json or {}
+    return {"service_request_id": c.protocol, "status": "open" if c.is_open else "closed",
+            "status_notes": state_label(core, c.track, c.state),
+            "service_name": cat.label if cat else c.category, "service_code": c.category,
+            "agency_responsible": f"Prefeitura Municipal de {core.law.city}",
+            "requested_datetime": _iso(c.created_at), "updated_datetime": _iso(c.updated_at),
+            "expected_datetime": dj.get("due_at") if c.is_open else None,
+            "address": c.address, "lat": round(c.lat, 5), "long": round(c.lon, 5)}
+
+
+async def open311_requests(core: Core, *, ids: list[str] = (), service_code: str = "",
+                           status: str = "", start: datetime | None = None,
+                           end: datetime | None = None, limit: int = 200
+                           ) -> list[dict[str, Any]]:
+    conds = []
+    if ids:
+        conds.append(Case.protocol.in_(list(ids)))
+    if service_code:
+        conds.append(Case.category == service_code)
+    if status in ("open", "closed"):
+        conds.append(Case.is_open.is_(status == "open"))
+    if start:
+        conds.append(Case.created_at >= start)
+    if end:
+        conds.append(Case.created_at <= end)
+    async with core.db.read() as s:
+        cases = (await s.execute(select(Case).where(*conds).order_by(
+            Case.created_at.desc(), Case.id.desc()).limit(limit))).scalars().all()
+    return [_open311(core, c) for c in cases]
