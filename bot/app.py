@@ -208,3 +208,25 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         await context.bot.send_message(update.effective_chat.id, APOLOGY)
     except Exception:
         log.exception("could not send the apology")
+
+
+async def start(app: Application, *, polling: bool = True, **polling_kwargs: Any) -> None:
+    """What run_polling does before it blocks, for callers that own the event loop (tests,
+    the webhook server): initialize, post_init (commands menu, loops), start, poll."""
+    await app.initialize()
+    if app.post_init:
+        await app.post_init(app)
+    await app.start()
+    if polling and app.updater is not None:
+        await app.updater.start_polling(**polling_kwargs)
+
+
+async def stop(app: Application) -> None:
+    """The reverse of `start`, post_shutdown included (loops stopped, geocoder closed)."""
+    if app.updater is not None and app.updater.running:
+        await app.updater.stop()
+    if app.running:
+        await app.stop()
+    await app.shutdown()
+    if app.post_shutdown:
+        await app.post_shutdown(app)

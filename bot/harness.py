@@ -11,7 +11,7 @@ from typing import Any
 
 from telegram.ext import Application
 
-from bot.app import build_application
+from bot.app import build_application, start, stop
 from bot.flood import FloodLimit
 from bot.geocoding import Geocoder
 from bot.loops import LoopSettings
@@ -61,20 +61,14 @@ class BotHarness:
             flood=self.flood or FloodLimit(capacity=1000, rate=1000),
             overall_max_rate=self.overall_max_rate, album_delay_s=self.album_delay_s,
             **self.app_kwargs)
-        await self.app.initialize()
-        await self.app.start()
-        await self.app.updater.start_polling(poll_interval=0, timeout=1)
+        await start(self.app, poll_interval=0, timeout=1)
         return self.app
 
     async def stop_app(self) -> None:
         if self.app is None:
             return
         app, self.app = self.app, None
-        if app.updater.running:
-            await app.updater.stop()
-        if app.running:
-            await app.stop()
-        await app.shutdown()
+        await stop(app)
 
     async def restart(self) -> Application:
         await self.stop_app()

@@ -35,15 +35,14 @@ def webhook_app(application: Application, secret: str, path: str = "/telegram") 
 
 
 async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
-    from bot.app import build_application
+    from bot.app import build_application, start, stop
     from core.services.context import Core
 
     core = await Core.open(settings)
     application = build_application(core, settings, updater=False)
     path = urlsplit(settings.webhook_url).path or "/telegram"
     runner = web.AppRunner(webhook_app(application, settings.webhook_secret, path))
-    await application.initialize()
-    await application.start()
+    await start(application, polling=False)
     try:
         await application.bot.set_webhook(settings.webhook_url,
                                           secret_token=settings.webhook_secret,
@@ -55,6 +54,5 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
         await (stop or asyncio.Event()).wait()
     finally:
         await runner.cleanup()
-        await application.stop()
-        await application.shutdown()
+        await stop(application)
         await core.close()
