@@ -36,16 +36,21 @@ def _b(draft: dict, action: str) -> str:
     return f"rep:{draft['id']}:{action}"
 
 
-async def ask(turn: Turn, state: str) -> None:
-    """Send the question of `state` (also used to repeat it after bad input)."""
+async def ask(turn: Turn, state: str, before: str = "") -> None:
+    """Send the question of `state` (also used to repeat it after bad input), with `before`
+    (e.g. the acknowledgement of the previous answer) at the top."""
     d, law = turn.conv.draft, turn.core.law
+    if before:
+        turn = _Prefixed(turn, before)
     if state == CATEGORY:
         rows = [[(c.label, _b(d, f"cat:{c.code}"))] for c in law.categories.values()]
         await turn.reply(texts.ASK_CATEGORY, inline(rows))
     elif state == PHOTOS:
         n = len(d.get("photos", []))
         extra = f"\n\nJá recebi {n} foto(s)." if n else ""
-        await turn.reply(texts.ASK_PHOTOS + extra, inline([[("✅ Pronto", _b(d, "done"))]]))
+        kind = f"Tipo: {law.categories[d['category']].label}\n\n"
+        await turn.reply(kind + texts.ASK_PHOTOS + extra,
+                         inline([[("✅ Pronto", _b(d, "done"))]]))
     elif state == LOCATION:
         await turn.reply(texts.ASK_LOCATION, location_keyboard())
     elif state == ADDRESS_CONFIRM:
@@ -71,6 +76,20 @@ async def ask(turn: Turn, state: str) -> None:
     elif state == SUMMARY:
         await turn.reply(summary(turn), inline([[("✅ Confirmar", _b(d, "ok")),
                                                 ("✏️ Corrigir", _b(d, "fix"))]]))
+
+
+class _Prefixed:
+    """A Turn whose next reply starts with a given text (one message instead of two)."""
+
+    def __init__(self, turn: Turn, before: str) -> None:
+        self._turn, self._before = turn, before
+
+    def __getattr__(self, name):
+        return getattr(self._turn, name)
+
+    async def reply(self, text: str, markup=None):
+        before, self._before = self._before, ""
+        return await self._turn.reply(before + text, markup)
 
 
 def _signs_keyboard(turn: Turn):
@@ -246,7 +265,6 @@ async def _location_message(turn: Turn) -> None:
         return
     d["pending"] = {"lat": place.lat, "lon": place.lon, "address": place.address,
                     "neighbourhood": place.neighbourhood, "typed": text}
-    await turn.remove_keyboard("🔎 Procurando o endereço…")
     await go(turn, ADDRESS_CONFIRM, d)
 
 
@@ -260,14 +278,12 @@ async def _location_accepted(turn: Turn, d: dict) -> None:
                             "state": f.state_label, "distance": f.distance_m,
                             "category": f.category_label} for f in found[:5]]
         await turn.save(DUPLICATES, d)
-        await turn.remove_keyboard(f"📍 Local registrado: {where}")
-        await ask(turn, DUPLICATES)
+        await ask(turn, DUPLICATES, f"📍 Local registrado: {where}\n\n")
         return
     d.pop("candidates", None)
     nxt = SUMMARY if d.pop("fixing", None) else next_question(turn.core.law, d["category"], None)
     await turn.save(nxt, d)
-    await turn.remove_keyboard(f"📍 Local registrado: {where}")
-    await ask(turn, nxt)
+    await ask(turn, nxt, f"📍 Local registrado: {where}\n\n")
 
 
 async def _show_candidates(turn: Turn) -> None:
@@ -355,10 +371,8 @@ async def _category(turn: Turn, d: dict, code: str) -> None:
             d.pop(key, None)
     if d.get("fixing") and "lat" in d:
         d.pop("fixing")
-        await turn.reply(f"Tipo: {turn.core.law.categories[code].label}")
         await _location_accepted(turn, d)
         return
-    await turn.reply(f"Tipo: {turn.core.law.categories[code].label}")
     await go(turn, PHOTOS, d)
 
 
@@ -404,7 +418,8 @@ async def _duplicate(turn: Turn, d: dict, arg: str) -> None:
                                   also=turn.hook(clear=True))
     await turn.reply(f"Obrigado! Suas fotos foram juntadas ao caso {protocol}, que já está em "
                      "andamento. Você vai receber aqui os avisos deste caso (para parar, use "
-                     f"/minhas). Consulte quando quiser: /status {protocol}")
+                     f"/minhas). Consulte quando quiser: /status {protocol}",
+                     ReplyKeyboardRemove())
 
 
 async def _skip(turn: Turn, d: dict, _: str) -> None:
@@ -457,7 +472,7 @@ async def _confirm(turn: Turn, d: dict, _: str) -> None:
     lines += [f"{i}. {s}" for i, s in enumerate(steps, 1)]
     lines += ["", f"Acompanhe com /status {done.protocol} ou /minhas. Você recebe um aviso aqui "
               "a cada etapa. Obrigado por ajudar a cidade!"]
-    await turn.reply("\n".join(lines))
+    await turn.reply("\n".join(lines), ReplyKeyboardRemove())
 
 
 async def _fix(turn: Turn, d: dict, field: str) -> None:

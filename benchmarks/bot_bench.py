@@ -1,0 +1,152 @@
+"""Bot throughput: N simulated citizens complete reports concurrently through the Bot API
+stand-in (real python-telegram-bot over HTTP, real SQLite, real evidence store), beside the
+same harness driving a bare echo bot. Prints reports/s, per-update p50/p99 latency (from the
+injected update to the bot's answer) and the ratio of update rates (must be ≥ 0.5).
+
+    python -m benchmarks.bot_bench [--quick]
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from PIL import Image
+from telegram import Update
+from telegram.ext import ApplicationBuilder, ContextTypes, MessageHandler, filters
+
+from bot.app import PerUserOrder
+from bot.harness import BotHarness
+from bot.standin.botapi import BotApiStandIn, User
+from core.services.context import Core
+from core.settings import Settings
+
+CENTRE = (-19.4628, -45.6003)
+
+
+def _jpeg(i: int) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (80, 60), (i * 41 % 256, 80, 120)).save(buf, "JPEG")
+    return buf.getvalue()
+
+
+async def _step(api: BotApiStandIn, user: User, inject, expect: str, lat: list[float]) -> None:
+    mark = api.mark()
+    t0 = time.perf_counter()
+    await inject()
+    await api.wait_for(method="sendMessage", chat_id=user, text=expect, since=mark, timeout=60)
+    lat.append(time.perf_counter() - t0)
+
+
+def _press(api: BotApiStandIn, user: User, button: str):
+    async def go() -> None:
+        for m in reversed(api.messages(user)):
+            if any(button in b.text for b in m.flat_buttons()):
+                await api.press_button(user, m, text=button)
+                return
+        raise AssertionError(f"no button {button!r}")
+    return go
+
+
+async def _citizen(api: BotApiStandIn, user: User, i: int, lat: list[float]) -> None:
+    # ~110 m apart on a grid, so no report is offered as a duplicate of another
+    la, lo = CENTRE[0] + (i // 20) * 0.001, CENTRE[1] + (i % 20) * 0.001
+    photos = [_jpeg(i * 3), _jpeg(i * 3 + 1)]
+    steps = [
+        (lambda: api.send_command(user, "denunciar"), "O que está abandonado"),
+        (_press(api, user, "Veículo motorizado"), "Envie de 1 a 10 fotos"),
+        (lambda: api.send_photo(user, photos[0]), "1 foto(s)"),
+        (lambda: api.send_photo(user, photos[1]), "2 foto(s)"),
+        (_press(api, user, "Pronto"), "Onde está o objeto"),
+        (lambda: api.send_location(user, la, lo), "Qual é a placa"),
+        (lambda: api.send_text(user, "ABC1D23"), "Qual é a cor"),
+        (lambda: api.send_text(user, "prata"), "marca e o modelo"),
+        (lambda: api.send_text(user, "VW Gol"), "Há quanto tempo"),
+        (_press(api, user, "Mais de 30 dias"), "sinais de abandono"),
+        (_press(api, user, "Continuar"), "acrescentar"),
+        (lambda: api.send_text(user, "perto da escola"), "Confira sua denúncia"),
+        (_press(api, user, "Confirmar"), "Protocolo:"),
+    ]
+    for inject, expect in steps:
+        await _step(api, user, inject, expect, lat)
+
+
+async def _reports(n: int, data_dir: Path) -> tuple[float, list[float], int]:
+    settings = Settings(_env_file=None, data_dir=data_dir)
+    core = await Core.open(settings)
+    try:
+        async with BotHarness(core, sweep_interval_s=3600) as h:
+            users = [User(500_000 + i, f"Cidadão {i}") for i in range(n)]
+            lat: list[float] = []
+            t0 = time.perf_counter()
+            await asyncio.gather(*[_citizen(h.api, u, i, lat) for i, u in enumerate(users)])
+            return time.perf_counter() - t0, lat, len(lat)
+    finally:
+        await core.close()
+
+
+async def _echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await context.bot.send_message(update.effective_chat.id, update.message.text)
+
+
+async def _echo_rate(n: int, per_user: int) -> float:
+    from telegram.ext import AIORateLimiter
+    async with BotApiStandIn() as api:
+        app = (ApplicationBuilder().token(api.token).base_url(api.bot_base_url)
+               .base_file_url(api.file_base_url)
+               .rate_limiter(AIORateLimiter(overall_max_rate=10_000, max_retries=3))
+               .concurrent_updates(PerUserOrder()).build())
+        app.add_handler(MessageHandler(filters.TEXT, _echo))
+        await app.initialize()
+        await app.start()
+        await app.updater.start_polling(poll_interval=0, timeout=1)
+        try:
+            lat: list[float] = []
+
+            async def user_loop(u: User) -> None:
+                for k in range(per_user):
+                    text = f"eco {u.id} {k}"
+                    await _step(api, u, lambda: api.send_text(u, text), text, lat)
+
+            users = [User(600_000 + i, "Eco") for i in range(n)]
+            t0 = time.perf_counter()
+            await asyncio.gather(*[user_loop(u) for u in users])
+            return len(lat) / (time.perf_counter() - t0)
+        finally:
+            await app.updater.stop()
+            await app.stop()
+            await app.shutdown()
+
+
+def _pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+async def run(quick: bool) -> list[str]:
+    n = 8 if quick else 40
+    with tempfile.TemporaryDirectory() as tmp:
+        elapsed, lat, updates = await _reports(n, Path(tmp))
+    echo = await _echo_rate(n, 13)
+    rate = updates / elapsed
+    ratio = rate / echo
+    lines = [
+        f"bot: {n} citizens, {n} reports in {elapsed:.2f} s = {n / elapsed:.1f} reports/s "
+        f"({rate:.0f} updates/s)",
+        f"bot: per-update latency p50 {statistics.median(lat) * 1000:.1f} ms, "
+        f"p99 {_pct(lat, 0.99) * 1000:.1f} ms",
+        f"bot: bare echo bot, same harness: {echo:.0f} updates/s",
+        f"bot: ratio report flow / echo = {ratio:.2f} ({'OK' if ratio >= 0.5 else 'BELOW'} "
+        f"the 0.5 floor)",
+    ]
+    for line in lines:
+        print(line)
+    return lines
+
+
+if __name__ == "__main__":
+    asyncio.run(run("--quick" in sys.argv))

@@ -1,0 +1,22 @@
+"""The owner's conversation states (stored in the database by core.services.conversation).
+
+    idle ──/proprietario──▶ owner:code ──code──▶ owner:answer ──plate / chassis tail / "não tem"──▶ idle (view)
+                                ▲                       │ wrong answer (service's message)
+                                └───────────────────────┘ cool-down → idle
+    view ──"Vou retirar"──▶ owner:date ──dd/mm/aaaa──▶ idle (owner_statement)
+    view ──"Recorrer"──▶ owner:appeal ──text / photos / documents──▶ owner:appeal ──"Enviar recurso"──▶ idle
+
+"Cancelar" (and the citizen's /cancelar) go back to idle from any of them. The deep link
+`/start <case code>` opens the view without touching the user's conversation state."""
+from __future__ import annotations
+
+import re
+
+PREFIX = "owner:"
+CODE = "owner:code"
+ANSWER = "owner:answer"
+DATE = "owner:date"
+APPEAL = "owner:appeal"
+
+#: core.storage.protocol.new_case_code: secrets.token_urlsafe(8) → 11 characters.
+CASE_CODE = re.compile(r"^[A-Za-z0-9_-]{11}$")
