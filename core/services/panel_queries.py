@@ -44,7 +44,9 @@ EDITAL_LABELS = {
 EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cidadão",
                 "merge_duplicate": "Denúncia duplicada incorporada",
                 "auction_edital": "Edital de leilão publicado",
-                "task_assigned": "Caso atribuído a fiscal"}
+                "task_offered": "Tarefa oferecida a fiscal", "task_accepted": "Fiscal aceitou a tarefa",
+                "task_refused": "Fiscal recusou a tarefa", "task_withdrawn": "Tarefa retirada do fiscal",
+                "assignment_pending": "Sem fiscal disponível: aguardando atribuição"}
 
 
 def tz(core: Core) -> ZoneInfo:
