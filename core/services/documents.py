@@ -1,0 +1,322 @@
+"""Legal documents for a case: build the data from the case, render the PDF
+(core/documents), keep it as evidence (kind "document"), record its SHA-256 in the timeline.
+
+Each `issue_*` returns (sha256, filename, bytes); the bot sends the bytes in chat. Deadlines
+are the ones the core counted when the step was taken (case.deadline_json), formatted with
+core.formatting. The owner's link is https://t.me/<TELEGRAM_BOT_USERNAME>?start=<case code>
+(the case code, never the protocol). Documents carry owner data, so their timeline events are
+staff-only (public=False).
+"""
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core import documents as pdfs
+from core.documents import data as D
+from core.formatting import TZ, date_in_full, fmt_date, fmt_time
+from core.laws.base import ReleaseSituation
+from core.laws.common import as_moment
+from core.services.cases import case_facts, load_case
+from core.services.context import Core
+from core.services.errors import InvalidInput
+from core.services.evidence import EvidenceIn, attach
+from core.services.inspectors import agency_name
+from core.services.tasks import current_task
+from core.storage.models import Case, CaseOwner, Inspector
+from core.storage.timeline import ActorRef, append_event
+
+Issued = tuple[str, str, bytes]
+#: The step whose pending cases each edital publishes (Dores Art. 4º, II, b; Art. 6º, §1º;
+#: Art. 3º and Art. 8º; Dracena Art. 6º, §1º).
+EDITAL_STEPS = {D.EDITAL_NOTIFICACAO: "record_publication",
+                D.EDITAL_REMOCAO: "publish_removal_edital", D.EDITAL_LEILAO: "auction"}
+
+
+# -- shared pieces ----------------------------------------------------------------------------
+
+def header(core: Core) -> D.CityHeader:
+    return D.CityHeader(core.law.city, core.law.uf, core.law.title, core.law.slug)
+
+
+def owner_link(core: Core, case: Case) -> D.OwnerLink:
+    username = core.settings.telegram_bot_username.strip().lstrip("@")
+    if not username:
+        raise InvalidInput("Configure TELEGRAM_BOT_USERNAME (nome do bot) antes de emitir "
+                           "documentos: o link do proprietário depende dele.")
+    return D.OwnerLink(username, case.case_code)
+
+
+def deadline_text(d: dict[str, Any]) -> D.DeadlineText:
+    return D.DeadlineText(d["due_in_full"], fmt_date(date.fromisoformat(d["due"])),
+                          d["article"], d.get("explanation", ""))
+
+
+def object_data(core: Core, case: Case) -> D.ObjectData:
+    report = (case.details or {}).get("report", {})
+    make_model = (report.get("make_model") or "").strip()
+    make, _, model = make_model.partition(" ")
+    is_vehicle = "vehicle" in case.track
+    description = case.description or ""
+    if not is_vehicle and not description:
+        description = core.law.categories[case.category].label
+    return D.ObjectData(plate=case.plate or "", make=make, model=model,
+                        colour=report.get("colour") or "", chassis=case.chassis or "",
+                        description=description, is_vehicle=is_vehicle)
+
+
+def depot(core: Core, name: str | None = None) -> D.Depot:
+    s = core.settings
+    return D.Depot(name or "Pátio municipal", s.depot_address, s.depot_hours)
+
+
+async def signer(core: Core, s: AsyncSession, case: Case, by: ActorRef) -> D.Inspector:
+    """The inspector signing: `by` if an inspector, else the one holding the case."""
+    row = None
+    if by.kind == "inspector" and by.id is not None and str(by.id).isdigit():
+        row = await s.get(Inspector, int(by.id))
+    if row is None:
+        task = await current_task(s, case.id)
+        row = await s.get(Inspector, task.inspector_id) if task else None
+    if row is None:
+        return D.Inspector(by.name or "", "", role="Servidor municipal")
+    role = "Fiscal de Posturas" if row.agency == "posturas" else "Agente fiscal"
+    return D.Inspector(row.name, agency_name(core, row.agency), str(row.id), role)
+
+
+async def _owner_name(s: AsyncSession, case: Case) -> str | None:
+    return (await s.execute(select(CaseOwner.owner_name).where(
+        CaseOwner.case_id == case.id))).scalar_one_or_none()
+
+
+def _require_state(case: Case, states: tuple[str, ...], what: str) -> None:
+    if case.state not in states:
+        raise InvalidInput(f"{what} não pode ser emitido(a) nesta etapa do caso "
+                           f"{case.protocol}. Registre antes a ação correspondente.")
+
+
+async def keep(core: Core, s: AsyncSession, case: Case, by: ActorRef, kind: str,
+               filename: str, blob: bytes, article: str | None) -> Issued:
+    """Store the PDF, attach it to the case and record its hash in the timeline."""
+    sha = core.evidence.put(blob)
+    await attach(core, s, case.id, EvidenceIn(sha, "application/pdf", "document"))
+    await append_event(s, case, by, "document_issued", article,
+                       {"document": kind, "sha256": sha, "filename": filename},
+                       public=False, at=core.now())
+    return sha, filename, blob
+
+
+def _now(core: Core) -> datetime:
+    return core.now().astimezone(TZ)
+
+
+# -- Dores: notification, affixed notice, termo ------------------------------------------------
+
+async def issue_notification(core: Core, protocol: str, by: ActorRef) -> Issued:
+    """Notificação (Anexo I): owner identified (Art. 4º, I), owner unknown after the Diário
+    Oficial publication (Art. 4º, II, b), or furniture/machinery (Art. 5º, I)."""
+    async with core.db.unit_of_work() as s:
+        case = await load_case(s, protocol, for_update=True)
+        furniture = "furniture" in case.track
+        _require_state(case, ("owner_notified",) if furniture else ("owner_notified", "published"),
+                       "A notificação")
+        d, facts, now = case.deadline_json, case_facts(case), _now(core)
+        if not d:
+            raise InvalidInput("O caso não tem prazo registrado para a notificação.")
+        track = D.FURNITURE if furniture else (
+            D.OWNER_IDENTIFIED if case.state == "owner_notified" else D.OWNER_UNIDENTIFIED)
+        owner = await _owner_name(s, case) if track != D.OWNER_UNIDENTIFIED else None
+        number = str(facts.get("notification_number") or case.protocol)
+        data = D.NotificationData(
+            header=header(core), number=number, case_code=case.case_code, owner_name=owner,
+            obj=object_data(core, case), address=case.address or f"{case.lat:.5f}, {case.lon:.5f}",
+            deadline=deadline_text(d), inspector=await signer(core, s, case, by),
+            place=f"{core.law.city}/{core.law.uf}", issued_on=fmt_date(now),
+            issued_at=fmt_time(now), link=owner_link(core, case), generated_at=now, track=track,
+            depot_address=core.settings.depot_address if track == D.OWNER_UNIDENTIFIED else "")
+        return await keep(core, s, case, by, "notificacao",
+                          f"notificacao-{case.protocol}.pdf", pdfs.notification_pdf(data),
+                          d["article"])
+
+
+async def issue_affixed_notice(core: Core, protocol: str, by: ActorRef) -> Issued:
+    """The notice affixed on the object when the owner is not identified (Art. 4º, II, a)."""
+    async with core.db.unit_of_work() as s:
+        case = await load_case(s, protocol, for_update=True)
+        _require_state(case, ("notice_affixed",), "A notificação afixada")
+        d, now = case.deadline_json, _now(core)
+        if not d:
+            raise InvalidInput("O caso não tem prazo registrado para a notificação afixada.")
+        st = core.settings
+        data = D.AffixedNoticeData(
+            header(core), case.case_code, object_data(core, case),
+            case.address or f"{case.lat:.5f}, {case.lon:.5f}", deadline_text(d),
+            fmt_date(now), fmt_time(now), await signer(core, s, case, by),
+            owner_link(core, case),
+            f"Prefeitura Municipal de {core.law.city} — pátio: {st.depot_address} — "
+            f"{st.depot_hours}", now)
+        return await keep(core, s, case, by, "notificacao_afixada",
+                          f"notificacao-afixada-{case.protocol}.pdf",
+                          pdfs.affixed_notice_pdf(data), d["article"])
+
+
+async def issue_removal_term(core: Core, protocol: str, by: ActorRef) -> Issued:
+    """Termo de recolhimento in 3 vias (Art. 6º, I, b), after the depot entry: the 10 days
+    to retrieve (Art. 6º, caput) and the 60 days before auction (Art. 3º, caput)."""
+    async with core.db.unit_of_work() as s:
+        case = await load_case(s, protocol, for_update=True)
+        facts, now = case_facts(case), _now(core)
+        if not facts.get("termo_number") or not facts.get("removal_started_at"):
+            raise InvalidInput("O termo de recolhimento só pode ser emitido depois de "
+                               "registrada a entrada no pátio (Art. 6º, I, b).")
+        removed = as_moment(facts["removal_started_at"])
+        if not isinstance(removed, datetime):
+            removed = datetime.combine(removed, datetime.min.time(), TZ)
+        elif removed.tzinfo is None:
+            removed = removed.replace(tzinfo=TZ)
+        cal = await core.calendar()
+        law = core.law
+        retrieval = cal.count_days(removed, law.setting("retrieval_notice_days"),
+                                   article="Art. 6º, caput", event="remoção ao pátio")
+        d = case.deadline_json if (case.deadline_json or {}).get("transition") == "depot_entry" \
+            else None
+        if d is None:  # e.g. furniture: no auction deadline was started at the depot entry
+            auction = cal.count_days(removed, law.setting("auction_after_days"),
+                                     article="Art. 3º, caput", event="recolhimento")
+            auction_text = D.DeadlineText(date_in_full(auction.due), fmt_date(auction.due),
+                                          "Art. 3º, caput", auction.explain())
+        else:
+            auction_text = deadline_text(d)
+        missing = facts.get("missing_parts") or []
+        missing = [missing] if isinstance(missing, str) else list(missing)
+        known = frozenset(m for m in missing if m in D.MISSING_PARTS)
+        others = "; ".join(str(m) for m in missing if m not in D.MISSING_PARTS)
+        photos = facts.get("removal_photos") or []
+        photos = [photos] if isinstance(photos, str) else list(photos)
+        category = law.categories[case.category]
+        conditions = law.release_conditions(category, ReleaseSituation()) \
+            if law.release_conditions else []
+        owner = await _owner_name(s, case)
+        data = D.RemovalTermData(
+            header=header(core), number=str(facts.get("notification_number")
+                                            or facts["termo_number"]),
+            case_code=case.case_code, owner_name=owner, obj=object_data(core, case),
+            removed_from=case.address or f"{case.lat:.5f}, {case.lon:.5f}",
+            depot=depot(core, str(facts.get("depot") or "")), removed_on=fmt_date(removed),
+            removed_at=fmt_time(removed),
+            retrieval_deadline=D.DeadlineText(date_in_full(retrieval.due),
+                                              fmt_date(retrieval.due), "Art. 6º, caput",
+                                              retrieval.explain()),
+            auction_after=auction_text, inspector=await signer(core, s, case, by),
+            link=owner_link(core, case), generated_at=now, missing=known, others=others,
+            odometer=str(facts.get("odometer") or ""),
+            evidence=tuple(D.Evidence(f"foto {i}", str(h)) for i, h in enumerate(photos, 1)),
+            release_conditions=tuple(f"{c.label} ({c.article})" for c in conditions))
+        return await keep(core, s, case, by, "termo_recolhimento",
+                          f"termo-de-recolhimento-{case.protocol}.pdf",
+                          pdfs.removal_term_pdf(data), "Art. 6º, I, b")
+
+
+# -- Dracena: auto de infração ----------------------------------------------------------------
+
+async def issue_auto_infracao(core: Core, protocol: str, by: ActorRef) -> Issued:
+    """Auto de infração (Dracena Art. 2º; back of the form, Art. 5º): two witnesses and the
+    refusal to sign (§2º), intimação when the offender was absent (§3º), appeal in 5 days
+    (Art. 3º)."""
+    async with core.db.unit_of_work() as s:
+        case = await load_case(s, protocol, for_update=True)
+        _require_state(case, ("appeal_window", "awaiting_intimacao"), "O auto de infração")
+        facts, now = case_facts(case), _now(core)
+        d = case.deadline_json
+        appeal = deadline_text(d) if d else D.DeadlineText(
+            "5 (cinco) dias contados da intimação escrita", "—", "Art. 3º",
+            "O prazo de recurso conta da data da intimação (Art. 2º, §3º; Art. 3º).")
+        when = as_moment(facts.get("occurred_at")) or now
+        if isinstance(when, datetime) and when.tzinfo is None:
+            when = when.replace(tzinfo=TZ)
+        try:
+            fine = Decimal(str(facts.get("fine_amount")).replace(",", "."))
+        except InvalidOperation:
+            raise InvalidInput("Valor da multa inválido.") from None
+        company = facts.get("company_liability")
+        data = D.AutoInfracaoData(
+            header=header(core), number=str(facts.get("auto_number") or case.protocol),
+            offender=D.Person(str(facts["offender_name"])) if facts.get("offender_name")
+            else None,
+            fact=str(facts.get("infraction_fact") or ""), place=str(facts.get("place") or ""),
+            day=fmt_date(when), hour=fmt_time(when) if isinstance(when, datetime) else "",
+            provision=str(facts.get("provision_violated") or ""), fine=fine,
+            agent=await signer(core, s, case, by), appeal_deadline=appeal, depot=depot(core),
+            generated_at=now, link=owner_link(core, case),
+            company=D.CompanyLiability(str(company.get("company", "")),
+                                       str(company.get("relation", "")))
+            if isinstance(company, dict) else None,
+            in_presence=not facts.get("absence_reason"),
+            refused_to_sign=bool(facts.get("refusal_declaration")),
+            witnesses=tuple(D.Person(str(w)) for w in facts.get("witnesses") or ()))
+        return await keep(core, s, case, by, "auto_infracao",
+                          f"auto-de-infracao-{case.protocol}.pdf",
+                          pdfs.auto_infracao_pdf(data), "Art. 2º")
+
+
+# -- editais ------------------------------------------------------------------------------------
+
+async def _edital_cases(core: Core, s: AsyncSession, kind: str) -> list[Case]:
+    if kind not in EDITAL_STEPS:
+        raise InvalidInput("Tipo de edital desconhecido.")
+    step = EDITAL_STEPS[kind]
+    states = {st for lc in core.law.tracks.values() if step in lc.transitions
+              for st in lc.transitions[step].sources}
+    cases = (await s.execute(select(Case).where(
+        Case.municipality == core.law.slug, Case.is_open.is_(True),
+        Case.state.in_(sorted(states))).order_by(Case.id))).scalars().all()
+    out = []
+    for c in cases:
+        t = core.law.tracks[c.track].transitions.get(step)
+        facts = case_facts(c)
+        if t is None or c.state not in t.sources:
+            continue
+        if kind == D.EDITAL_REMOCAO and (facts.get("edital_date") or await _owner_name(s, c)):
+            continue  # Art. 6º, §1º: only owners not identified, published once
+        out.append(c)
+    return out
+
+
+async def edital_entries(core: Core, kind: str) -> list[D.EditalEntry]:
+    """The cases waiting for edital `kind` ("notificacao", "remocao", "leilao"), with only
+    what the law requires (no owner, no reporter)."""
+    async with core.db.read() as s:
+        return [_entry(core, c) for c in await _edital_cases(core, s, kind)]
+
+
+def _entry(core: Core, c: Case) -> D.EditalEntry:
+    facts = case_facts(c)
+    removed = as_moment(facts.get("removal_started_at"))
+    dest = f"{facts['depot']}, {core.settings.depot_address}" if facts.get("depot") else ""
+    if isinstance(removed, datetime) and removed.tzinfo is None:
+        removed = removed.replace(tzinfo=TZ)
+    return D.EditalEntry(c.case_code, object_data(core, c),
+                         c.address or f"{c.lat:.5f}, {c.lon:.5f}", dest,
+                         fmt_date(removed) if removed else "")
+
+
+async def issue_edital(core: Core, kind: str, by: ActorRef, number: str, signer_name: str,
+                       signer_role: str) -> Issued:
+    """The edital PDF for every case waiting for it; stored once, attached to each case."""
+    now = _now(core)
+    async with core.db.unit_of_work() as s:
+        cases = await _edital_cases(core, s, kind)
+        if not cases:
+            raise InvalidInput("Nenhum caso aguarda este edital.")
+        info = D.EditalInfo(header(core), number, fmt_date(now),
+                            f"{core.law.city}/{core.law.uf}", signer_name, signer_role, now)
+        blob = pdfs.edital_pdf([_entry(core, c) for c in cases], kind, info)
+        filename = f"edital-{kind}-{number.replace('/', '-')}.pdf"
+        out: Issued = ("", filename, blob)
+        for c in cases:
+            out = await keep(core, s, c, by, f"edital_{kind}", filename, blob, None)
+        return out
