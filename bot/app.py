@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from typing import Any, Callable, Iterable
 
 from telegram import Update
@@ -30,8 +31,8 @@ Flow = Callable[[Router], None]
 
 def default_flows() -> list[Flow]:
     """The flows the bot runs. Inspector and owner flows add one line each here."""
-    from bot import citizen
-    return [citizen.register]
+    from bot import citizen, owner
+    return [citizen.register, owner.register]
 
 
 class PerUserOrder(BaseUpdateProcessor):
@@ -131,10 +132,11 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await context.bot.send_message(chat.id, FLOOD)
         return
     try:
-        if await conversation.is_processed(core, update.update_id):
+        if await _seen_before(bd, core, update.update_id):
             log.info("update %s already processed: ignored", update.update_id)
             return
-        conv = await conversation.load(core, user.id)
+        cache: OrderedDict = bd.setdefault("conversations", OrderedDict())
+        conv = cache.pop(user.id, None) or await conversation.load(core, user.id)
     except StorageUnavailable as exc:
         await _tell(update, context, exc.message)
         return
@@ -145,6 +147,11 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     except USER_ERRORS as exc:
         await _tell(update, context, exc.message, turn)
+    # Write-through cache of committed conversations (this process is the only writer of
+    # them); on any other exception the entry stays dropped and the next update reloads it.
+    cache[user.id] = turn.committed_conv or turn.conv
+    while len(cache) > 10_000:
+        cache.popitem(last=False)
     if turn.query is not None and not turn.answered:
         await turn.answer()
     if not turn.marked:
@@ -153,6 +160,24 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
                 await conversation.mark_processed(s, update.update_id, core.now())
         except (AlreadyProcessed, StorageUnavailable):
             pass
+
+
+async def _seen_before(bd: dict, core: Core, update_id: int) -> bool:
+    """Fast idempotency check: ids above the high-water mark read at start-up and not seen
+    in this process are new; anything else asks the database. (The authority stays the
+    ProcessedUpdate row written with the step's effect.)"""
+    seen: set[int] = bd.setdefault("seen_updates", set())
+    if "update_hwm" not in bd:
+        bd["update_hwm"] = await conversation.last_processed(core)
+    if update_id in seen:
+        return True
+    if len(seen) > 100_000:
+        bd["update_hwm"] = max(seen)
+        seen.clear()
+    seen.add(update_id)
+    if update_id > bd["update_hwm"]:
+        return False
+    return await conversation.is_processed(core, update_id)
 
 
 async def route(turn: Turn) -> None:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
-from typing import Any, Mapping
+from typing import Any, Awaitable, Callable, Mapping
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
@@ -48,6 +48,9 @@ PROMISE_MAX_DAYS = 10
 #: Decision: "Já retirei" gives the inspector this many days to verify when no deadline runs.
 VERIFY_DAYS = 3
 VIA_OWNER = "owner_bot"  # fact marking steps the owner took in the bot (no echo to them)
+#: `also=`: an `async def hook(session)` the bot passes to run inside the same transaction as
+#: the owner's step (its conversation state and the update's idempotency mark).
+SessionHook = Callable[[AsyncSession], Awaitable[None]]
 
 #: Dores Art. 6º, §4º: "Entende-se por início da operação de remoção, o momento em que se
 #: inicia o deslocamento do veiculo para a plataforma do reboque" — after it, §3º no longer
@@ -258,16 +261,20 @@ def _depot_text(d: DepotInfo) -> list[str]:
 
 # -- reaching the case --------------------------------------------------------------------------
 
-async def link_by_code(core: Core, telegram_id: int, case_code: str) -> OwnerView:
-    """`/start <case code>` from the QR code on the notice: the code alone opens the case."""
-    return await _link(core, telegram_id, case_code, None, check_answer=False)
+async def link_by_code(core: Core, telegram_id: int, case_code: str, *,
+                       also: SessionHook | None = None) -> OwnerView:
+    """`/start <case code>` from the QR code on the notice: the code alone opens the case.
+    `also` runs in the linking transaction, only when the link succeeds."""
+    return await _link(core, telegram_id, case_code, None, check_answer=False, also=also)
 
 
 async def link_by_code_and_plate(core: Core, telegram_id: int, case_code: str,
-                                 plate_or_chassis_tail: str | None = None) -> OwnerView:
+                                 plate_or_chassis_tail: str | None = None, *,
+                                 also: SessionHook | None = None) -> OwnerView:
     """`/proprietario`: the case code and the plate; without a plate, the last four characters
     of the chassis; the code alone where the object has neither."""
-    return await _link(core, telegram_id, case_code, plate_or_chassis_tail, check_answer=True)
+    return await _link(core, telegram_id, case_code, plate_or_chassis_tail, check_answer=True,
+                       also=also)
 
 
 def _compact(text: str | None) -> str:
@@ -287,7 +294,7 @@ def _answer_matches(case: Case, answer: str | None) -> bool:
 
 
 async def _link(core: Core, telegram_id: int, case_code: str, answer: str | None, *,
-                check_answer: bool) -> OwnerView:
+                check_answer: bool, also: SessionHook | None = None) -> OwnerView:
     now = core.now()
     locked_until: datetime | None = None
     async with core.db.unit_of_work() as s:
@@ -315,6 +322,8 @@ async def _link(core: Core, telegram_id: int, case_code: str, answer: str | None
                 if "owner" not in (person.roles or []):
                     person.roles = [*(person.roles or []), "owner"]
             code = case.case_code
+            if also is not None:
+                await also(s)
     if not ok:
         raise Forbidden(_cool_down_message(core, locked_until)) if locked_until \
             else NotFound(WRONG_ANSWER)
@@ -381,8 +390,8 @@ async def owner_view(core: Core, telegram_id: int, case_code: str,
     return await _build_view(core, case, events, situation)
 
 
-async def set_owner_situation(core: Core, telegram_id: int, case_code: str,
-                              **flags: bool) -> OwnerView:
+async def set_owner_situation(core: Core, telegram_id: int, case_code: str, *,
+                              also: SessionHook | None = None, **flags: bool) -> OwnerView:
     """"Sou procurador", "vendi mas não transferi", "sem recuperação": what the owner says
     about themselves changes the release checklist (Dores Art. 3º, §3º, I and III, a–b)."""
     allowed = set(ReleaseSituation.__dataclass_fields__)
@@ -391,7 +400,11 @@ async def set_owner_situation(core: Core, telegram_id: int, case_code: str,
         raise InvalidInput("Opção desconhecida: " + ", ".join(sorted(unknown)))
     async with core.db.unit_of_work() as s:
         _case, link = await _owned(s, telegram_id, case_code)
+        if not _case.is_open:
+            raise InvalidInput("Este caso já foi encerrado.")
         link.situation = {**(link.situation or {}), **{k: bool(v) for k, v in flags.items()}}
+        if also is not None:
+            await also(s)
     return await owner_view(core, telegram_id, case_code)
 
 
@@ -621,7 +634,8 @@ STATEMENT_KINDS = {"removed": "Já retirei o objeto do espaço público.",
 
 
 async def owner_statement(core: Core, telegram_id: int, case_code: str, kind: str,
-                          agreed_date: date | None = None) -> StatementResult:
+                          agreed_date: date | None = None, *,
+                          also: SessionHook | None = None) -> StatementResult:
     """"Já retirei" / "Vou retirar": Art. 6º, §3º — "A remoção [...] deixará de acontecer, caso o
     proprietário/responsável se prontifique, de imediato, e dentro do prazo estipulado pelo
     agente fiscalizador, a retirar o objeto do espaço público [...] antes do início da
@@ -670,6 +684,8 @@ async def owner_statement(core: Core, telegram_id: int, case_code: str, kind: st
                                     {**facts, "needs_verification": True}, public=False, at=now)
             seq, label = ev.seq, state.label
         notified = await _ask_verification(s, case, text, seq)
+        if also is not None:
+            await also(s)
     msg = (f"Registramos sua declaração: “{text}” A fiscalização vai conferir no local. "
            f"{TOWING_WARNING}")
     return StatementResult(case.protocol, label, msg, notified)
@@ -715,7 +731,8 @@ MAX_APPEAL_TEXT = 4000
 
 
 async def file_appeal(core: Core, telegram_id: int, case_code: str, text: str,
-                      attachments: list[EvidenceIn] = ()) -> AppealResult:
+                      attachments: list[EvidenceIn] = (), *,
+                      also: SessionHook | None = None) -> AppealResult:
     """The owner's appeal to the Mayor, written in the chat with optional attachments: Art. 3º
     "poderão recorrer ao Prefeito no prazo de cinco dias"; Art. 4º, §2º "o prazo para recurso
     será de quarenta e oito horas a contar da apreensão, e interposto ele, o Prefeito decidirá
@@ -729,21 +746,7 @@ async def file_appeal(core: Core, telegram_id: int, case_code: str, text: str,
     async with core.db.unit_of_work() as s:
         case, _link = await _owned(s, telegram_id, case_code, for_update=True)
         lifecycle = core.law.tracks[case.track]
-        t = lifecycle.transitions.get("file_appeal")
-        if t is None:
-            raise InvalidInput("Este procedimento não prevê recurso ao Prefeito.")
-        events = (await s.execute(select(Event).where(Event.case_id == case.id)
-                                  .order_by(Event.seq))).scalars().all()
-        if any(ev.action == "file_appeal" for ev in events):
-            raise InvalidInput("O recurso deste caso já foi apresentado.")
-        window = _appeal_window(events, lifecycle, case)
-        if window is not None and (now > window.due_at or case.state not in t.sources):
-            raise InvalidInput(
-                f"O prazo para recorrer ao Prefeito terminou em {window.due_in_full}, às "
-                f"{fmt_time(window.due_at)} ({window.article}). O recurso não pode mais ser "
-                "recebido.")
-        if window is None or case.state not in t.sources:
-            raise InvalidInput("Ainda não há auto de infração ou apreensão para recorrer.")
+        window = await _appeal_open(s, case, lifecycle, now)
         person = await person_for(s, telegram_id)
         shas = [(await attach(core, s, case.id, a, person.id)).sha256 for a in attachments]
         facts = {"appeal_filed_at": now.isoformat(),
@@ -753,6 +756,8 @@ async def file_appeal(core: Core, telegram_id: int, case_code: str, text: str,
                                      ActorRef(Actor.OWNER.value, person.id, None), facts,
                                      session=s)
         decision = _deadline(res.deadline, lifecycle) if res.deadline else None
+        if also is not None:
+            await also(s)
     if decision:
         when = (f"O Prefeito deve decidir até {fmt_datetime(decision.due_at)} "
                 f"({decision.article}).")
@@ -761,6 +766,34 @@ async def file_appeal(core: Core, telegram_id: int, case_code: str, text: str,
     msg = f"Recurso registrado em {fmt_datetime(now)} (protocolo {res.protocol}). {when} " \
           "Você receberá a decisão aqui."
     return AppealResult(res.protocol, now, decision, msg)
+
+
+async def check_appeal(core: Core, telegram_id: int, case_code: str) -> OwnerDeadline:
+    """Before the owner writes an appeal: the open appeal window (Art. 3º; Art. 4º, §2º), or
+    the same InvalidInput file_appeal would raise (deadline over, already filed, no auto)."""
+    async with core.db.read() as s:
+        case, _link = await _owned(s, telegram_id, case_code)
+        return await _appeal_open(s, case, core.law.tracks[case.track], core.now())
+
+
+async def _appeal_open(s: AsyncSession, case: Case, lifecycle: Lifecycle,
+                       now: datetime) -> OwnerDeadline:
+    t = lifecycle.transitions.get("file_appeal")
+    if t is None:
+        raise InvalidInput("Este procedimento não prevê recurso ao Prefeito.")
+    events = (await s.execute(select(Event).where(Event.case_id == case.id)
+                              .order_by(Event.seq))).scalars().all()
+    if any(ev.action == "file_appeal" for ev in events):
+        raise InvalidInput("O recurso deste caso já foi apresentado.")
+    window = _appeal_window(events, lifecycle, case)
+    if window is not None and (now > window.due_at or case.state not in t.sources):
+        raise InvalidInput(
+            f"O prazo para recorrer ao Prefeito terminou em {window.due_in_full}, às "
+            f"{fmt_time(window.due_at)} ({window.article}). O recurso não pode mais ser "
+            "recebido.")
+    if window is None or case.state not in t.sources:
+        raise InvalidInput("Ainda não há auto de infração ou apreensão para recorrer.")
+    return window
 
 
 # -- owners told of updates (called from cases.notify_subscribers) ----------------------------

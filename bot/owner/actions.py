@@ -1,0 +1,242 @@
+"""The owner's buttons ("owner:<action>:<case code>") and the answers they lead to: the
+statement (Dores Art. 6º, §3º) with its date, the release situation toggles (Art. 3º, §3º),
+the summary PDF, and the Dracena appeal (Art. 3º; Art. 4º, §2º) written in the chat.
+
+Every button is re-checked by core.services.owners against the owner's link and the case: a
+stale or forged one (someone else's code, a closed case) gets the service's polite answer and
+nothing changes."""
+from __future__ import annotations
+
+from telegram import InputFile
+
+from bot.citizen.media import IMAGE_TYPES, Incoming, fetch
+from bot.owner import texts
+from bot.owner.link import CANCEL_ROW, answer, on_code
+from bot.owner.states import ANSWER, APPEAL, CODE, DATE, PREFIX
+from bot.owner.view import SITUATION_FLAGS, edit_view, refuse, send_view
+from bot.router import Turn, inline
+from bot.texts import STALE_BUTTON
+from core.formatting import fmt_datetime, parse_date_br
+from core.services.conversation import Conversation
+from core.services.errors import InvalidInput, ServiceError
+from core.services.evidence import EvidenceIn
+from core.services.owners import (MAX_APPEAL_TEXT, check_appeal, file_appeal, owner_statement,
+                                  owner_summary_pdf, owner_view, set_owner_situation)
+
+MAX_FILES = 10
+
+
+# -- buttons ------------------------------------------------------------------------------------
+
+async def on_button(turn: Turn) -> None:
+    parts = turn.data
+    action = parts[1] if len(parts) > 1 else ""
+    handler = BUTTONS.get(action)
+    if handler is None:
+        await turn.answer(STALE_BUTTON)
+        return
+    try:
+        await handler(turn, parts[2:])
+    except ServiceError as exc:
+        await refuse(turn, exc.message)
+
+
+async def _view(turn: Turn, args: list[str]) -> None:
+    await send_view(turn, await owner_view(turn.core, turn.user_id, _code(args)))
+
+
+async def _removed(turn: Turn, args: list[str]) -> None:
+    """"Já retirei": recorded at once; the inspector is asked to verify."""
+    code = _code(args)
+    res = await owner_statement(turn.core, turn.user_id, code, "removed", also=turn.hook())
+    await turn.answer()
+    await turn.reply(res.message)
+    await send_view(turn, await owner_view(turn.core, turn.user_id, code))
+
+
+async def _will_remove(turn: Turn, args: list[str]) -> None:
+    """"Vou retirar": ask by when (dd/mm/aaaa) — only while the view still offers it."""
+    code = _code(args)
+    view = await owner_view(turn.core, turn.user_id, code)
+    if not any(a.callback_data == f"owner:will_remove:{code}" for row in view.actions
+               for a in row):
+        await refuse(turn, view.next_step)
+        return
+    await turn.save(DATE, {"code": code})
+    await turn.answer()
+    await turn.reply(texts.ASK_DATE, inline([CANCEL_ROW]))
+
+
+async def _situation(turn: Turn, args: list[str]) -> None:
+    """"Sou procurador" / "Vendi, não transferi" / "Sem recuperação": toggles that change the
+    release checklist (Art. 3º, §3º, I and III)."""
+    if len(args) != 2 or args[0] not in SITUATION_FLAGS:
+        await turn.answer(STALE_BUTTON)
+        return
+    code, field = args[1], SITUATION_FLAGS[args[0]]
+    view = await owner_view(turn.core, turn.user_id, code)
+    if view.depot is None:
+        await refuse(turn, view.next_step)
+        return
+    on = not getattr(view.depot.situation, field)
+    view = await set_owner_situation(turn.core, turn.user_id, code, also=turn.hook(),
+                                     **{field: on})
+    await turn.answer(texts.SITUATION_SAVED)
+    await edit_view(turn, view)
+
+
+async def _pdf(turn: Turn, args: list[str]) -> None:
+    code = _code(args)
+    pdf = await owner_summary_pdf(turn.core, turn.user_id, code,
+                                  bot_username=turn.bot.username or "")
+    await turn.answer()
+    await turn.bot.send_document(turn.chat_id, InputFile(pdf, filename=f"resumo-{code}.pdf"),
+                                 caption=texts.PDF_CAPTION.format(code=code))
+
+
+async def _appeal(turn: Turn, args: list[str]) -> None:
+    """"Recorrer ao Prefeito": open while the service says the window is open."""
+    code = _code(args)
+    window = await check_appeal(turn.core, turn.user_id, code)
+    await turn.save(APPEAL, {"code": code, "text": "", "files": []})
+    await turn.answer()
+    await turn.reply(texts.ASK_APPEAL.format(due=fmt_datetime(window.due_at),
+                                             article=window.article), _appeal_keyboard(code))
+
+
+async def _send(turn: Turn, args: list[str]) -> None:
+    """"Enviar recurso": file_appeal with the text and attachments gathered in the draft."""
+    code = _code(args)
+    d = turn.conv.draft
+    if turn.conv.state != APPEAL or d.get("code") != code:
+        await turn.answer(STALE_BUTTON)
+        return
+    items = [EvidenceIn(f["sha"], f["mime"], f["kind"], f["file_id"], f["unique_id"])
+             for f in d.get("files", [])]
+    try:
+        res = await file_appeal(turn.core, turn.user_id, code, d.get("text", ""), items,
+                                also=turn.hook(clear=True))
+    except InvalidInput as exc:
+        try:
+            await check_appeal(turn.core, turn.user_id, code)
+        except ServiceError:  # the window closed: nothing more to gather
+            await turn.clear()
+        await refuse(turn, exc.message)
+        return
+    turn.conv = Conversation(turn.user_id)
+    await turn.answer()
+    await turn.reply(res.message)
+
+
+async def _none(turn: Turn, args: list[str]) -> None:
+    """"Não tem placa nem chassi" while the code waits for its answer."""
+    if turn.conv.state != ANSWER:
+        await turn.answer(STALE_BUTTON)
+        return
+    await turn.answer()
+    await answer(turn, None)
+
+
+async def _cancel(turn: Turn, args: list[str]) -> None:
+    if not turn.conv.state.startswith(PREFIX):
+        await turn.answer(STALE_BUTTON)
+        return
+    await turn.clear()
+    await turn.answer()
+    await turn.reply(texts.CANCELLED)
+
+
+def _code(args: list[str]) -> str:
+    return args[0] if args else ""
+
+
+def _appeal_keyboard(code: str):
+    return inline([[(texts.SEND_APPEAL, f"owner:send:{code}")], CANCEL_ROW])
+
+
+BUTTONS = {"view": _view, "removed": _removed, "will_remove": _will_remove,
+           "sit": _situation, "pdf": _pdf, "appeal": _appeal, "send": _send, "none": _none,
+           "cancel": _cancel}
+
+
+# -- messages in an owner:* state ---------------------------------------------------------------
+
+async def on_message(turn: Turn) -> None:
+    state = turn.conv.state
+    if state == APPEAL:
+        await _appeal_message(turn)
+        return
+    if turn.text is None:
+        await turn.reply(texts.NEED_ANSWER, inline([CANCEL_ROW]))
+        return
+    if state == CODE:
+        await on_code(turn)
+    elif state == ANSWER:
+        await answer(turn, turn.text)
+    elif state == DATE:
+        await _date_message(turn)
+
+
+async def _date_message(turn: Turn) -> None:
+    code = turn.conv.draft.get("code", "")
+    try:
+        when = parse_date_br(turn.text or "")
+    except ValueError as exc:
+        await turn.reply(f"{exc}\n{texts.DATE_AGAIN}", inline([CANCEL_ROW]))
+        return
+    try:
+        res = await owner_statement(turn.core, turn.user_id, code, "will_remove", when,
+                                    also=turn.hook(clear=True))
+    except InvalidInput as exc:
+        await turn.reply(f"{exc.message}\n{texts.DATE_AGAIN}", inline([CANCEL_ROW]))
+        return
+    turn.conv = Conversation(turn.user_id)
+    await turn.reply(res.message)
+    await send_view(turn, await owner_view(turn.core, turn.user_id, code))
+
+
+def _attachment(msg) -> tuple[Incoming | None, str, str | None]:
+    """(file, kind, refusal) for a photo or a document of any type."""
+    if msg.photo:
+        p = msg.photo[-1]
+        return Incoming(p.file_id, p.file_unique_id, p.file_size, "image/jpeg"), "photo", None
+    if msg.document is not None:
+        d = msg.document
+        mime = (d.mime_type or "application/octet-stream").lower()
+        kind = "photo" if mime in IMAGE_TYPES else "document"
+        return Incoming(d.file_id, d.file_unique_id, d.file_size, mime), kind, None
+    if msg.video or msg.video_note or msg.animation or msg.sticker:
+        return None, "", texts.APPEAL_NO_VIDEO
+    return None, "", texts.APPEAL_NEED
+
+
+async def _appeal_message(turn: Turn) -> None:
+    d, msg = dict(turn.conv.draft), turn.message
+    keyboard = _appeal_keyboard(d["code"])
+    if msg is None:
+        return
+    if msg.text and not msg.text.startswith("/"):
+        joined = "\n\n".join(x for x in (d.get("text", ""), msg.text.strip()) if x)
+        if len(joined) > MAX_APPEAL_TEXT:
+            await turn.reply(f"Texto longo demais (máximo de {MAX_APPEAL_TEXT} caracteres).",
+                             keyboard)
+            return
+        d["text"] = joined
+        await turn.save(APPEAL, d)
+        await turn.reply(texts.APPEAL_TEXT_OK.format(n=len(joined)), keyboard)
+        return
+    item, kind, refusal = _attachment(msg)
+    if refusal is None and len(d.get("files", [])) >= MAX_FILES:
+        refusal = texts.APPEAL_MAX_FILES.format(n=MAX_FILES)
+    if refusal is None:
+        sha, refusal = await fetch(turn.bot, turn.core, item)
+    if refusal is not None:
+        await turn.reply(refusal, keyboard)
+        return
+    files = [f for f in d.get("files", []) if f["sha"] != sha]
+    d["files"] = files + [{"sha": sha, "mime": item.mime, "kind": kind, "file_id": item.file_id,
+                           "unique_id": item.unique_id}]
+    if msg.caption:
+        d["text"] = "\n\n".join(x for x in (d.get("text", ""), msg.caption.strip()) if x)
+    await turn.save(APPEAL, d)
+    await turn.reply(texts.APPEAL_FILE_OK.format(n=len(d["files"])), keyboard)
