@@ -27,7 +27,8 @@ async def test_invite_code_is_shown_once_and_only_its_hash_is_stored(core):
 async def test_invite_refuses_an_agency_the_law_does_not_name_art_10(core):
     with pytest.raises(InvalidInput) as exc:
         await invite_inspector(core, "João", "Polícia Federal", "maria")
-    assert "Órgão desconhecido" in exc.value.message and "Fiscalização de Posturas" in exc.value.message
+    assert "Órgão desconhecido" in exc.value.message
+    assert "Fiscalização de Posturas" in exc.value.message
 
 
 async def test_bind_with_a_fresh_code_then_the_code_is_used(core):
@@ -106,7 +107,8 @@ async def test_agency_must_be_allowed_for_the_step_art_5_caput(core, photo):
     assert (await require_inspector(core, 901, "notify_owner", done.protocol)).name == "Ana Saúde"
     with pytest.raises(Forbidden) as exc:
         await require_inspector(core, 902, "notify_owner", done.protocol)
-    assert "Secretaria Municipal de Saúde" in exc.value.message and "Art. 5º, I" in exc.value.message
+    assert "Secretaria Municipal de Saúde" in exc.value.message
+    assert "Art. 5º, I" in exc.value.message
     with pytest.raises(Forbidden, match="não é feito por fiscais"):
         await require_inspector(core, 901, "release", done.protocol)
 

@@ -123,7 +123,8 @@ def competent_agencies(core: Core, lifecycle: Lifecycle, state: str | None = Non
     """Agencies allowed for every inspector step of `state` (default: the first field state),
     so whoever gets the task can finish that step whatever its outcome; if no agency is allowed
     for all of them, those allowed for any."""
-    sets = _inspector_agency_sets(core, lifecycle, _field_state(lifecycle, state or lifecycle.initial))
+    field_state = _field_state(lifecycle, state or lifecycle.initial)
+    sets = _inspector_agency_sets(core, lifecycle, field_state)
     if not sets:
         return frozenset()
     common = frozenset.intersection(*sets)
