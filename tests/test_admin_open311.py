@@ -1,0 +1,75 @@
+"""Open311 GeoReport v2: public data only (never the reporter, the owner, the description or
+the plate), and reports posted with the API key go through the core's report service."""
+from __future__ import annotations
+
+import aiohttp
+from sqlalchemy import select
+
+from admin.app import create_app
+from core.services.cases import apply_transition
+from core.storage.models import Case, OutboxMessage, Subscription
+from core.storage.timeline import ActorRef
+from tests.core_fixtures import clock, core, jpeg, make_core, photo  # noqa: F401
+from tests.test_admin_fixtures import CENTRE, Panel, new_case, panel  # noqa: F401
+
+KEY = "chave-open311-teste"
+
+
+async def test_services_and_requests_expose_only_public_data(panel, photo):
+    core = panel.core
+    s = await new_case(core, photo, 1, plate="ABC1D23", description="O dono é o Sr. Fulano")
+    await apply_transition(core, s.protocol, "open_diligence", ActorRef("staff", 1, "x"))
+    async with panel.client() as c:  # anonymous: the API is public
+        services = await (await c.get("/open311/v2/services.json")).json()
+        assert {x["service_code"] for x in services} == set(core.law.categories)
+        rows = await (await c.get("/open311/v2/requests.json")).json()
+        one = await (await c.get(f"/open311/v2/requests/{s.protocol}.json")).json()
+        missing = await c.get("/open311/v2/requests/2026-999999.json")
+        assert missing.status == 404
+        closed = await (await c.get("/open311/v2/requests.json?status=closed")).json()
+    assert closed == []
+    assert one[0]["service_request_id"] == s.protocol and one[0]["status"] == "open"
+    blob = str(rows) + str(one)
+    for secret in ("Fulano", "ABC1D23", "Cidadão", "reporter", "owner"):
+        assert secret not in blob
+
+
+async def test_post_request_needs_the_api_key_and_creates_a_case(make_core, data_dir):
+    core = await make_core(open311_api_key=KEY)
+    app_panel = Panel(core)
+    async with app_panel.client() as c:
+        def form(key):
+            f = aiohttp.FormData()
+            f.add_field("api_key", key)
+            f.add_field("service_code", "motor_vehicle")
+            f.add_field("lat", str(CENTRE[0]))
+            f.add_field("long", str(CENTRE[1]))
+            f.add_field("address_string", "Rua das Flores, 10")
+            f.add_field("media", jpeg(), filename="foto.jpg", content_type="image/jpeg")
+            return f
+        bad = await c.post("/open311/v2/requests.json", data=form("errada"))
+        assert bad.status == 403
+        r = await c.post("/open311/v2/requests.json", data=form(KEY))
+        assert r.status == 201, await r.text()
+        protocol = (await r.json())[0]["service_request_id"]
+        got = await (await c.get(f"/open311/v2/requests/{protocol}.json")).json()
+        assert got[0]["address"] == "Rua das Flores, 10"
+    async with core.db.read() as s:
+        case = (await s.execute(select(Case).where(Case.protocol == protocol))).scalar_one()
+        subs = (await s.execute(select(Subscription).where(
+            Subscription.case_id == case.id))).scalars().all()
+        queued = (await s.execute(select(OutboxMessage).where(
+            OutboxMessage.chat_id < 0))).scalars().all()
+    assert subs == [] and queued == []  # the synthetic reporter is not messaged
+
+
+async def test_open311_post_is_refused_when_no_key_is_configured(panel):
+    async with panel.client() as c:
+        r = await c.post("/open311/v2/requests.json", data={"api_key": ""})
+        assert r.status == 403
+
+
+def test_create_app_without_core_opens_one_in_cleanup_ctx(data_dir):
+    from core.settings import Settings
+    app = create_app(settings=Settings(_env_file=None, data_dir=data_dir))
+    assert app.cleanup_ctx and (data_dir / "admin_secret_key").is_file()
