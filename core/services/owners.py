@@ -443,8 +443,8 @@ async def _build_view(core: Core, case: Case, events: list[Event],
     code = case.case_code
     if not case.is_open:
         next_step = "Caso encerrado."
-    elif deadline:
-        next_step = deadline.line().removeprefix("Prazo: ")
+    elif deadline:  # the deadline has its own line below: say it once
+        next_step = NEXT_BY_STATE.get(state.code, "veja o prazo abaixo.")
     else:
         next_step = NEXT_BY_STATE.get(state.code, "Aguardando a próxima providência da "
                                                   "prefeitura.")
