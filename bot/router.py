@@ -104,6 +104,7 @@ class Turn:
     args: list[str] = field(default_factory=list)  # words after a /command
     marked: bool = False  # the update's idempotency mark is written
     answered: bool = False  # the pressed button was answered
+    committed_conv: Conversation | None = None  # set by a hook; applied once it committed
 
     # -- what arrived -----------------------------------------------------------------------
 
@@ -176,10 +177,11 @@ class Turn:
                 await also(s)
             if clear:
                 await conversation.clear(s, self.user_id)
+                self.committed_conv = Conversation(self.user_id)
             elif state is not None:
-                await conversation.save(s, self.user_id, state,
-                                        draft if draft is not None else self.conv.draft,
-                                        self.core.now())
+                new = draft if draft is not None else self.conv.draft
+                await conversation.save(s, self.user_id, state, new, self.core.now())
+                self.committed_conv = Conversation(self.user_id, state, dict(new))
             if not self.marked:
                 await conversation.mark_processed(s, self.update_id, self.core.now())
             self.marked = True

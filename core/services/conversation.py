@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.services.context import Core
@@ -48,19 +49,27 @@ async def load_in(s: AsyncSession, user_id: int) -> Conversation:
 
 async def save(s: AsyncSession, user_id: int, state: str, draft: dict[str, Any],
                now: datetime | None = None) -> None:
-    """Store the user's state and draft in the caller's transaction."""
-    row = await s.get(ConversationState, user_id)
-    if row is None:
-        s.add(ConversationState(user_id=user_id, state=state, draft=dict(draft),
-                                updated_at=now or utcnow()))
-    else:
-        row.state, row.draft, row.updated_at = state, dict(draft), now or utcnow()
-    await s.flush()
+    """Store the user's state and draft in the caller's transaction (one upsert)."""
+    values = {"user_id": user_id, "state": state, "draft": dict(draft),
+              "updated_at": now or utcnow()}
+    module = sqlite if s.get_bind().dialect.name == "sqlite" else postgresql
+    stmt = module.insert(ConversationState.__table__).values(**values)
+    await s.execute(stmt.on_conflict_do_update(
+        index_elements=["user_id"],
+        set_={"state": stmt.excluded.state, "draft": stmt.excluded.draft,
+              "updated_at": stmt.excluded.updated_at}))
 
 
 async def clear(s: AsyncSession, user_id: int) -> None:
     """Forget the user's draft (after a submission or /cancelar), in the caller's transaction."""
     await s.execute(delete(ConversationState).where(ConversationState.user_id == user_id))
+
+
+async def last_processed(core: Core) -> int:
+    """The highest update id handled so far (0 if none): Telegram's ids only grow, so a
+    newer one cannot have been handled before."""
+    async with core.db.read() as s:
+        return (await s.execute(select(func.max(ProcessedUpdate.update_id)))).scalar() or 0
 
 
 async def is_processed(core: Core, update_id: int) -> bool:
