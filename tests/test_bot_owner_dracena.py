@@ -1,0 +1,113 @@
+"""Dracena through the real bot: the auto's data, the appeal to the Mayor written in the chat
+with attachments inside its deadline, refused outside it (Art. 3º; Art. 4º, §2º), and the
+decision sent to the owner."""
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from bot.harness import BotHarness
+from core.services.cases import apply_transition
+from core.storage.models import Case, ConversationState, Evidence
+from tests.test_bot_owner_support import JOSE, button_texts, open_by_qr
+from tests.test_bot_support import clock, core, jpeg, make_core, press, said  # noqa: F401
+from tests.test_services_owners import STAFF, dracena_apprehension
+
+LATE = "O prazo para recorrer ao Prefeito terminou em quinta-feira, 3 de dezembro de 2026, às 13:00"
+
+
+@pytest.fixture
+async def dracena(make_core):  # noqa: F811
+    return await make_core("dracena")
+
+
+@pytest.fixture
+async def dbot(dracena):
+    async with BotHarness(dracena) as h:
+        yield h
+
+
+async def refusal(h, user) -> str:
+    """The service's refusal for a pressed button: an alert, or a message when long."""
+    answer = await h.api.wait_for(method="answerCallbackQuery")
+    if answer.params.get("text"):
+        return answer.params["text"]
+    return (await said(h, user)).text
+
+
+async def test_appeal_inside_the_deadline_with_attachments_art_4_par_2(dbot, dracena, clock):
+    core = dracena
+    sub = await dracena_apprehension(core, _photo(core), clock)
+    view = await open_by_qr(dbot, JOSE, sub.case_code)
+    assert "Auto de infração:" in view.text and "R$\xa0100,00" in view.text
+    assert "Você pode recorrer ao Prefeito até 03/12/2026 às 13:00 (Art. 4º, §2º)" in view.text
+    assert "Recorrer ao Prefeito" in button_texts(view)
+    clock.advance(hours=20)
+    await press(dbot, JOSE, "Recorrer ao Prefeito", expect="razões do seu recurso")
+    await dbot.api.send_text(JOSE, "O gado não é meu:")
+    await said(dbot, JOSE, "Texto recebido")
+    await dbot.restart()  # the draft survives a restart
+    await dbot.api.send_photo(JOSE, jpeg(5))
+    await said(dbot, JOSE, "Anexo recebido (1 no total)")
+    await dbot.api.send_document(JOSE, b"%PDF-1.4 nota fiscal", "nota.pdf", "application/pdf",
+                                 caption="nota fiscal dos meus animais")
+    await said(dbot, JOSE, "Anexo recebido (2 no total)")
+    done = await press(dbot, JOSE, "Enviar recurso", expect="Recurso registrado")
+    assert "O Prefeito deve decidir até 04/12/2026 às 09:00 (Art. 4º, §2º)" in done.text
+    async with core.db.read() as s:
+        case = (await s.execute(select(Case))).scalar_one()
+        assert case.state == "appeal_pending"
+        facts = case.details["facts"]
+        assert "O gado não é meu:" in facts["appeal_grounds"]
+        assert "nota fiscal dos meus animais" in facts["appeal_grounds"]
+        assert len(facts["appeal_attachments"]) == 2
+        assert await s.scalar(select(func.count()).select_from(Evidence).where(
+            Evidence.case_id == case.id, Evidence.kind == "document")) == 1
+        assert (await s.execute(select(ConversationState))).first() is None
+    await apply_transition(core, sub.protocol, "decide_appeal_rejected", STAFF,
+                           {"decision_text": "Recurso improcedente: animais identificados."})
+    told = await dbot.api.wait_for(method="sendMessage", chat_id=JOSE, text="Decisão:",
+                                   since=0)
+    assert "Recurso improcedente" in told.text and "Ver meu caso" in button_texts(told)
+
+
+async def test_appeal_outside_the_deadline_is_refused_naming_it_art_4_par_2(dbot, dracena,
+                                                                            clock):
+    core = dracena
+    sub = await dracena_apprehension(core, _photo(core), clock)
+    await open_by_qr(dbot, JOSE, sub.case_code)
+    clock.advance(hours=49)
+    await press(dbot, JOSE, "Recorrer ao Prefeito")
+    assert LATE in await refusal(dbot, JOSE)
+    async with core.db.read() as s:
+        assert (await s.execute(select(ConversationState))).first() is None
+        assert (await s.execute(select(Case.state))).scalar_one() == "apprehended"
+    view = await open_by_qr(dbot, JOSE, sub.case_code)
+    assert "O prazo de recurso terminou" in view.text
+    assert "Recorrer ao Prefeito" not in button_texts(view)
+
+
+async def test_deadline_passing_while_writing_refuses_on_send(dbot, dracena, clock):
+    core = dracena
+    sub = await dracena_apprehension(core, _photo(core), clock)
+    await open_by_qr(dbot, JOSE, sub.case_code)
+    clock.advance(hours=47)
+    await press(dbot, JOSE, "Recorrer ao Prefeito", expect="razões do seu recurso")
+    await dbot.api.send_text(JOSE, "Não fui intimado.")
+    await said(dbot, JOSE, "Texto recebido")
+    clock.advance(hours=2)
+    await press(dbot, JOSE, "Enviar recurso")
+    assert LATE in await refusal(dbot, JOSE)
+    async with core.db.read() as s:
+        assert (await s.execute(select(ConversationState))).first() is None
+        assert (await s.execute(select(Case.state))).scalar_one() == "apprehended"
+
+
+def _photo(core):
+    from core.services.evidence import EvidenceIn
+    from tests.core_fixtures import jpeg as small_jpeg
+
+    def make(i: int = 0) -> EvidenceIn:
+        sha = core.evidence.put(small_jpeg((i * 7 % 256, 30, 30)))
+        return EvidenceIn(sha, "image/jpeg", "photo", f"file-{i}", f"uniq-{i}")
+    return make
