@@ -9,11 +9,11 @@ import sys
 from core.settings import Settings
 
 NO_TOKEN = """\
-Via Livre bot: TELEGRAM_BOT_TOKEN is not set.
-  1. Create a bot with @BotFather in Telegram and copy the token it gives you.
-  2. Put TELEGRAM_BOT_TOKEN=<token> in .env (copy .env.example) or in the environment.
-  Optional: TELEGRAM_API_URL (self-hosted Bot API server), WEBHOOK_URL + WEBHOOK_SECRET
-  (webhook instead of long polling), NOMINATIM_URL (geocoder). See .env.example."""
+Via Livre (bot): falta TELEGRAM_BOT_TOKEN.
+  1. No Telegram, crie o bot com o @BotFather e copie o token que ele fornece.
+  2. Coloque TELEGRAM_BOT_TOKEN=<token> no arquivo .env (copie o .env.example) ou no ambiente.
+  Opcional: TELEGRAM_API_URL (servidor Bot API próprio), WEBHOOK_URL e WEBHOOK_SECRET
+  (webhook em vez de long polling), NOMINATIM_URL (geocodificação). Veja o .env.example."""
 
 
 def main() -> int:
@@ -25,8 +25,8 @@ def main() -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     if settings.webhook_url and not settings.webhook_secret:
-        print("Via Livre bot: WEBHOOK_URL is set but WEBHOOK_SECRET is empty; set a secret "
-              "(letters, digits, _ and -) so every webhook request can be checked.",
+        print("Via Livre (bot): WEBHOOK_URL definido, mas WEBHOOK_SECRET está vazio. Defina um "
+              "segredo (letras, dígitos, _ e -) para conferir cada chamada do webhook.",
               file=sys.stderr)
         return 2
     try:
