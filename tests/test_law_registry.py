@@ -43,3 +43,14 @@ def test_a_third_law_is_one_new_module(tmp_path, monkeypatch):
         assert get_law("testopolis").city == "Testópolis"
     finally:
         registry.cache_clear()
+
+
+def test_citizen_signs_fit_the_category_art_3_par_4():
+    """Art. 3º, §4º, I: a citizen reporting a fridge is not asked whether it has an engine."""
+    from core.services.guidance import citizen_signs
+    law = get_law("dores-do-indaia")
+    car = {c.code for c in citizen_signs(law, "motor_vehicle")}
+    fridge = {c.code for c in citizen_signs(law, "large_furniture")}
+    assert {"no_engine", "missing_tyres"} <= car
+    assert "no_engine" not in fridge and "poor_conservation" in fridge
+    assert citizen_signs(get_law("dracena"), "livestock") == ()

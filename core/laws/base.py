@@ -130,6 +130,8 @@ class Law:
     # Plain-words steps ahead for a new report, per track (what /denunciar tells the citizen).
     next_steps: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # Law-specific rules supplied by the law's package:
+    # the abandonment signs (criteria codes) a citizen can see and tick for a category
+    citizen_signs: Callable[[str], tuple[str, ...]] | None = None
     release_conditions: Callable[[Category, ReleaseSituation], list[ReleaseCondition]] | None = None
 
     def lifecycle(self, category: str) -> Lifecycle:

@@ -5,17 +5,13 @@ from __future__ import annotations
 from core.laws.base import Criterion, Law
 from core.lifecycle import Actor, Transition
 
-#: Dores Art. 3º, §4º, I: "Entende-se por abandono o objeto que estiver nas seguintes
-#: condições" (a–i): signs anyone can see in the street. The registry conditions of Art. 1º,
-#: II–III (Detran/BIN) are checked by the inspector, not asked of the citizen.
-CITIZEN_SIGNS_ARTICLE = "Art. 3º, §4º"
-
-
 def citizen_signs(law: Law, category: str) -> tuple[Criterion, ...]:
-    """Signs offered as toggle buttons for `category` (empty when the law lists none)."""
-    if category not in law.categories:
+    """Signs offered as toggle buttons for `category`: the law module decides which it lists
+    for citizens (empty when it lists none)."""
+    if category not in law.categories or law.citizen_signs is None:
         return ()
-    return tuple(c for c in law.criteria if c.article.startswith(CITIZEN_SIGNS_ARTICLE))
+    codes = set(law.citizen_signs(category))
+    return tuple(c for c in law.criteria if c.code in codes)
 
 
 def next_steps(law: Law, category: str, limit: int = 5) -> tuple[str, ...]:

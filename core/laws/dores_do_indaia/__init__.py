@@ -5,7 +5,7 @@ from __future__ import annotations
 from core.laws.base import Law
 from core.laws.dores_do_indaia.next_steps import NEXT_STEPS
 from core.laws.dores_do_indaia import fees, release
-from core.laws.dores_do_indaia.assessment import CRITERIA, assess
+from core.laws.dores_do_indaia.assessment import CRITERIA, assess, citizen_signs
 from core.laws.dores_do_indaia.categories import AGENCIES, CATEGORIES, LOCATIONS
 from core.laws.dores_do_indaia.holidays import MUNICIPAL_HOLIDAYS
 from core.laws.dores_do_indaia.lifecycle_furniture import LIFECYCLE as FURNITURE
@@ -29,6 +29,7 @@ LAW = Law(
     municipal_holidays=MUNICIPAL_HOLIDAYS,
     locations=LOCATIONS,
     next_steps=NEXT_STEPS,
+    citizen_signs=citizen_signs,
     release_conditions=release.release_conditions,
 )
 

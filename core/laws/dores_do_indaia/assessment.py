@@ -71,6 +71,16 @@ def applicable(category_code: str) -> tuple[str, ...]:
     return (*_ART_1, *_SECTION_4)
 
 
+def citizen_signs(category_code: str) -> tuple[str, ...]:
+    """Signs a citizen can see in the street and tick when reporting: the Art. 3º, §4º, I
+    signs that apply to the category. The registry conditions of Art. 1º, I–III (Detran/BIN)
+    are the inspector's to check. For furniture and machinery only the signs that make sense
+    for them are asked (§4º, I, h and i); the inspector's checklist keeps them all."""
+    if CATEGORIES[category_code].track == TRACK_FURNITURE:
+        return ("poor_conservation", NEIGHBOURS)
+    return tuple(c for c in applicable(category_code) if c in _SECTION_4)
+
+
 def over_minimum_days(first_seen: date, on: date) -> bool:
     """Art. 1º, caput: "por mais de 30 (trinta) dias no local" — strictly more than."""
     return (on - first_seen).days > SETTINGS["minimum_days_in_place"].value
