@@ -47,6 +47,22 @@ def distance_m(a: tuple[float, float], b: tuple[float, float]) -> float:
     return geodesic(a, b).meters
 
 
+def bounding_box(lat: float, lon: float, radius_m: float) -> tuple[float, float, float | None,
+                                                                  float | None]:
+    """(lat_min, lat_max, lon_min, lon_max) of a box holding every point within `radius_m`
+    of (lat, lon), with a 1 % margin; the longitude bounds are None when the box would cross
+    the antimeridian or reach a pole (no longitude filter then)."""
+    dlat = radius_m * 1.01 / _M_PER_DEG_LAT_MIN + 1e-7
+    lat_min, lat_max = max(-90.0, lat - dlat), min(90.0, lat + dlat)
+    cos = math.cos(math.radians(max(abs(lat_min), abs(lat_max))))
+    if cos < 1e-6:
+        return lat_min, lat_max, None, None
+    dlon = radius_m * 1.01 / (_M_PER_DEG_LON_EQ * cos) + 1e-7
+    if lon - dlon < -180.0 or lon + dlon > 180.0:
+        return lat_min, lat_max, None, None
+    return lat_min, lat_max, lon - dlon, lon + dlon
+
+
 def cells_around(lat: float, lon: float, radius_m: float) -> list[int]:
     """Every cell that may hold a point within `radius_m` of (lat, lon), sorted.
 

@@ -31,14 +31,22 @@ def format_protocol(year: int, number: int) -> str:
 
 async def allocate_protocol(session: AsyncSession, year: int) -> str:
     """The next protocol of `year` ("2026-000042"), allocated in the session's transaction."""
+    return (await allocate_protocols(session, year, 1))[0]
+
+
+async def allocate_protocols(session: AsyncSession, year: int, count: int) -> list[str]:
+    """The next `count` protocols of `year`, in order, with one UPDATE (a grouped commit of
+    several submissions); same guarantees as `allocate_protocol`."""
+    if count < 1:
+        raise ValueError("count must be at least 1")
     table = ProtocolCounter.__table__
-    bump = (update(table).where(table.c.year == year).values(last=table.c.last + 1)
+    bump = (update(table).where(table.c.year == year).values(last=table.c.last + count)
             .returning(table.c.last))
-    number = (await session.execute(bump)).scalar_one_or_none()
-    if number is None:  # first submission of the year (or of a racing pair): create the row
+    last = (await session.execute(bump)).scalar_one_or_none()
+    if last is None:  # first submission of the year (or of a racing pair): create the row
         await session.execute(insert_ignore(session, table, {"year": year, "last": 0}, ["year"]))
-        number = (await session.execute(bump)).scalar_one()
-    return format_protocol(year, number)
+        last = (await session.execute(bump)).scalar_one()
+    return [format_protocol(year, n) for n in range(last - count + 1, last + 1)]
 
 
 def new_case_code() -> str:

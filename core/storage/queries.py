@@ -11,14 +11,21 @@ from datetime import datetime
 from sqlalchemy import Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core.storage.geo import cells_around, distance_m
+from core.storage.geo import bounding_box, cells_around, distance_m
 from core.storage.models import Case
 
 
 def nearby_query(category: str, lat: float, lon: float, radius_m: float) -> Select:
-    return (select(Case)
-            .where(Case.category == category, Case.is_open.is_(True),
-                   Case.cell.in_(cells_around(lat, lon, radius_m))))
+    """The index finds the cells; the bounding box then drops, before any row becomes an
+    object, the candidates of those cells that cannot be within the radius."""
+    lat_min, lat_max, lon_min, lon_max = bounding_box(lat, lon, radius_m)
+    query = (select(Case)
+             .where(Case.category == category, Case.is_open.is_(True),
+                    Case.cell.in_(cells_around(lat, lon, radius_m)),
+                    Case.lat.between(lat_min, lat_max)))
+    if lon_min is not None:
+        query = query.where(Case.lon.between(lon_min, lon_max))
+    return query
 
 
 async def nearby_open_cases(session: AsyncSession, category: str, lat: float, lon: float,

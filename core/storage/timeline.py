@@ -104,15 +104,25 @@ async def append_event(session: AsyncSession, case: Case | int, actor: ActorRef,
         select(Event.seq, Event.hash).where(Event.case_id == case_id)
         .order_by(Event.seq.desc()).limit(1))).first()
     seq, prev_hash = (last.seq + 1, last.hash) if last else (1, None)
-    actor_id = None if actor.id is None else str(actor.id)
-    kind = actor.kind.value if isinstance(actor.kind, Enum) else str(actor.kind)
-    clean = normalise_data(data)
-    ev = Event(case_id=case_id, seq=seq, at=at, actor_kind=kind, actor_id=actor_id,
-               actor_name=actor.name, action=action, article=article, data=clean,
-               public=bool(public), prev_hash=prev_hash)
-    ev.hash = _hash_of(ev)
+    ev = build_event(case_id, seq, prev_hash, actor, action, article, data, public, at)
     session.add(ev)
     await session.flush()
+    return ev
+
+
+def build_event(case_id: int, seq: int, prev_hash: str | None, actor: ActorRef, action: str,
+                article: str | None = None, data: Mapping[str, Any] | None = None,
+                public: bool = True, at: datetime | None = None) -> Event:
+    """The hashed Event that `append_event` would add as number `seq` after `prev_hash`, not
+    yet added to any session. Use it directly only for the first event (seq 1, prev_hash None)
+    of a case created in the same transaction, so no earlier event can exist."""
+    at = (at or utcnow()).astimezone(timezone.utc)
+    actor_id = None if actor.id is None else str(actor.id)
+    kind = actor.kind.value if isinstance(actor.kind, Enum) else str(actor.kind)
+    ev = Event(case_id=case_id, seq=seq, at=at, actor_kind=kind, actor_id=actor_id,
+               actor_name=actor.name, action=action, article=article,
+               data=normalise_data(data), public=bool(public), prev_hash=prev_hash)
+    ev.hash = _hash_of(ev)
     return ev
 
 

@@ -1,0 +1,340 @@
+"""Storage benchmark (issue #3): due sweep, nearby query and report submissions on SQLite.
+
+For each size (10k, 100k, 1M cases; `--quick`: 1k, 10k) a fresh SQLite file is created in a
+temporary directory, migrated by Alembic (core.storage.db.migrate) and seeded with bulk
+`executemany` INSERTs through the stdlib driver (batches of 20 000 rows, one transaction,
+synchronous=OFF for the seeding connection only). The data imitate years of reports in
+Dores do Indaiá:
+
+- points uniform over a 5.9 km disc around the city centre (-19.4628, -45.6003);
+- categories weighted (motor vehicles most common), ~85 % closed cases (the history of
+  several years), the open ones spread over the lifecycle's states;
+- 3 % of the cases carry a future `next_deadline_at`, plus exactly DUE (200) cases whose
+  deadline is already due, whatever the size, so the sweep returns the same rows everywhere;
+- created_at spread over six years, protocols numbered per year in that order, and the
+  year counters set, as a live database would have them.
+
+Measured on each database, through the application's own code:
+- sweep: `core.storage.queries.due_cases` in a read session, as `sweep_deadlines` runs it
+  (median of SWEEP_RUNS; the first, cold run is printed too);
+- nearby: `core.storage.queries.nearby_open_cases` in a read session, 50 m, at NEARBY_POINTS
+  random points drawn like the cases (p50/p99); `core.services.reports.find_nearby` (which
+  adds a photo look-up per case found) is printed for information;
+- submissions: `core.services.reports.submit_report` through a `Core` on the database,
+  SUBMISSIONS reports (1–3 photos each, already in the evidence store; half the reporters
+  new, half known) with CONCURRENCY concurrent submitters; wall-clock rate.
+
+Floors (at the largest size; at 1M in a full run): sweep < 50 ms, nearby p99 < 5 ms,
+≥ 500 submissions/s, sweep(largest)/sweep(smallest) ≤ 3.
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import gc
+import io
+import json
+import math
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from core.laws import get_law
+from core.services.context import Core, utc_clock
+from core.services.evidence import EvidenceIn
+from core.services.reports import ReportIn, find_nearby, submit_report
+from core.settings import Settings
+from core.storage.db import Database, migrate
+from core.storage.evidence import EvidenceStore
+from core.storage.geo import cell_of
+from core.storage.queries import due_cases, nearby_open_cases
+
+MUNICIPALITY = "dores-do-indaia"
+CENTRE = (-19.4628, -45.6003)
+SPREAD_M = 5_900.0  # inside the law's 6 km area
+DUE = 200
+FUTURE_DEADLINE_SHARE = 0.03
+OPEN_SHARE = 0.15
+RADIUS_M = 50.0
+SWEEP_RUNS = 21
+NEARBY_POINTS = 1000
+SUBMISSIONS = 1000
+CONCURRENCY = 16
+SEED_BATCH = 20_000
+PERSONS = 5_000
+YEARS = 6
+
+FLOOR_SWEEP_MS = 50.0
+FLOOR_NEARBY_P99_MS = 5.0
+FLOOR_SUBMIT_PER_S = 500.0
+FLOOR_SWEEP_RATIO = 3.0
+
+CATEGORIES = [("motor_vehicle", "dores_vehicle", 50), ("chassis_body", "dores_vehicle", 12),
+              ("trailer", "dores_vehicle", 6), ("human_animal_vehicle", "dores_vehicle", 4),
+              ("large_furniture", "dores_furniture", 20), ("machinery", "dores_furniture", 8)]
+CLOSED_STATES = ["closed_removed_by_owner", "closed_unfounded", "closed_duplicate",
+                 "closed_not_abandoned", "closed_not_competent", "released", "auctioned"]
+OPEN_STATES = ["reported", "reported", "reported", "diligence", "police_referral"]
+DEADLINE_STATES = {"dores_vehicle": ["owner_notified", "notice_affixed", "published", "in_depot",
+                                     "owner_removing"],
+                   "dores_furniture": ["owner_notified", "published", "in_depot",
+                                       "owner_removing"]}
+SIGNS = ["missing_tyres", "dented_rusted", "no_engine", "missing_broken_glass", "no_seats"]
+STREETS = ["Rua Getúlio Vargas", "Avenida Brasil", "Rua Sete de Setembro", "Rua Goiás",
+           "Rua Minas Gerais", "Rua Tiradentes", "Praça do Rosário", "Rua Bahia"]
+NEIGHBOURHOODS = ["Centro", "Rosário", "São Sebastião", "Vila Nova", "Bela Vista", "Santa Rosa"]
+
+SIZES = [10_000, 100_000, 1_000_000]
+QUICK_SIZES = [1_000, 10_000]
+
+
+def _log(msg: str) -> None:
+    print(f"  storage: {msg}", file=sys.stderr, flush=True)
+
+
+def _label(n: int) -> str:
+    return f"{n // 1_000_000}M" if n >= 1_000_000 and n % 1_000_000 == 0 else f"{n // 1000}k"
+
+
+def _sqlite_dt(dt: datetime) -> str:
+    """How SQLAlchemy stores a UTCDateTime in SQLite (naive UTC, microseconds)."""
+    return dt.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def random_point(rng: random.Random) -> tuple[float, float]:
+    """Uniform in the SPREAD_M disc around the centre (equirectangular offset)."""
+    r = SPREAD_M * math.sqrt(rng.random())
+    theta = rng.random() * 2 * math.pi
+    dlat = r * math.cos(theta) / 110_574.0
+    dlon = r * math.sin(theta) / (111_320.0 * math.cos(math.radians(CENTRE[0])))
+    return CENTRE[0] + dlat, CENTRE[1] + dlon
+
+
+# -- seeding ---------------------------------------------------------------------------------
+
+_CASE_COLUMNS = ("protocol, case_code, municipality, category, track, state, lat, lon, cell, "
+                 "address, neighbourhood, plate, chassis, description, details, reporter_id, "
+                 "created_at, updated_at, closed_at, next_deadline_at, next_deadline_kind, "
+                 "deadline_json, is_open")
+
+
+def _case_rows(n: int, now: datetime, rng: random.Random):
+    """Yield (rows, counters) batches; counters maps year → last protocol number so far."""
+    cats = [c for c, _, w in CATEGORIES for _ in range(w)]
+    tracks = {c: t for c, t, _ in CATEGORIES}
+    details = [json.dumps({"report": {"colour": colour, "make_model": None, "time_there":
+                                      "3 meses", "signs": [sign], "location_kind": None},
+                           "facts": {}}, ensure_ascii=False)
+               for colour in ("prata", "branco", "preto", None) for sign in SIGNS]
+    # which rows carry a deadline: DUE due now, FUTURE in the coming 60 days
+    future = int(n * FUTURE_DEADLINE_SHARE)
+    with_deadline = rng.sample(range(n), min(n, DUE + future))
+    due_rows = set(with_deadline[:DUE])
+    future_rows = set(with_deadline[DUE:])
+    span = timedelta(days=365 * YEARS).total_seconds()
+    offsets = sorted(rng.random() * span for _ in range(n))  # seconds before `now`, sorted
+    start = now - timedelta(days=365 * YEARS)
+    counters: dict[int, int] = {}
+    batch = []
+    for i in range(n):
+        created = start + timedelta(seconds=offsets[i])
+        local_year = (created - timedelta(hours=3)).year  # America/Sao_Paulo is UTC-3
+        counters[local_year] = counters.get(local_year, 0) + 1
+        category = rng.choice(cats)
+        lat, lon = random_point(rng)
+        deadline_at = kind = deadline_json = closed_at = None
+        if i in due_rows or i in future_rows:
+            state, is_open = rng.choice(DEADLINE_STATES[tracks[category]]), 1
+            deadline_at = (now - timedelta(minutes=rng.randint(1, 4320)) if i in due_rows
+                           else now + timedelta(minutes=rng.randint(60, 86_400)))
+            kind = "lapse"
+            deadline_json = json.dumps({"due_at": deadline_at.isoformat(), "article":
+                                        "Art. 6º, caput", "on_lapse": None})
+        elif rng.random() < OPEN_SHARE:
+            state, is_open = rng.choice(OPEN_STATES), 1
+        else:
+            state, is_open = rng.choice(CLOSED_STATES), 0
+            closed_at = _sqlite_dt(created + timedelta(days=rng.randint(5, 120)))
+        plate = (f"{''.join(rng.choices('ABCDEFGHJKLMNPRSTUVWXYZ', k=3))}{rng.randint(0, 9)}"
+                 f"{rng.choice('ABCDEFGHIJ')}{rng.randint(10, 99)}"
+                 if tracks[category] == "dores_vehicle" and rng.random() < 0.6 else None)
+        batch.append((
+            f"{local_year:04d}-{counters[local_year]:06d}",
+            base64.urlsafe_b64encode(rng.randbytes(8)).decode()[:11],
+            MUNICIPALITY, category, tracks[category], state, lat, lon, cell_of(lat, lon),
+            f"{rng.choice(STREETS)}, {rng.randint(1, 2000)}", rng.choice(NEIGHBOURHOODS),
+            plate, None, None, rng.choice(details),
+            rng.randint(1, PERSONS) if rng.random() < 0.95 else None,
+            _sqlite_dt(created), _sqlite_dt(created + timedelta(days=rng.randint(0, 30))),
+            closed_at, _sqlite_dt(deadline_at) if deadline_at else None, kind, deadline_json,
+            is_open))
+        if len(batch) >= SEED_BATCH:
+            yield batch, counters
+            batch = []
+    yield batch, counters
+
+
+def seed(path: Path, n: int, now: datetime, seed_value: int = 3) -> None:
+    """Bulk-insert PERSONS persons and `n` cases into the migrated SQLite file at `path`."""
+    rng = random.Random(seed_value)
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        for pragma in ("synchronous=OFF", "cache_size=-262144", "temp_store=MEMORY"):
+            con.execute(f"PRAGMA {pragma}")
+        con.execute("BEGIN")
+        created = _sqlite_dt(now - timedelta(days=365 * YEARS))
+        con.executemany(
+            "INSERT INTO persons (id, telegram_id, display_name, roles, created_at) "
+            "VALUES (?, ?, NULL, '[\"citizen\"]', ?)",
+            [(i, 10_000_000 + i, created) for i in range(1, PERSONS + 1)])
+        counters: dict[int, int] = {}
+        for rows, counters in _case_rows(n, now, rng):
+            if rows:
+                con.executemany(f"INSERT INTO cases ({_CASE_COLUMNS}) VALUES "
+                                f"({', '.join('?' * 23)})", rows)
+        con.executemany("INSERT INTO protocol_counters (year, last) VALUES (?, ?)",
+                        sorted(counters.items()))
+        con.execute("COMMIT")
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        con.close()
+
+
+# -- measurements ----------------------------------------------------------------------------
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(p / 100 * len(ordered)) - 1))]
+
+
+async def measure_sweep(db: Database, now: datetime) -> tuple[float, float, int]:
+    """(cold ms, median ms, rows) of the sweep's due query."""
+    times, rows = [], 0
+    for _ in range(SWEEP_RUNS):
+        t0 = time.perf_counter()
+        async with db.read() as s:
+            rows = len(await due_cases(s, now))
+        times.append((time.perf_counter() - t0) * 1000)
+    return times[0], statistics.median(times), rows
+
+
+async def measure_nearby(core: Core, rng: random.Random) -> dict[str, float]:
+    cats = [c for c, _, w in CATEGORIES for _ in range(w)]
+    points = [(rng.choice(cats), *random_point(rng)) for _ in range(NEARBY_POINTS)]
+    query, service, found = [], [], 0
+    for category, lat, lon in points:
+        t0 = time.perf_counter()
+        async with core.db.read() as s:
+            found += len(await nearby_open_cases(s, category, lat, lon, RADIUS_M))
+        query.append((time.perf_counter() - t0) * 1000)
+    for category, lat, lon in points:
+        t0 = time.perf_counter()
+        await find_nearby(core, category, lat, lon, RADIUS_M)
+        service.append((time.perf_counter() - t0) * 1000)
+    return {"p50": _pct(query, 50), "p99": _pct(query, 99), "found": found / len(points),
+            "svc_p50": _pct(service, 50), "svc_p99": _pct(service, 99)}
+
+
+def _jpeg(i: int) -> bytes:
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.new("RGB", (64, 48), (i * 7 % 256, i * 13 % 256, 90)).save(buf, "JPEG")
+    return buf.getvalue()
+
+
+async def measure_submissions(core: Core, rng: random.Random, count: int) -> tuple[float, int]:
+    """(submissions per second, count) with CONCURRENCY submitters."""
+    photos = [EvidenceIn(core.evidence.put(_jpeg(i)), "image/jpeg", "photo", f"file-{i}",
+                         f"uniq-{i}") for i in range(60)]
+    cats = [c for c, _, w in CATEGORIES for _ in range(w)]
+    jobs: asyncio.Queue = asyncio.Queue()
+    for i in range(count):
+        lat, lon = random_point(rng)
+        category = rng.choice(cats)
+        vehicle = category in ("motor_vehicle", "chassis_body", "trailer")
+        telegram_id = 10_000_000 + rng.randint(1, PERSONS) if i % 2 else 90_000_000 + i
+        jobs.put_nowait((telegram_id, ReportIn(
+            category=category, lat=lat, lon=lon, photos=rng.sample(photos, rng.randint(1, 3)),
+            address=f"{rng.choice(STREETS)}, {rng.randint(1, 2000)}",
+            neighbourhood=rng.choice(NEIGHBOURHOODS),
+            plate=f"ABC{rng.randint(0, 9)}D{rng.randint(10, 99)}" if vehicle else None,
+            colour="prata", make_model="VW Gol" if vehicle else None, time_there="2 meses",
+            signs=tuple(rng.sample(SIGNS, 2)), description="Parado há meses na rua.")))
+
+    async def worker() -> None:
+        while not jobs.empty():
+            telegram_id, report = jobs.get_nowait()
+            await submit_report(core, telegram_id, report)
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*[worker() for _ in range(CONCURRENCY)])
+    return count / (time.perf_counter() - t0), count
+
+
+async def bench_size(n: int, quick: bool) -> dict:
+    now = datetime.now(timezone.utc)
+    with tempfile.TemporaryDirectory(prefix="vialivre-bench-") as tmp:
+        data_dir = Path(tmp)
+        path = data_dir / "bench.sqlite3"
+        url = f"sqlite+aiosqlite:///{path}"
+        await migrate(url)
+        t0 = time.perf_counter()
+        await asyncio.to_thread(seed, path, n, now)
+        seed_s = time.perf_counter() - t0
+        _log(f"{_label(n)}: seeded in {seed_s:.1f} s ({path.stat().st_size / 2**20:.0f} MiB)")
+        db = Database.from_url(url)
+        settings = Settings(_env_file=None, municipality=MUNICIPALITY, data_dir=data_dir)
+        core = Core(db, get_law(MUNICIPALITY), settings, EvidenceStore(data_dir), utc_clock)
+        try:
+            await core.seed_tariffs()
+            rng = random.Random(n)
+            gc.collect()
+            cold, sweep_ms, due = await measure_sweep(db, now)
+            nearby = await measure_nearby(core, rng)
+            _log(f"{_label(n)}: sweep {sweep_ms:.2f} ms, nearby p99 {nearby['p99']:.2f} ms")
+            rate, count = await measure_submissions(core, rng, 200 if quick else SUBMISSIONS)
+        finally:
+            await db.dispose()
+    return {"n": n, "seed_s": seed_s, "sweep_cold": cold, "sweep": sweep_ms, "due": due,
+            "nearby": nearby, "rate": rate, "count": count}
+
+
+def _verdict(name: str, figure: str, floor: str, ok: bool) -> str:
+    return f"  {name:<28} {figure:>12}   floor {floor:<10} {'PASS' if ok else 'FAIL'}"
+
+
+async def run(quick: bool) -> list[str]:
+    sizes = QUICK_SIZES if quick else SIZES
+    results = [await bench_size(n, quick) for n in sizes]
+    lines = [f"storage benchmark (SQLite, {len(results)} sizes; {DUE} cases due at every size, "
+             f"nearby radius {RADIUS_M:.0f} m over {NEARBY_POINTS} points, "
+             f"submissions with concurrency {CONCURRENCY})"]
+    for r in results:
+        nb = r["nearby"]
+        lines.append(
+            f"  {_label(r['n']):>4} cases: seed {r['seed_s']:5.1f} s | sweep {r['sweep']:6.2f} ms "
+            f"({r['due']} due, cold {r['sweep_cold']:.2f} ms) | nearby p50 {nb['p50']:.2f} ms "
+            f"p99 {nb['p99']:.2f} ms ({nb['found']:.1f} found/query; find_nearby p50 "
+            f"{nb['svc_p50']:.2f} p99 {nb['svc_p99']:.2f} ms) | {r['rate']:.0f} submissions/s "
+            f"({r['count']})")
+    big, small = results[-1], results[0]
+    at = _label(big["n"])
+    ratio = big["sweep"] / small["sweep"]
+    lines.append(f"verdicts at {at}" + (" (quick run: sizes too small to judge the floors)"
+                                        if quick else "") + ":")
+    lines += [
+        _verdict(f"sweep @{at}", f"{big['sweep']:.2f} ms", f"< {FLOOR_SWEEP_MS:.0f} ms",
+                 big["sweep"] < FLOOR_SWEEP_MS),
+        _verdict(f"nearby p99 @{at}", f"{big['nearby']['p99']:.2f} ms",
+                 f"< {FLOOR_NEARBY_P99_MS:.0f} ms", big["nearby"]["p99"] < FLOOR_NEARBY_P99_MS),
+        _verdict(f"submissions @{at}", f"{big['rate']:.0f}/s", f">= {FLOOR_SUBMIT_PER_S:.0f}/s",
+                 big["rate"] >= FLOOR_SUBMIT_PER_S),
+        _verdict(f"sweep ratio {at}/{_label(small['n'])}", f"{ratio:.2f}x",
+                 f"<= {FLOOR_SWEEP_RATIO:.0f}x", ratio <= FLOOR_SWEEP_RATIO),
+    ]
+    return lines
