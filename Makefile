@@ -14,8 +14,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The panel (python -m admin) beside the bot (python -m bot); Ctrl-C stops both.
 run: $(STAMP)
-	$(PY) -m core.run
+	@$(PY) -m core.migrate
+	@$(PY) -m admin & panel=$$!; trap 'kill $$panel 2>/dev/null' EXIT INT TERM; $(PY) -m bot
 
 test: $(STAMP)
 	$(PY) -m pytest -q
