@@ -98,8 +98,7 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
 
 def _jinja(app: web.Application) -> None:
     env = aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(HERE / "templates"),
-                               autoescape=jinja2.select_autoescape(["html"]),
-                               undefined=jinja2.StrictUndefined if False else jinja2.Undefined)
+                               autoescape=jinja2.select_autoescape(["html"]))
     env.filters.update(filters.FILTERS)
     env.globals.update(filters.GLOBALS)
 
