@@ -31,8 +31,8 @@ Flow = Callable[[Router], None]
 
 def default_flows() -> list[Flow]:
     """The flows the bot runs. Inspector and owner flows add one line each here."""
-    from bot import citizen, owner
-    return [citizen.register, owner.register]
+    from bot import citizen, inspector, owner
+    return [citizen.register, owner.register, inspector.register]
 
 
 class PerUserOrder(BaseUpdateProcessor):

@@ -13,6 +13,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from core.services.context import Core
 from core.services.sweep import sweep_deadlines
+from core.services.warnings import inspector_warnings
 from core.services.reminders import owner_reminders
 from core.storage.db import StorageUnavailable
 from core.storage.outbox import ClaimedMessage, claim_due, mark_failed, mark_sent
@@ -110,6 +111,8 @@ async def sweep_loop(core: Core, settings: LoopSettings, wake: asyncio.Event) ->
             if report.moved or report.refused:
                 log.info("sweep: moved %s, refused %s", report.moved, report.refused)
                 wake.set()  # their notifications are in the outbox
+            if (await inspector_warnings(core)).queued:  # day before, due day, removal due
+                wake.set()
             if (await owner_reminders(core)).queued:  # 3 days/1 day before, removal, auction
                 wake.set()
         except StorageUnavailable as exc:

@@ -1,0 +1,34 @@
+"""The inspector's flow: /fiscal binding, task messages (Aceitar / Recusar / Abrir caso),
+/tarefas, the case card with only the actions the lifecycle allows, and the on-site form that
+takes a step and sends its legal document. Every rule lives in core.services (inspectors,
+tasks, step_forms, documents)."""
+from __future__ import annotations
+
+from bot.inspector import form, tasks
+from bot.inspector.states import FORM, REFUSE, TASKS
+from bot.router import Router, Turn
+from bot.texts import STALE_BUTTON
+from core.services.inspectors import require_inspector
+
+
+async def on_button(turn: Turn) -> None:
+    """insp:do:<protocol>:<code> (card action) and insp:<draft id>:... (form)."""
+    data = turn.data
+    await require_inspector(turn.core, turn.user_id)
+    if len(data) == 4 and data[1] == "do":
+        await form.start(turn, data[2], data[3])
+    elif len(data) >= 3:
+        await form.on_button(turn, data)
+    else:
+        await turn.answer(STALE_BUTTON)
+
+
+def register(router: Router) -> None:
+    router.command("fiscal", tasks.bind)  # /fiscal CÓDIGO (not in the public menu)
+    router.command("tarefas", tasks.my_tasks, "Minhas tarefas de vistoria", role="inspector")
+    router.callback("task", tasks.on_task_button)
+    router.callback("case", tasks.on_case_button)
+    router.callback("insp", on_button)
+    router.state(TASKS, tasks.on_tasks_message)
+    router.state(REFUSE, tasks.on_refusal_reason)
+    router.state(FORM, form.on_message)

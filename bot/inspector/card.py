@@ -1,0 +1,51 @@
+"""The case card: what the inspector sees of a case they hold, with only the actions the
+lifecycle allows now (core.services.tasks.case_card)."""
+from __future__ import annotations
+
+from datetime import date
+
+from bot.inspector import texts
+from bot.router import Turn, inline
+from core.formatting import fmt_date
+from core.identifiers import format_plate
+from core.services.tasks import OFFERED, CaseCard, case_card
+
+
+def render(card: CaseCard) -> str:
+    lines = [f"Protocolo {card.protocol} — {card.category_label}",
+             f"Etapa: {card.state_label}",
+             f"Endereço: {card.address or f'{card.lat:.5f}, {card.lon:.5f}'}"]
+    if card.plate:
+        lines.append(f"Placa: {format_plate(card.plate)}")
+    if card.chassis:
+        lines.append(f"Chassi: {card.chassis}")
+    if card.description:
+        lines.append(f"Descrição: {card.description[:500]}")
+    if card.owner_name:
+        lines.append(f"Proprietário/responsável: {card.owner_name}")
+    d = card.deadline
+    if d and d.get("due"):
+        lines.append(f"Prazo: {d['description']} até {fmt_date(date.fromisoformat(d['due']))} "
+                     f"({d['article']})")
+    if card.photos:
+        lines.append(f"Fotos no caso: {len(card.photos)}")
+    for p in card.previous_cases:
+        lines.append(f"⚠️ Caso anterior do mesmo veículo: {p.protocol} ({p.state_label}, "
+                     f"{fmt_date(p.created_at)}) — reincidência, Art. 6º, §5º")
+    if not card.actions:
+        lines.append(texts.NO_ACTIONS)
+    return "\n".join(lines)[:4096]
+
+
+def buttons(card: CaseCard):
+    rows = [[(f"{a.label} ({a.article})"[:60], f"insp:do:{card.protocol}:{a.code}")]
+            for a in card.actions]
+    if card.task_status == OFFERED:
+        rows.insert(0, [(texts.ACCEPT, f"task:accept:{card.task_id}"),
+                        (texts.REFUSE, f"task:refuse:{card.task_id}")])
+    return inline(rows) if rows else None
+
+
+async def show(turn: Turn, protocol: str, before: str = "") -> None:
+    card = await case_card(turn.core, turn.user_id, protocol)
+    await turn.reply((before + "\n\n" if before else "") + render(card), buttons(card))

@@ -1,0 +1,281 @@
+"""Performing an action from the case card: a durable step-by-step form over the facts the
+step requires (core.services.step_forms), a confirmation, then the step and its document.
+
+Buttons carry "insp:<draft id>:<action>[:<arg>]"; one from another draft or state is stale.
+The form is re-read from the core at every answer, so a case that moved on (or was taken
+away) ends the form politely instead of recording anything."""
+from __future__ import annotations
+
+import secrets
+from datetime import date
+
+from telegram import InputFile
+
+from bot.citizen.media import fetch, photo_of
+from bot.inspector import card, texts
+from bot.inspector.states import FORM
+from bot.router import Turn, inline
+from bot.texts import STALE_BUTTON
+from core.formatting import fmt_date
+from core.lifecycle import TransitionRefused
+from core.services.errors import ServiceError
+from core.services.step_forms import (BOOL, CHOICE, CRITERIA, DATETIME, NO_MISSING_PARTS,
+                                      NO_ODOMETER, ODOMETER, PARTS, PHOTOS, FormField, StepForm,
+                                      now_value, parse_answer, perform_step, show_value,
+                                      step_form, wanted)
+
+MAX_PHOTOS = 10
+TYPED = {"date", "datetime", "cpf", "odometer", "money", "names", "text"}
+
+
+def _b(d: dict, action: str) -> str:
+    return f"insp:{d['id']}:{action}"
+
+
+async def start(turn: Turn, protocol: str, code: str) -> None:
+    """insp:do:<protocol>:<code> from the card."""
+    form = await step_form(turn.core, turn.user_id, protocol, code)
+    draft = {"id": secrets.token_hex(3), "protocol": form.protocol, "code": code,
+             "i": -1, "facts": {}}
+    await _advance(turn, form, draft)
+
+
+def _next(form: StepForm, d: dict) -> int:
+    """The first field after the current one that is asked and not answered yet."""
+    facts = d["facts"]
+    for j in range(d["i"] + 1, len(form.fields)):
+        f = form.fields[j]
+        if wanted(f, facts) and f.fact not in facts:
+            return j
+    return len(form.fields)
+
+
+async def _advance(turn: Turn, form: StepForm, d: dict, before: str = "") -> None:
+    d = {**d, "i": _next(form, d)}
+    await turn.save(FORM, d)
+    await ask(turn, form, d, before)
+
+
+async def ask(turn: Turn, form: StepForm, d: dict, before: str = "") -> None:
+    head = before + "\n\n" if before else ""
+    if d["i"] >= len(form.fields):
+        await _summary(turn, form, d, head)
+        return
+    f = form.fields[d["i"]]
+    asked = [x for x in form.fields if wanted(x, d["facts"])]
+    n = asked.index(f) + 1 if f in asked else d["i"] + 1
+    text = head + texts.FORM_STEP.format(label=form.label, article=form.article, n=n,
+                                         total=len(asked), field=f.label)
+    text += "\n" + texts.HINT[f.kind]
+    rows: list[list[tuple[str, str]]] = []
+    value = d["facts"].get(f.fact)
+    if f.kind in (CRITERIA, PARTS):
+        ticked = set(value or ())
+        rows = [[(("✅ " if v in ticked else "⬜ ") + label[:58], _b(d, f"tog:{k}"))]
+                for k, (v, label) in enumerate(f.options)]
+        if f.kind == PARTS:
+            rows.append([(texts.NO_PARTS_BUTTON, _b(d, "noparts"))])
+        rows.append([(texts.CONTINUE, _b(d, "next"))])
+    elif f.kind == PHOTOS:
+        if value:
+            text += f"\nJá recebi {len(value)} foto(s)."
+        rows = [[(texts.DONE, _b(d, "next"))]]
+    elif f.kind == BOOL:
+        rows = [[(texts.YES, _b(d, "yes")), (texts.NO, _b(d, "no"))]]
+    elif f.kind == CHOICE:
+        rows = [[(label, _b(d, f"pick:{k}"))] for k, (_, label) in enumerate(f.options)]
+    elif f.kind == DATETIME:
+        rows = [[(texts.NOW, _b(d, "now"))]]
+    elif f.kind == ODOMETER:
+        rows = [[(texts.NO_ODOMETER_BUTTON, _b(d, "noodo"))]]
+    if f.suggestion:
+        rows.append([(texts.USE.format(value=f.suggestion)[:60], _b(d, "use"))])
+    if not f.required and f.kind not in (BOOL,):
+        rows.append([(texts.SKIP, _b(d, "skip"))])
+    rows.append([(texts.CANCEL, _b(d, "cancel"))])
+    await turn.reply(text[:4096], inline(rows))
+
+
+async def _summary(turn: Turn, form: StepForm, d: dict, head: str = "") -> None:
+    lines = [head + texts.SUMMARY_HEAD.format(label=form.label, article=form.article,
+                                              protocol=form.protocol)]
+    for f in form.fields:
+        if wanted(f, d["facts"]) and f.fact in d["facts"]:
+            lines.append(f"• {f.label}: {show_value(f, d['facts'][f.fact])}")
+    lines.append(texts.SUMMARY_TAIL)
+    await turn.reply("\n".join(lines)[:4096],
+                     inline([[(texts.CONFIRM, _b(d, "ok")), (texts.FIX, _b(d, "fix"))],
+                             [(texts.CANCEL, _b(d, "cancel"))]]))
+
+
+async def _current(turn: Turn) -> tuple[StepForm, dict]:
+    d = dict(turn.conv.draft)
+    try:
+        form = await step_form(turn.core, turn.user_id, d["protocol"], d["code"])
+    except ServiceError:
+        await turn.clear()  # the case moved on or is no longer theirs: the form ends
+        raise
+    return form, d
+
+
+async def _answer(turn: Turn, form: StepForm, d: dict, f: FormField, value) -> None:
+    d = {**d, "facts": {**d["facts"], f.fact: value}}
+    await _advance(turn, form, d)
+
+
+# ----------------------------------------------------------------------------- buttons
+
+async def on_button(turn: Turn, data: list[str]) -> None:
+    """insp:<draft id>:<action>[:<arg>]."""
+    d = turn.conv.draft
+    if turn.conv.state != FORM or len(data) < 3 or data[1] != d.get("id"):
+        await turn.answer(STALE_BUTTON)
+        return
+    action, arg = data[2], (data[3] if len(data) > 3 else "")
+    form, d = await _current(turn)
+    if action == "cancel":
+        await turn.clear()
+        await turn.answer()
+        await turn.reply(texts.FORM_CANCELLED)
+        return
+    if action == "ok" and d["i"] >= len(form.fields):
+        await _perform(turn, form, d)
+        return
+    if action == "fix" and d["i"] >= len(form.fields):
+        rows = [[(f.label[:60], _b(d, f"redo:{k}"))] for k, f in enumerate(form.fields)
+                if wanted(f, d["facts"])]
+        await turn.answer()
+        await turn.reply(texts.WHICH_FIX, inline(rows + [[(texts.CANCEL, _b(d, "cancel"))]]))
+        return
+    if action == "redo" and arg.isdigit() and int(arg) < len(form.fields):
+        k = int(arg)
+        facts = {key: v for key, v in d["facts"].items() if key != form.fields[k].fact}
+        if form.fields[k].kind in (CRITERIA, PARTS, PHOTOS):
+            facts = d["facts"]  # toggles and photos start from what was given
+        d = {**d, "i": k, "facts": facts}
+        await turn.save(FORM, d)
+        await turn.answer()
+        await ask(turn, form, d)
+        return
+    if d["i"] >= len(form.fields):
+        await turn.answer(STALE_BUTTON)
+        return
+    f = form.fields[d["i"]]
+    value = d["facts"].get(f.fact)
+    await turn.answer()
+    if action == "tog" and f.kind in (CRITERIA, PARTS) and arg.isdigit() \
+            and int(arg) < len(f.options):
+        code = f.options[int(arg)][0]
+        ticked = [v for v in (value or []) if v != NO_MISSING_PARTS]
+        ticked = [v for v in ticked if v != code] if code in ticked else ticked + [code]
+        d = {**d, "facts": {**d["facts"], f.fact: ticked}}
+        await turn.save(FORM, d)
+        await turn.query.edit_message_reply_markup(_toggle_markup(f, d))
+    elif action == "next" and f.kind in (CRITERIA, PARTS, PHOTOS):
+        if not value and f.kind == PARTS:
+            await _answer(turn, form, d, f, [NO_MISSING_PARTS])
+        elif not value:
+            await turn.reply(texts.NEED_PHOTO if f.kind == PHOTOS else texts.PICK_ONE)
+            await ask(turn, form, d)
+        else:
+            await _answer(turn, form, d, f, value)
+    elif action == "noparts" and f.kind == PARTS:
+        await _answer(turn, form, d, f, [NO_MISSING_PARTS])
+    elif action in ("yes", "no") and f.kind == BOOL:
+        await _answer(turn, form, d, f, action == "yes")
+    elif action == "pick" and f.kind == CHOICE and arg.isdigit() and int(arg) < len(f.options):
+        await _answer(turn, form, d, f, f.options[int(arg)][0])
+    elif action == "now" and f.kind == DATETIME:
+        await _answer(turn, form, d, f, now_value(turn.core))
+    elif action == "noodo" and f.kind == ODOMETER:
+        await _answer(turn, form, d, f, NO_ODOMETER)
+    elif action == "use" and f.suggestion:
+        await _answer(turn, form, d, f, f.suggestion)
+    elif action == "skip" and not f.required:
+        await _answer(turn, form, d, f, None)
+    else:
+        await turn.reply(STALE_BUTTON)
+
+
+def _toggle_markup(f: FormField, d: dict):
+    ticked = set(d["facts"].get(f.fact) or ())
+    rows = [[(("✅ " if v in ticked else "⬜ ") + label[:58], _b(d, f"tog:{k}"))]
+            for k, (v, label) in enumerate(f.options)]
+    if f.kind == PARTS:
+        rows.append([(texts.NO_PARTS_BUTTON, _b(d, "noparts"))])
+    rows.append([(texts.CONTINUE, _b(d, "next"))])
+    rows.append([(texts.CANCEL, _b(d, "cancel"))])
+    return inline(rows)
+
+
+# ----------------------------------------------------------------------------- messages
+
+async def on_message(turn: Turn) -> None:
+    msg = turn.message
+    if msg is None:
+        return
+    form, d = await _current(turn)
+    if d["i"] >= len(form.fields):
+        await turn.reply(texts.USE_BUTTONS)
+        await _summary(turn, form, d)
+        return
+    f = form.fields[d["i"]]
+    if f.kind == PHOTOS:
+        await _photo(turn, form, d, f)
+        return
+    if f.kind not in TYPED or not msg.text:
+        await turn.reply(texts.USE_BUTTONS)
+        await ask(turn, form, d)
+        return
+    try:
+        value = parse_answer(turn.core, f, msg.text)
+    except ServiceError as exc:
+        await ask(turn, form, d, exc.message)
+        return
+    await _answer(turn, form, d, f, value)
+
+
+async def _photo(turn: Turn, form: StepForm, d: dict, f: FormField) -> None:
+    item, refusal = photo_of(turn.message)
+    have = list(d["facts"].get(f.fact) or [])
+    if refusal is None and len(have) >= MAX_PHOTOS:
+        refusal = "Esse é o máximo de fotos; toque em Pronto."
+    if refusal is None:
+        sha, refusal = await fetch(turn.bot, turn.core, item)
+    if refusal is not None:
+        await turn.reply(refusal, inline([[(texts.DONE, _b(d, "next"))]]))
+        return
+    if sha not in have:
+        have.append(sha)
+    d = {**d, "facts": {**d["facts"], f.fact: have}}
+    await turn.save(FORM, d)
+    await turn.reply(texts.PHOTOS_GOT.format(n=len(have)), inline([[(texts.DONE, _b(d, "next"))]]))
+
+
+# ----------------------------------------------------------------------------- the step
+
+async def _perform(turn: Turn, form: StepForm, d: dict) -> None:
+    try:
+        done = await perform_step(turn.core, turn.user_id, form.protocol, form.code,
+                                  d["facts"], also=turn.hook(clear=True))
+    except TransitionRefused as exc:  # nothing written: the answers stay, the summary again
+        await turn.answer()
+        await _summary(turn, form, d, texts.REFUSED.format(message=exc.message) + "\n\n")
+        return
+    await turn.answer()
+    r = done.result
+    lines = [texts.DONE_STEP.format(label=form.label, article=form.article,
+                                    protocol=form.protocol, state=done.state_label)]
+    if r.deadline and r.deadline.get("due"):
+        lines.append(texts.DEADLINE.format(description=r.deadline["description"],
+                                           due=fmt_date(date.fromisoformat(r.deadline["due"])),
+                                           article=r.deadline["article"]))
+    await turn.reply("\n".join(lines))
+    for _sha, filename, blob in done.documents:
+        await turn.bot.send_document(turn.chat_id, InputFile(blob, filename=filename),
+                                     caption=texts.DOCUMENT_CAPTION.format(
+                                         name=filename, protocol=form.protocol))
+    try:
+        await card.show(turn, form.protocol)
+    except ServiceError:
+        pass  # closed, or no longer this inspector's: nothing more to do here

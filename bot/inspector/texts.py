@@ -1,0 +1,57 @@
+"""Portuguese texts of the inspector's screens."""
+from __future__ import annotations
+
+BIND_USAGE = ("Para vincular sua conta de fiscal, envie /fiscal seguido do código de convite "
+              "que a Secretaria lhe entregou, por exemplo: /fiscal ABCD-EFGH-JKMN")
+BOUND = ("Conta vinculada: {name} — {agency}.\nAs tarefas de vistoria chegam aqui, com fotos e "
+         "mapa. Veja as abertas em /tarefas.")
+NO_TASKS = "Você não tem tarefas abertas no momento."
+TASKS_HEAD = "Suas tarefas abertas (por prazo, depois distância):"
+SHARE_LOCATION = ("Para ordenar por distância, toque no botão abaixo e envie sua localização "
+                  "atual.")
+LOCATION_BUTTON = "📍 Enviar minha localização"
+LOCATION_SAVED = "📍 Localização registrada."
+LEFT_TASKS = "Certo. Veja suas tarefas quando quiser em /tarefas."
+ACCEPTED = "✅ Tarefa aceita — protocolo {protocol}."
+ASK_REFUSAL = ("Por que você recusa a tarefa do protocolo {protocol}? Escreva o motivo em uma "
+               "mensagem (a tarefa irá para outro fiscal).")
+REFUSED_TO = "Tarefa recusada. O protocolo {protocol} foi encaminhado a outro fiscal."
+REFUSED_STAFF = ("Tarefa recusada. Não há outro fiscal disponível: a Secretaria vai atribuir o "
+                 "protocolo {protocol} manualmente.")
+NEED_REASON = "Escreva o motivo da recusa em uma mensagem de texto (ou /cancelar)."
+NOT_MY_TASK = "Esta tarefa não está com você. Veja suas tarefas em /tarefas."
+NO_ACTIONS = "Nenhuma ação sua é possível nesta etapa."
+ACCEPT, REFUSE = "Aceitar", "Recusar"
+
+FORM_STEP = "{label} ({article})\nPasso {n} de {total}: {field}."
+HINT = {
+    "criteria": "Marque os sinais constatados e toque em Continuar.",
+    "parts": "Marque os itens faltantes ou avariados e toque em Continuar.",
+    "photos": "Envie as fotos (uma ou mais) e toque em Pronto.",
+    "date": "Digite a data (dd/mm/aaaa).",
+    "datetime": "Digite a data e a hora (dd/mm/aaaa hh:mm) ou toque em Agora.",
+    "bool": "Toque em Sim ou Não.",
+    "cpf": "Digite o CPF (11 números).",
+    "odometer": "Digite o número do hodômetro ou toque em Sem hodômetro.",
+    "money": "Digite o valor em reais, por exemplo 150,00.",
+    "names": "Digite os nomes das duas testemunhas, separados por vírgula.",
+    "choice": "Escolha uma opção.",
+    "text": "Escreva em uma mensagem.",
+}
+CONTINUE, DONE, NOW, YES, NO, SKIP = "Continuar ➡️", "✅ Pronto", "Agora", "Sim", "Não", "Pular"
+NO_ODOMETER_BUTTON = "Sem hodômetro"
+NO_PARTS_BUTTON = "Nenhum item faltante"
+USE = "Usar: {value}"
+CONFIRM, FIX, CANCEL = "✅ Confirmar", "✏️ Corrigir", "Cancelar"
+PICK_ONE = "Marque ao menos um item."
+NEED_PHOTO = "Envie ao menos uma foto."
+PHOTOS_GOT = "📷 {n} foto(s) recebida(s). Envie mais ou toque em Pronto."
+USE_BUTTONS = "Use os botões da pergunta acima."
+SUMMARY_HEAD = "Confira antes de registrar — {label} ({article}), protocolo {protocol}:"
+SUMMARY_TAIL = "Está tudo certo?"
+WHICH_FIX = "Qual dado você quer corrigir?"
+REFUSED = "{message}\nNada foi registrado; suas respostas foram mantidas."
+DONE_STEP = "✅ Registrado: {label} ({article}).\nProtocolo {protocol}: {state}."
+DEADLINE = "Prazo: {description} até {due} ({article})."
+FORM_CANCELLED = "Ação cancelada. Nada foi registrado."
+DOCUMENT_CAPTION = "{name} — protocolo {protocol}"

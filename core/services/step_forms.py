@@ -1,0 +1,270 @@
+"""The inspector's on-site form for one lifecycle step: which facts to ask, in which order and
+in what shape, how a typed answer becomes a fact, and performing the step (with its legal
+document) once the inspector confirms.
+
+The questions come from the step itself (Transition.requires, with the lifecycle's Portuguese
+fact_labels); the few facts a guard reads without requiring them are added here with the
+article that asks for them:
+- Dracena Art. 2º, d and §2º: the offender signs the auto, or the agent declares the refusal
+  ("a recusa será suprida pela declaração do autuante e de duas testemunhas"); the two
+  witnesses sign (always, or only on refusal — setting witnesses_always_required).
+- Dores Art. 4º, I: the owner's contact (optional) beside name and CPF.
+Faces (the bot) only render the fields and hand the answers back.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any, Awaitable, Callable
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.documents.data import MISSING_PARTS
+from core.formatting import TZ, fmt_date, parse_date_br
+from core.identifiers import InvalidIdentifier, format_plate, validate_cpf
+from core.services import documents as docs
+from core.services.cases import TransitionResult, apply_transition
+from core.services.context import Core
+from core.services.errors import InvalidInput
+from core.services.evidence import EvidenceIn, attach
+from core.services.inspectors import actor_ref, require_inspector
+from core.services.tasks import OFFERED, accept_task, case_card
+
+CRITERIA, PHOTOS, DATE, DATETIME, BOOL, PARTS = \
+    "criteria", "photos", "date", "datetime", "bool", "parts"
+CPF, ODOMETER, MONEY, NAMES, CHOICE, TEXT = "cpf", "odometer", "money", "names", "choice", "text"
+
+NO_ODOMETER = "sem hodômetro"
+NO_MISSING_PARTS = "nenhum item faltante ou avariado"
+DATE_FACTS = {"publication_date", "edital_date", "agreed_removal_by", "intimacao_date",
+              "auction_date", "appeal_deadline"}
+DATETIME_FACTS = {"removal_started_at", "occurred_at", "apprehended_at", "appeal_filed_at"}
+BOOL_FACTS = {"copy_delivered", "note_signed", "perishable", "release_checklist_confirmed",
+              "agent_signature", "offender_signature", "refusal_declaration"}
+PHOTO_FACTS = {"notice_photo", "removal_photos"}
+MAX_TEXT = 1000
+
+#: The document each step produces (Dores Art. 4º, I (Anexo I); Art. 4º, II, a; Art. 6º, I, b;
+#: Dracena Art. 2º).
+DOCUMENT_AFTER: dict[str, Callable[..., Awaitable[docs.Issued]]] = {
+    "notify_owner": docs.issue_notification,
+    "affix_notice": docs.issue_affixed_notice,
+    "depot_entry": docs.issue_removal_term,
+    "issue_auto": docs.issue_auto_infracao,
+    "issue_auto_absent": docs.issue_auto_infracao,
+}
+
+
+@dataclass(frozen=True)
+class FormField:
+    fact: str
+    label: str  # Portuguese: what to give
+    kind: str
+    required: bool = True
+    options: tuple[tuple[str, str], ...] = ()  # (value, Portuguese label) for toggles/choices
+    suggestion: str | None = None  # a value offered as a button (e.g. the protocol)
+    only_if: tuple[str, Any] | None = None  # ask only when facts[name] == value
+
+
+@dataclass(frozen=True)
+class StepForm:
+    protocol: str
+    code: str
+    label: str
+    article: str
+    fields: tuple[FormField, ...]
+    document: bool
+    track: str
+    task_id: int
+    task_status: str
+
+
+@dataclass(frozen=True)
+class StepDone:
+    result: TransitionResult
+    state_label: str
+    documents: list[docs.Issued] = field(default_factory=list)
+
+
+def _kind(fact: str) -> str:
+    if fact == "abandonment_criteria":
+        return CRITERIA
+    if fact in PHOTO_FACTS:
+        return PHOTOS
+    if fact in DATE_FACTS:
+        return DATE
+    if fact in DATETIME_FACTS:
+        return DATETIME
+    if fact in BOOL_FACTS:
+        return BOOL
+    return {"missing_parts": PARTS, "owner_document": CPF, "odometer": ODOMETER,
+            "fine_amount": MONEY, "witnesses": NAMES, "previous_case": CHOICE}.get(fact, TEXT)
+
+
+def _setting(core: Core, name: str, default: Any) -> Any:
+    try:
+        return core.law.setting(name)
+    except (KeyError, AttributeError):
+        return default
+
+
+def fields_for(core: Core, track: str, code: str, protocol: str,
+               previous: list[str] | tuple[str, ...] = ()) -> tuple[FormField, ...]:
+    """The questions for step `code` on a case of `track`, in the step's own order."""
+    lifecycle = core.law.tracks[track]
+    t = lifecycle.transitions[code]
+    out: list[FormField] = []
+
+    def add(fact: str, required: bool = True, **kw: Any) -> None:
+        kind = _kind(fact)
+        options: tuple[tuple[str, str], ...] = ()
+        if kind == CRITERIA:
+            options = tuple((c.code, f"{c.label} ({c.article})") for c in core.law.criteria)
+        elif kind == PARTS:
+            options = tuple(MISSING_PARTS.items())
+        elif kind == CHOICE:
+            options = tuple((p, p) for p in previous)
+        suggestion = {"notification_number": protocol, "termo_number": protocol,
+                      "auto_number": protocol, "depot": "Pátio municipal"}.get(fact)
+        out.append(FormField(fact, lifecycle.label_fact(fact), kind, required, options,
+                             suggestion, **kw))
+
+    for fact in t.requires:
+        add(fact)
+        if fact == "owner_document":
+            add("owner_contact", required=False)  # Art. 4º, I: "contato", optional
+    if "agent_signature" in t.requires:  # Dracena Art. 2º, d; §2º
+        add("offender_signature", required=False)
+        add("refusal_declaration", required=False, only_if=("offender_signature", False))
+        always = _setting(core, "witnesses_always_required", False)
+        add("witnesses", required=False,
+            only_if=None if always else ("refusal_declaration", True))
+    return tuple(out)
+
+
+def wanted(f: FormField, facts: dict[str, Any]) -> bool:
+    """Whether `f` is asked, given the answers so far."""
+    return f.only_if is None or facts.get(f.only_if[0]) == f.only_if[1]
+
+
+async def step_form(core: Core, telegram_id: int, protocol: str, code: str) -> StepForm:
+    """The form for an action shown on the inspector's case card; refused (politely) when the
+    case is not theirs or the lifecycle does not allow the step now."""
+    card = await case_card(core, telegram_id, protocol)
+    action = next((a for a in card.actions if a.code == code), None)
+    if action is None:
+        raise InvalidInput("Esta ação não está disponível nesta etapa do caso "
+                           f"{card.protocol} ({card.state_label}). Nada foi alterado.")
+    track = core.law.categories[card.category].track
+    fields = fields_for(core, track, code, card.protocol,
+                        [p.protocol for p in card.previous_cases])
+    return StepForm(card.protocol, code, action.label, action.article, fields,
+                    code in DOCUMENT_AFTER, track, card.task_id, card.task_status)
+
+
+def parse_answer(core: Core, f: FormField, text: str) -> Any:
+    """A typed answer as the fact's value; InvalidInput with a Portuguese message if not."""
+    text = " ".join((text or "").split())
+    if not text:
+        raise InvalidInput(f"Informe: {f.label}.")
+    if len(text) > MAX_TEXT:
+        raise InvalidInput(f"Texto longo demais (máximo de {MAX_TEXT} caracteres).")
+    if f.kind == DATE:
+        try:
+            return parse_date_br(text).isoformat()
+        except ValueError as exc:
+            raise InvalidInput(str(exc)) from None
+    if f.kind == DATETIME:
+        day, _, hour = text.partition(" ")
+        try:
+            d = parse_date_br(day)
+            hh, _, mm = (hour or "00:00").replace("h", ":").partition(":")
+            moment = datetime(d.year, d.month, d.day, int(hh), int(mm or 0), tzinfo=TZ)
+        except ValueError as exc:
+            msg = str(exc) if "Data" in str(exc) or "data" in str(exc) else \
+                "Hora inválida. Use dd/mm/aaaa hh:mm, por exemplo 10/12/2026 14:30."
+            raise InvalidInput(msg) from None
+        if moment > core.now():
+            raise InvalidInput("Essa data e hora ainda não chegaram. Confira (dd/mm/aaaa hh:mm).")
+        return moment.isoformat()
+    if f.kind == CPF:
+        try:
+            return validate_cpf(text)
+        except InvalidIdentifier as exc:
+            raise InvalidInput(str(exc)) from None
+    if f.kind == MONEY:
+        try:
+            value = Decimal(text.replace("R$", "").replace(".", "").replace(",", ".").strip())
+        except InvalidOperation:
+            raise InvalidInput("Valor inválido. Use por exemplo 150,00.") from None
+        if value <= 0:
+            raise InvalidInput("O valor deve ser maior que zero.")
+        return str(value.quantize(Decimal("0.01")))
+    if f.kind == NAMES:
+        names = [n.strip() for n in text.replace(";", ",").replace("\n", ",").split(",")
+                 if n.strip()]
+        if len(names) < 2:
+            raise InvalidInput("Informe os nomes das duas testemunhas, separados por vírgula.")
+        return names
+    return text
+
+
+def now_value(core: Core) -> str:
+    """"Agora" for a date-and-time fact."""
+    return core.now().astimezone(TZ).replace(second=0, microsecond=0).isoformat()
+
+
+def show_value(f: FormField, value: Any) -> str:
+    """An answer as the confirmation screen shows it (Portuguese)."""
+    if value is None or value == "" or value == []:
+        return "—"
+    if f.kind in (CRITERIA, PARTS):
+        labels = dict(f.options)
+        return "; ".join(labels.get(v, str(v)) for v in value)
+    if f.kind == PHOTOS:
+        return f"{len(value)} foto(s)"
+    if f.kind == BOOL:
+        return "sim" if value else "não"
+    if f.kind == DATE:
+        return fmt_date(datetime.fromisoformat(value))
+    if f.kind == DATETIME:
+        return datetime.fromisoformat(value).strftime("%d/%m/%Y %H:%M")
+    if f.kind == CPF:
+        return f"{value[:3]}.{value[3:6]}.{value[6:9]}-{value[9:]}"
+    if f.kind == NAMES:
+        return ", ".join(value)
+    if f.kind == MONEY:
+        return "R$ " + value.replace(".", ",")
+    if f.fact == "plate":
+        return format_plate(value)
+    return str(value)
+
+
+async def perform_step(core: Core, telegram_id: int, protocol: str, code: str,
+                       facts: dict[str, Any],
+                       also: Callable[[AsyncSession], Awaitable[None]] | None = None
+                       ) -> StepDone:
+    """Take the step as the inspector holding the case (accepting an offered task first),
+    keep the photos as evidence in the same transaction, then issue the step's document.
+    TransitionRefused (Portuguese, naming what is missing) leaves everything as it was."""
+    form = await step_form(core, telegram_id, protocol, code)
+    if form.task_status == OFFERED:  # working the case accepts the task
+        await accept_task(core, telegram_id, form.task_id)
+    asked = {f.fact for f in form.fields}
+    given = {k: v for k, v in facts.items() if k in asked and v not in (None, "", [])}
+    photos = [sha for f in form.fields if f.kind == PHOTOS for sha in given.get(f.fact, [])]
+    async with core.db.unit_of_work() as s:
+        inspector = await require_inspector(core, telegram_id, code, form.protocol, session=s)
+        result = await apply_transition(core, form.protocol, code, actor_ref(inspector), given,
+                                        agency=inspector.agency, session=s)
+        for sha in photos:
+            await attach(core, s, result.case_id, EvidenceIn(sha, "image/jpeg", "photo"),
+                         uploaded_by=inspector.person_id)
+        if also is not None:
+            await also(s)
+        by = actor_ref(inspector)
+    issued = []
+    if code in DOCUMENT_AFTER:
+        issued.append(await DOCUMENT_AFTER[code](core, form.protocol, by))
+    return StepDone(result, core.law.tracks[form.track].state(result.state).label, issued)

@@ -1,0 +1,97 @@
+"""Helpers for the inspector's end-to-end tests (no tests here): the real bot over the stand-in
+Bot API, a Core with the bot's username (documents carry the owner's link), inspectors invited
+through the core and bound with /fiscal, reports submitted through the core."""
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from bot.harness import BotHarness
+from bot.standin.botapi import Call, User
+from core.services.inspectors import invite_inspector, update_location
+from core.services.reports import ReportIn, submit_report
+from tests.core_fixtures import clock, make_core, photo  # noqa: F401
+from tests.test_bot_support import jpeg, said, with_button
+
+BOT_NAME = "ViaLivreDoresBot"
+ANA = User(901, "Ana")  # fiscal de posturas
+BETO = User(902, "Beto")  # trânsito
+CARLA = User(903, "Carla")  # Secretaria de Saúde
+INTRUDER = User(888, "Intruso")
+DORES = (-19.4628, -45.6003)
+NEAR = (-19.4630, -45.6005)
+FAR = (-19.4800, -45.6200)
+DRACENA = (-21.4843, -51.5353)
+REPORTER = 555
+
+
+@pytest.fixture
+async def core(make_core):  # noqa: F811
+    return await make_core(telegram_bot_username=BOT_NAME)
+
+
+@pytest.fixture
+async def bot(core):
+    async with BotHarness(core) as h:
+        yield h
+
+
+async def bind(h: BotHarness, user: User, name: str, agency: str, where=None) -> Call:
+    code = await invite_inspector(h.core, name, agency, "staff")
+    h.api.add_user(user)
+    await h.api.send_command(user, "fiscal", code)
+    call = await said(h, user, "Conta vinculada")
+    if where:
+        await update_location(h.core, user.id, *where)
+    return call
+
+
+async def report(core, photo, category="motor_vehicle", where=DORES, **kw) -> str:  # noqa: F811
+    r = ReportIn(category=category, lat=where[0], lon=where[1], photos=[photo(1)],
+                 address="Rua Tiradentes, 120, Centro", **kw)
+    return (await submit_report(core, REPORTER, r, display_name="Maria")).protocol
+
+
+async def task_message(h: BotHarness, user: User, protocol: str, heading="Nova tarefa") -> Call:
+    return await h.api.wait_for(method="sendMessage", chat_id=user,
+                                text=f"{heading} — protocolo {protocol}", timeout=5, since=0)
+
+
+async def tap(h: BotHarness, user: User, button: str, expect: str | None = None,
+              method: str = "sendMessage") -> Call | None:
+    """Press the newest button containing `button`; wait for the answer and `expect`."""
+    msg = with_button(h, user, button)
+    await h.api.press_button(user, msg, text=button)
+    await h.api.wait_for(method="answerCallbackQuery")
+    if expect is not None:
+        return await h.api.wait_for(method=method, chat_id=user, text=expect)
+    return None
+
+
+async def answer(h: BotHarness, user: User, text: str, expect: str) -> Call:
+    await h.api.send_text(user, text)
+    return await said(h, user, expect)
+
+
+async def send_photo(h: BotHarness, user: User, i: int = 0) -> None:
+    await h.api.send_photo(user, jpeg(i))
+    await said(h, user, "foto(s) recebida(s)")
+
+
+async def open_card(h: BotHarness, user: User, protocol: str) -> Call:
+    await h.api.send_command(user, "tarefas")
+    await said(h, user, protocol)
+    return await tap(h, user, f"Abrir {protocol}", expect=f"Protocolo {protocol}")
+
+
+async def document(h: BotHarness, user: User, name: str) -> tuple[Call, PdfReader]:
+    call = await h.api.wait_for(method="sendDocument", chat_id=user, timeout=5,
+                                predicate=lambda c: name in (c.params.get("caption") or ""))
+    data = next(f.data for f in call.files.values())
+    return call, PdfReader(io.BytesIO(data))
+
+
+def pdf_text(reader: PdfReader) -> str:
+    return "\n".join(p.extract_text() or "" for p in reader.pages)
