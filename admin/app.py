@@ -15,7 +15,7 @@ import jinja2
 from aiohttp import web
 
 from admin import filters
-from admin.security import (SECURITY_HEADERS, SESSION_COOKIE, SESSION_HOURS, LoginThrottle,
+from admin.security import (SECURITY_HEADERS, csp, SESSION_COOKIE, SESSION_HOURS, LoginThrottle,
                             Session, Signer, load_secret, read_session)
 from admin.web import CORE, SESSION, SETTINGS, SIGNER, THROTTLE, USER, render
 from core.services.context import Core
@@ -43,6 +43,7 @@ async def headers_middleware(request: web.Request, handler) -> web.StreamRespons
 def _decorate(request: web.Request, resp: web.StreamResponse) -> None:
     for k, v in SECURITY_HEADERS.items():
         resp.headers.setdefault(k, v)
+    resp.headers.setdefault("Content-Security-Policy", csp(request.app[SETTINGS].map_tile_url))
     if not request.path.startswith("/static/"):
         resp.headers.setdefault("Cache-Control", "no-store")
     session: Session | None = request.get(SESSION)

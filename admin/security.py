@@ -15,6 +15,9 @@ WINDOW lock that pair out for WINDOW. A restart clears it (documented trade-off)
 """
 from __future__ import annotations
 
+from functools import lru_cache
+from urllib.parse import urlsplit
+
 import base64
 import hashlib
 import hmac
@@ -31,12 +34,18 @@ SESSION_HOURS = 12
 MAX_FAILURES = 5
 WINDOW_S = 15 * 60
 
-CSP = ("default-src 'self'; img-src 'self' data: https://tile.openstreetmap.org https://*.tile.openstreetmap.org https://unpkg.com; "
-       "script-src 'self' https://unpkg.com; style-src 'self' https://unpkg.com; "
-       "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
-       "form-action 'self'; frame-ancestors 'none'")
+@lru_cache(maxsize=4)
+def csp(tile_url: str = "") -> str:
+    """Content-Security-Policy: everything from the panel itself (Leaflet is vendored under
+    /static/vendor), plus images from the configured map tile server, if any."""
+    parts = urlsplit(tile_url.replace("{s}", "*"))
+    tiles = f" {parts.scheme}://{parts.netloc}" if parts.netloc else ""
+    return ("default-src 'self'; img-src 'self' data:" + tiles + "; script-src 'self'; "
+            "style-src 'self'; connect-src 'self'; font-src 'self'; object-src 'none'; "
+            "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
 SECURITY_HEADERS = {
-    "Content-Security-Policy": CSP,
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",

@@ -1,7 +1,6 @@
 """Admin-only pages: inspectors, tariffs and calendar, panel users."""
 from __future__ import annotations
 
-import importlib.util
 from datetime import date
 
 from aiohttp import web
@@ -14,13 +13,8 @@ from core.services.errors import InvalidInput
 from core.services.staff import (CLOSURE_KINDS, ROLE_LABELS, add_closure, add_tariff,
                                  create_user, list_users, parse_money, remove_closure,
                                  set_user_active)
+from core.services import inspectors
 from core.storage.models import Closure
-
-
-def inspectors_service():
-    if importlib.util.find_spec("core.services.inspectors") is None:
-        return None
-    return importlib.import_module("core.services.inspectors")
 
 
 def _date(raw: str, label: str) -> date:
@@ -34,29 +28,22 @@ def _date(raw: str, label: str) -> date:
 async def inspectors_page(request: web.Request) -> web.Response:
     core = core_of(request)
     return render(request, "inspectors.html", {
-        "rows": await pq.inspectors(core), "agencies": core.law.agencies.values(),
-        "available": inspectors_service() is not None})
+        "rows": await pq.inspectors(core), "agencies": core.law.agencies.values()})
 
 
 @require("admin")
 async def invite(request: web.Request) -> web.Response:
-    svc = inspectors_service()
-    if svc is None:
-        raise InvalidInput("O cadastro de fiscais ainda não está disponível.")
     core = core_of(request)
     form = await request.post()
     name, agency = str(form.get("name", "")).strip(), str(form.get("agency", ""))
-    code = await svc.invite_inspector(core, name, agency, user_of(request).username)
+    code = await inspectors.invite_inspector(core, name, agency, user_of(request).username)
     return render(request, "invite_done.html", {"code": code, "name": name,
                                                 "agency": core.law.agencies.get(agency)})
 
 
 @require("admin")
 async def deactivate(request: web.Request) -> web.StreamResponse:
-    svc = inspectors_service()
-    if svc is None:
-        raise InvalidInput("O cadastro de fiscais ainda não está disponível.")
-    await svc.deactivate_inspector(core_of(request), int(request.match_info["id"]),
+    await inspectors.deactivate_inspector(core_of(request), int(request.match_info["id"]),
                                    user_of(request).actor())
     raise redirect(request, "/fiscais", "Fiscal desativado.")
 

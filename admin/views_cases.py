@@ -1,7 +1,6 @@
 """Dashboard, case list, case page and the staff's actions on a case."""
 from __future__ import annotations
 
-import importlib.util
 from decimal import Decimal
 
 from aiohttp import web
@@ -13,16 +12,10 @@ from core.lifecycle import Actor
 from core.services import panel_queries as pq
 from core.services.cases import apply_transition
 from core.services.errors import InvalidInput, NotFound
+from core.services import tasks
 from core.services.staff import close_as_duplicate, parse_money
 
 SPECIAL = {"close_duplicate"}
-
-
-def tasks_service():
-    """core.services.tasks when it exists (written by another engineer)."""
-    if importlib.util.find_spec("core.services.tasks") is None:
-        return None
-    return importlib.import_module("core.services.tasks")
 
 
 @require()
@@ -77,11 +70,11 @@ async def case_page(request: web.Request) -> web.Response:
         if t.code == "auction":
             needed = t.requires
         forms.append((t, fields_for(d.lifecycle, needed)))
-    tasks = tasks_service()
-    inspectors = await pq.inspectors(core, only_active=True) if tasks and d.case.is_open else []
+    inspectors = await pq.inspectors(core, only_active=True) if d.case.is_open else []
     return render(request, "case.html", {
-        "d": d, "c": d.case, "forms": forms, "can_assign": bool(tasks) and d.case.is_open,
-        "inspectors": inspectors, "criteria": core.law.criteria})
+        "d": d, "c": d.case, "forms": forms, "can_assign": d.case.is_open,
+        "inspectors": inspectors, "criteria": core.law.criteria,
+        "tile_url": core.settings.map_tile_url})
 
 
 @require()
@@ -118,9 +111,6 @@ async def case_action(request: web.Request) -> web.StreamResponse:
 @require()
 async def assign(request: web.Request) -> web.StreamResponse:
     core = core_of(request)
-    tasks = tasks_service()
-    if tasks is None:
-        raise InvalidInput("A atribuição a fiscais ainda não está disponível.")
     form = await request.post()
     protocol = request.match_info["protocol"]
     raw = str(form.get("inspector_id", ""))

@@ -47,6 +47,7 @@ class Settings(BaseSettings):
     admin_host: str = "127.0.0.1"
     admin_port: int = 8081
     admin_secret_key: str = ""
+    map_tile_url: str = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     admin_cookie_secure: bool = Field(False, description="Secure cookies (panel behind HTTPS)")
     open311_api_key: str = ""
 

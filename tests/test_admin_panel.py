@@ -154,3 +154,15 @@ async def test_wrong_password_and_unknown_user_get_the_same_answer(panel):
         assert a.status == b.status == 401
         assert "Usuário ou senha incorretos" in await a.text()
         assert "Usuário ou senha incorretos" in await b.text()
+
+
+async def test_case_page_loads_nothing_from_third_parties(panel, photo):
+    """The map library is served by the panel; only tiles come from the tile server."""
+    s1 = await new_case(panel.core, photo, 1)
+    async with panel.client("ana") as c:
+        r = await c.get(f"/casos/{s1.protocol}")
+        html = await r.text()
+        assert "/static/vendor/leaflet/leaflet.js" in html and "unpkg" not in html
+        csp = r.headers["Content-Security-Policy"]
+        assert "script-src 'self';" in csp and "https://tile.openstreetmap.org" in csp
+        assert (await c.get("/static/vendor/leaflet/leaflet.js")).status == 200

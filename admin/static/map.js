@@ -4,8 +4,10 @@
   if (!el || typeof L === "undefined") { if (el) el.style.display = "none"; return; }
   var lat = parseFloat(el.dataset.lat), lon = parseFloat(el.dataset.lon);
   var map = L.map(el).setView([lat, lon], 17);
-  L.tileLayer("https://tile.openstreetmap.org/{z}/{x}/{y}.png", {
-    maxZoom: 19, attribution: "&copy; colaboradores do OpenStreetMap"
-  }).addTo(map);
+  if (el.dataset.tiles) {
+    L.tileLayer(el.dataset.tiles, {
+      maxZoom: 19, attribution: "&copy; colaboradores do OpenStreetMap"
+    }).addTo(map);
+  }
   L.marker([lat, lon]).addTo(map).bindPopup(el.dataset.label);
 })();
