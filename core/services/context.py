@@ -2,6 +2,7 @@
 book, the evidence store and a clock. Both faces build one at start-up with `Core.open()`."""
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,6 +34,10 @@ class Core:
     clock: Callable[[], datetime] = utc_clock
     _calendar: LegalCalendar | None = field(default=None, repr=False)
     _book: TariffBook | None = field(default=None, repr=False)
+    _loaded_at: float = field(default=0.0, repr=False)
+    #: Seconds a process keeps tariffs and closures cached: a change made in the panel
+    #: reaches the bot (another process) within this time.
+    cache_seconds: float = 60.0
 
     @classmethod
     async def open(cls, settings: Settings, *, clock: Callable[[], datetime] | None = None,
@@ -76,7 +81,13 @@ class Core:
                              article=t.article, source=t.source, created_by="seed"))
         self._book = None
 
+    def _expire(self) -> None:
+        if time.monotonic() - self._loaded_at > self.cache_seconds:
+            self._calendar = self._book = None
+            self._loaded_at = time.monotonic()
+
     async def tariff_book(self) -> TariffBook:
+        self._expire()
         if self._book is None:
             async with self.db.read() as s:
                 rows = (await s.execute(select(Tariff).where(
@@ -89,6 +100,7 @@ class Core:
         return self._book
 
     async def calendar(self) -> LegalCalendar:
+        self._expire()
         if self._calendar is None:
             async with self.db.read() as s:
                 rows = (await s.execute(select(Closure).where(
@@ -102,7 +114,7 @@ class Core:
         return self._calendar
 
     def invalidate(self) -> None:
-        """Forget cached tariffs and calendar (after staff edit them)."""
+        """Forget cached tariffs and calendar (after staff edit them in this process)."""
         self._calendar = None
         self._book = None
 
