@@ -1,9 +1,11 @@
 """The panel in a real headless Chromium (Debian's /usr/bin/chromium via Playwright): log in,
 filter cases, open one, assign it, record a publication date, change a tariff, and see a
-forged CSRF token and a staff user's admin action refused. Saves the README screenshots."""
+forged CSRF token and a staff user's admin action refused. With SAVE_SCREENSHOTS=1 it
+refreshes the README screenshots in docs/screenshots/; otherwise they go to a temp dir."""
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,7 +22,8 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--no-first-run"]
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+SHOTS = (Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+         if os.environ.get("SAVE_SCREENSHOTS") else Path(tempfile.mkdtemp(prefix="vl-shots-")))
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                 reason="no browser: /usr/bin/chromium not installed "
