@@ -44,6 +44,8 @@ BOOL_FACTS = {"copy_delivered", "note_signed", "perishable", "release_checklist_
               "agent_signature", "offender_signature", "refusal_declaration"}
 PHOTO_FACTS = {"notice_photo", "removal_photos"}
 MAX_TEXT = 1000
+#: Labels of the facts this module adds (the lifecycles label the ones they require).
+EXTRA_LABELS = {"owner_contact": "contato do proprietário/responsável (telefone ou e-mail)"}
 
 #: The document each step produces (Dores Art. 4º, I (Anexo I); Art. 4º, II, a; Art. 6º, I, b;
 #: Dracena Art. 2º).
@@ -127,7 +129,8 @@ def fields_for(core: Core, track: str, code: str, protocol: str,
             options = tuple((p, p) for p in previous)
         suggestion = {"notification_number": protocol, "termo_number": protocol,
                       "auto_number": protocol, "depot": "Pátio municipal"}.get(fact)
-        out.append(FormField(fact, lifecycle.label_fact(fact), kind, required, options,
+        label = EXTRA_LABELS.get(fact) or lifecycle.label_fact(fact)
+        out.append(FormField(fact, label, kind, required, options,
                              suggestion, **kw))
 
     for fact in t.requires:
