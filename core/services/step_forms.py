@@ -250,10 +250,9 @@ async def perform_step(core: Core, telegram_id: int, protocol: str, code: str,
                        ) -> StepDone:
     """Take the step as the inspector holding the case (accepting an offered task first),
     keep the photos as evidence in the same transaction, then issue the step's document.
-    TransitionRefused (Portuguese, naming what is missing) leaves everything as it was."""
+    TransitionRefused (Portuguese, naming what is missing) leaves everything as it was; an
+    offered task is accepted once the step is taken."""
     form = await step_form(core, telegram_id, protocol, code)
-    if form.task_status == OFFERED:  # working the case accepts the task
-        await accept_task(core, telegram_id, form.task_id)
     asked = {f.fact for f in form.fields}
     given = {k: v for k, v in facts.items() if k in asked and v not in (None, "", [])}
     photos = [sha for f in form.fields if f.kind == PHOTOS for sha in given.get(f.fact, [])]
@@ -267,6 +266,11 @@ async def perform_step(core: Core, telegram_id: int, protocol: str, code: str,
         if also is not None:
             await also(s)
         by = actor_ref(inspector)
+    if form.task_status == OFFERED:  # working the case accepts the task
+        try:
+            await accept_task(core, telegram_id, form.task_id)
+        except InvalidInput:
+            pass  # the step closed the case: nothing left to accept
     issued = []
     if code in DOCUMENT_AFTER:
         issued.append(await DOCUMENT_AFTER[code](core, form.protocol, by))
