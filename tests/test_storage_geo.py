@@ -61,6 +61,28 @@ async def _plan(db, stmt) -> str:
         return " | ".join(r[0] for r in (await s.execute(text("EXPLAIN " + sql))).all())
 
 
+async def _spread_cases(db, n: int) -> None:
+    """`n` cases of three categories spread over ~6 km around CENTRE, then ANALYZE."""
+    import random
+
+    from core.storage.models import Case
+    rnd = random.Random(7)
+    rows = []
+    for i in range(n):
+        lat, lon = CENTRE[0] + rnd.uniform(-0.05, 0.05), CENTRE[1] + rnd.uniform(-0.05, 0.05)
+        rows.append(dict(protocol=f"2020-{i:06d}", case_code=f"c{i:010d}",
+                         municipality="dores-do-indaia", category=rnd.choice(
+                             ["vehicle", "furniture", "machinery"]), track="t",
+                         state="reported", lat=lat, lon=lon, cell=cell_of(lat, lon),
+                         is_open=rnd.random() < 0.3, details={},
+                         created_at=utcnow(), updated_at=utcnow()))
+    async with db.unit_of_work() as s:
+        await s.execute(Case.__table__.insert(), rows)
+    async with db.engine.connect() as conn:
+        await conn.execute(text("ANALYZE cases"))
+        await conn.commit()
+
+
 async def test_due_sweep_uses_the_partial_deadline_index(db):
     plan = await _plan(db, due_query(utcnow(), 100))
     assert "ix_cases_due" in plan
@@ -68,6 +90,8 @@ async def test_due_sweep_uses_the_partial_deadline_index(db):
 
 
 async def test_nearby_query_uses_the_nearby_index(db):
+    if not db.is_sqlite:  # PostgreSQL plans by statistics: give it a realistic table
+        await _spread_cases(db, 3000)
     plan = await _plan(db, nearby_query("vehicle", *CENTRE, 50))
     assert "ix_cases_nearby" in plan
 
