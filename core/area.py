@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from geopy.distance import geodesic
+from geopy.distance import great_circle
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,8 @@ class CityArea:
     def contains(self, lat: float, lon: float) -> bool:
         if self.polygons:
             return any(_in_ring(lon, lat, ring) for ring in self.polygons)
-        return geodesic(self.centre, (lat, lon)).meters <= (self.radius_m or 0)
+        # great-circle: metres of error on a city's radius don't matter, and it is fast
+        return great_circle(self.centre, (lat, lon)).meters <= (self.radius_m or 0)
 
     @classmethod
     def from_geojson(cls, name: str, path: Path) -> "CityArea":

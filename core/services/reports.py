@@ -39,7 +39,7 @@ from core.services.evidence import EvidenceIn, attach
 from core.services.people import person_for
 from core.storage.geo import cell_of
 from core.storage.db import Database
-from core.storage.models import Case, Evidence, Person, Subscription, SupportingReport
+from core.storage.models import Case, Event, Evidence, Person, Subscription, SupportingReport
 from core.storage.protocol import allocate_protocol, allocate_protocols, new_case_code
 from core.storage.queries import nearby_open_cases
 from core.storage.timeline import ActorRef, append_event, build_event
@@ -229,7 +229,9 @@ async def _grouped(core: Core, job: _Job) -> Any:
             group.leader = job
         elif await job.future is not _LEAD:
             return job.future.result()
-        # leading: our job is the oldest queued, so it is in this group
+        # leading: our job is the oldest queued, so it is in this group. Yield once first so
+        # callers whose group just finished can queue their next submission and join.
+        await asyncio.sleep(0)
         job.future = group.loop.create_future()
         group.pending = [j for j in group.pending if not j.future.cancelled()]
         batch = group.pending[:MAX_GROUP]
@@ -283,6 +285,8 @@ async def _write_group(core: Core, s: AsyncSession, batch: list[_Job]) -> list[S
     for year in dict.fromkeys(j.local_year for j in batch):
         count = sum(1 for j in batch if j.local_year == year)
         protocols[year] = await allocate_protocols(s, year, count)
+    from core.services import tasks  # diligence tasks, same transaction
+    roster = await tasks.load_roster(s)
     cases = []
     for j in batch:
         r, norm = j.report, j.norm
@@ -299,8 +303,15 @@ async def _write_group(core: Core, s: AsyncSession, batch: list[_Job]) -> list[S
                      "facts": {}},
             reporter_id=people[j.telegram_id].id, created_at=j.now, updated_at=j.now,
             is_open=True))
+    assignable = []
+    for case in cases:  # nobody competent: flagged for staff in the INSERT itself
+        if roster.candidates(core, case):
+            assignable.append(case)
+        else:
+            case.details["needs_assignment"] = tasks.staff_flag(core)
     s.add_all(cases)
     await s.flush()
+    evidence, subscriptions, events = [], [], []  # plain rows: one INSERT each for the group
     for j, case in zip(batch, cases):
         r, person = j.report, people[j.telegram_id]
         category = law.categories[r.category]
@@ -308,24 +319,30 @@ async def _write_group(core: Core, s: AsyncSession, batch: list[_Job]) -> list[S
         for p in r.photos:  # attach(): once per case and hash
             if p.sha256 not in seen:
                 seen.add(p.sha256)
-                s.add(Evidence(sha256=p.sha256, case_id=case.id, kind=p.kind, mime=p.mime,
-                               size=core.evidence.path_of(p.sha256).stat().st_size,
-                               telegram_file_id=p.telegram_file_id,
-                               telegram_file_unique_id=p.telegram_file_unique_id,
-                               path=core.evidence.relative_path(p.sha256),
-                               uploaded_by=person.id))
-        s.add(Subscription(person_id=person.id, case_id=case.id, notify=True))
+                evidence.append(dict(
+                    sha256=p.sha256, case_id=case.id, kind=p.kind, mime=p.mime,
+                    size=core.evidence.path_of(p.sha256).stat().st_size,
+                    telegram_file_id=p.telegram_file_id,
+                    telegram_file_unique_id=p.telegram_file_unique_id,
+                    path=core.evidence.relative_path(p.sha256), uploaded_by=person.id,
+                    created_at=j.now))
+        subscriptions.append(dict(person_id=person.id, case_id=case.id, notify=True,
+                                  created_at=j.now))
         # the case's first event: created in this transaction, so no earlier one exists
-        s.add(build_event(case.id, 1, None, ActorRef(Actor.CITIZEN.value, person.id, None),
-                          "report", category.article,
-                          {"category": category.code, "photos": [p.sha256 for p in r.photos],
-                           "lat": r.lat, "lon": r.lon, "address": r.address,
-                           "plate": j.norm["plate"], "signs": list(r.signs)}, at=j.now))
-    await s.flush()
+        ev = build_event(case.id, 1, None, ActorRef(Actor.CITIZEN.value, person.id, None),
+                         "report", category.article,
+                         {"category": category.code, "photos": [p.sha256 for p in r.photos],
+                          "lat": r.lat, "lon": r.lon, "address": r.address,
+                          "plate": j.norm["plate"], "signs": list(r.signs)}, at=j.now)
+        events.append({c.key: getattr(ev, c.key) for c in Event.__table__.columns
+                       if c.key != "id"})
+    for table, rows in ((Evidence.__table__, evidence), (Subscription.__table__, subscriptions),
+                        (Event.__table__, events)):
+        if rows:
+            await s.execute(table.insert(), rows)
+    await tasks.assign_new_cases(core, s, assignable, roster)
     out = []
     for j, case in zip(batch, cases):
-        from core.services.tasks import assign_new_case  # diligence task, same transaction
-        await assign_new_case(core, s, case)
         if j.also is not None:
             await j.also(s)
         lifecycle = law.tracks[case.track]

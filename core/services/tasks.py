@@ -143,29 +143,36 @@ def _distance_m(inspector: Inspector, case: Case) -> float | None:
     return geodesic((inspector.last_lat, inspector.last_lon), (case.lat, case.lon)).meters
 
 
-async def _open_counts(s: AsyncSession) -> dict[int, int]:
+async def _open_counts(s: AsyncSession, inspector_ids: list[int]) -> dict[int, int]:
+    """Open tasks (offered or accepted, on open cases) of these inspectors."""
+    if not inspector_ids:
+        return {}
     rows = (await s.execute(
         select(Task.inspector_id, func.count(Task.id)).join(Case, Case.id == Task.case_id)
-        .where(Task.status.in_(OPEN), Case.is_open.is_(True)).group_by(Task.inspector_id))).all()
+        .where(Task.inspector_id.in_(inspector_ids), Task.status.in_(OPEN),
+               Case.is_open.is_(True)).group_by(Task.inspector_id))).all()
     return {i: n for i, n in rows}
+
+
+def _ranked(candidates, case: Case, counts: dict[int, int]) -> list[Inspector]:
+    """Fewest open tasks first, then nearest to the case (inspectors who never shared a
+    location come after those who did)."""
+    def key(i: Inspector):
+        d = _distance_m(i, case)
+        return (counts.get(i.id, 0), math.inf if d is None else d, i.id)
+    return sorted(candidates, key=key)
 
 
 async def rank_inspectors(core: Core, s: AsyncSession, case: Case,
                           exclude: set[int] = frozenset()) -> list[Inspector]:
-    """Active inspectors competent for the case's current step: fewest open tasks first, then
-    nearest to the case (inspectors who never shared a location come after those who did)."""
+    """Active inspectors competent for the case's current step, best first (`_ranked`)."""
     agencies = competent_agencies(core, core.law.tracks[case.track], case.state)
     if not agencies:
         return []
-    found = (await s.execute(select(Inspector).where(
+    found = [i for i in (await s.execute(select(Inspector).where(
         Inspector.active.is_(True), Inspector.agency.in_(sorted(agencies))))).scalars().all()
-    counts = await _open_counts(s)
-
-    def key(i: Inspector):
-        d = _distance_m(i, case)
-        return (counts.get(i.id, 0), math.inf if d is None else d, i.id)
-
-    return sorted((i for i in found if i.id not in exclude), key=key)
+        if i.id not in exclude]
+    return _ranked(found, case, await _open_counts(s, [i.id for i in found]))
 
 
 # -- assignment -------------------------------------------------------------------------------
@@ -174,14 +181,51 @@ async def assign_new_case(core: Core, s: AsyncSession, case: Case) -> Assignment
     """For a case just reported (in the caller's transaction): open the diligence
     (open_diligence, by the system) and offer it to the best inspector; with nobody competent
     the case stays "Denúncia recebida" and is flagged for staff."""
-    ranked = await rank_inspectors(core, s, case)
-    if not ranked:
-        # The flag only: a case still "Denúncia recebida" is already in the staff's queue.
-        await _flag_for_staff(core, s, case, event=False)
-        return Assignment(None, case.protocol, None, None)
-    await _open_diligence(core, s, case, AUTO)
-    task = await offer_task(core, s, case, ranked[0], AUTO)
-    return Assignment(task.id, case.protocol, ranked[0].id, ranked[0].name)
+    return (await assign_new_cases(core, s, [case]))[0]
+
+
+@dataclass
+class Roster:
+    """Active inspectors and their open-task counts, read once for a group of new cases."""
+
+    inspectors: list[Inspector]
+    counts: dict[int, int]
+
+    def candidates(self, core: Core, case: Case) -> list[Inspector]:
+        agencies = competent_agencies(core, core.law.tracks[case.track], case.state)
+        return _ranked([i for i in self.inspectors if i.agency in agencies], case, self.counts)
+
+
+async def load_roster(s: AsyncSession) -> Roster:
+    inspectors = list((await s.execute(select(Inspector).where(Inspector.active.is_(True)))
+                       ).scalars().all())
+    return Roster(inspectors, await _open_counts(s, [i.id for i in inspectors]))
+
+
+def staff_flag(core: Core) -> dict[str, str]:
+    """What `case.details["needs_assignment"]` holds for a case nobody competent can take."""
+    return {"since": core.now().isoformat(), "reason": NO_INSPECTOR}
+
+
+async def assign_new_cases(core: Core, s: AsyncSession, cases: list[Case],
+                           roster: Roster | None = None) -> list[Assignment]:
+    """`assign_new_case` for a group of new cases (a grouped submission): the roster and the
+    open-task counts are read once, and each offer counts for the next case's ranking."""
+    roster = roster or await load_roster(s)
+    out = []
+    for case in cases:
+        ranked = roster.candidates(core, case)
+        if not ranked:
+            # The flag only: a case still "Denúncia recebida" is already in the staff's queue.
+            await _flag_for_staff(core, s, case, event=False)
+            out.append(Assignment(None, case.protocol, None, None))
+            continue
+        best = ranked[0]
+        await _open_diligence(core, s, case, AUTO)
+        task = await offer_task(core, s, case, best, AUTO)
+        roster.counts[best.id] = roster.counts.get(best.id, 0) + 1
+        out.append(Assignment(task.id, case.protocol, best.id, best.name))
+    return out
 
 
 async def assign_case(core: Core, protocol: str, inspector_id: int, by: ActorRef) -> Assignment:
@@ -223,7 +267,7 @@ async def _flag_for_staff(core: Core, s: AsyncSession, case: Case, *, event: boo
     details = dict(case.details or {})
     if details.get("needs_assignment"):
         return
-    details["needs_assignment"] = {"since": core.now().isoformat(), "reason": NO_INSPECTOR}
+    details["needs_assignment"] = staff_flag(core)
     case.details = details
     if not event:
         return
