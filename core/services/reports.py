@@ -359,15 +359,17 @@ async def find_nearby(core: Core, category: str, lat: float, lon: float,
     law = core.law
     async with core.db.read() as s:
         found = await nearby_open_cases(s, category, lat, lon, radius)
-        out = []
-        for case, dist in found:
-            photo = (await s.execute(select(Evidence.sha256).where(
-                Evidence.case_id == case.id, Evidence.kind == "photo")
-                .order_by(Evidence.id).limit(1))).scalar_one_or_none()
-            out.append(NearbyCase(case.protocol, law.categories[case.category].label,
-                                  law.tracks[case.track].state(case.state).label,
-                                  case.address, round(dist, 1), photo))
-    return out
+        first_photo: dict[int, str] = {}
+        if found:  # one query for all their first photos
+            rows = await s.execute(
+                select(Evidence.case_id, Evidence.sha256)
+                .where(Evidence.case_id.in_([c.id for c, _ in found]), Evidence.kind == "photo")
+                .order_by(Evidence.id))
+            for case_id, sha in rows:
+                first_photo.setdefault(case_id, sha)
+    return [NearbyCase(case.protocol, law.categories[case.category].label,
+                       law.tracks[case.track].state(case.state).label, case.address,
+                       round(dist, 1), first_photo.get(case.id)) for case, dist in found]
 
 
 async def support_case(core: Core, protocol: str, telegram_id: int,
