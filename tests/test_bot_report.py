@@ -179,3 +179,34 @@ async def test_correct_a_field_from_the_summary(bot, core):
     summary = await said(bot, MARIA, "Confira sua denúncia")
     assert "Geladeira branca na calçada" in summary.text
     await press(bot, MARIA, "Confirmar", expect="Protocolo:")
+
+
+async def test_duplicate_photo_shown_to_another_citizen_has_no_gps_lgpd(bot, core):
+    """A reporter's photo shown to someone else is the copy without EXIF (position, camera)."""
+    import io
+
+    from PIL import Image
+
+    from tests.test_bot_support import pin, press, said, start_report, vehicle_questions
+    img, exif = Image.new("RGB", (64, 48), (200, 30, 30)), Image.Exif()
+    exif[0x010F] = "CameraMaker"
+    exif[0x8825] = {1: "S", 2: (19.0, 27.0, 38.0), 3: "W", 4: (45.0, 36.0, 1.0)}
+    buf = io.BytesIO()
+    img.save(buf, "JPEG", exif=exif.tobytes())
+    await start_report(bot, MARIA)
+    await bot.api.send_photo(MARIA, buf.getvalue())
+    await said(bot, MARIA, "1 foto(s) recebida(s)")
+    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await pin(bot, MARIA)
+    await said(bot, MARIA, "Qual é a placa")
+    await vehicle_questions(bot, MARIA)
+    await bot.api.send_text(MARIA, "Pular")
+    await said(bot, MARIA, "Confira sua denúncia")
+    await press(bot, MARIA, "Confirmar", expect="Protocolo:")
+    await start_report(bot, JOAO)
+    await send_photos(bot, JOAO)
+    await press(bot, JOAO, "Pronto", expect="Onde está o objeto")
+    await bot.api.send_location(JOAO, CENTRE[0] + 0.0002, CENTRE[1])
+    await said(bot, JOAO, "É algum destes")
+    shown = Image.open(io.BytesIO(bot.api.sent(JOAO, "sendPhoto")[-1].file("photo")))
+    assert not shown.getexif(), "GPS/EXIF leaked to another citizen"

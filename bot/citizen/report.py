@@ -14,6 +14,7 @@ from telegram import InputFile, ReplyKeyboardRemove
 
 from bot.citizen import texts
 from bot.citizen.media import fetch, photo_of
+from core.services.evidence import public_photo
 from bot.citizen.states import (ADDRESS_CONFIRM, CATEGORY, DESCRIPTION, DUPLICATES, FIXABLE,
                                 IDLE, LOCATION, MAKE_MODEL, PHOTOS, PLATE, SIGNS, SUMMARY,
                                 TIME_THERE, COLOUR, button_allowed, next_question)
@@ -294,8 +295,8 @@ async def _show_candidates(turn: Turn) -> None:
     for c in d["candidates"]:
         caption = (f"Protocolo {c['protocol']} — {c['category']}\nSituação: {c['state']}\n"
                    f"Local: {c['address'] or 'sem endereço'} (a {c['distance']:.0f} m)")
-        if c.get("photo") and turn.core.evidence.exists(c["photo"]):
-            data = turn.core.evidence.path_of(c["photo"]).read_bytes()
+        data = await public_photo(turn.core, c["photo"]) if c.get("photo") else None
+        if data is not None:  # another citizen's photo: the copy without EXIF/GPS
             await turn.bot.send_photo(turn.chat_id, InputFile(data, filename="caso.jpg"),
                                       caption=caption)
         else:

@@ -41,3 +41,15 @@ async def attach(core: Core, s: AsyncSession, case_id: int, item: EvidenceIn,
     s.add(row)
     await s.flush()
     return row
+
+
+async def public_photo(core: Core, sha256: str) -> bytes | None:
+    """The copy of a photo that may be shown outside the city's staff (to another citizen, an
+    owner, the public): re-encoded without EXIF/GPS metadata. None if it is not an image."""
+    from core.storage.evidence import UnsupportedMedia
+    if not core.evidence.exists(sha256):
+        return None
+    try:
+        return (await core.evidence.apublic_copy(sha256)).data
+    except UnsupportedMedia:
+        return None
