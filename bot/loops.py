@@ -12,9 +12,7 @@ from telegram import (Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from core.services.context import Core
-from core.services.sweep import sweep_deadlines
-from core.services.warnings import inspector_warnings
-from core.services.reminders import owner_reminders
+from core.services.periodic import run_periodic
 from core.storage.db import StorageUnavailable
 from core.storage.outbox import ClaimedMessage, claim_due, mark_failed, mark_sent
 
@@ -107,14 +105,11 @@ async def outbox_loop(bot: Bot, core: Core, settings: LoopSettings, wake: asynci
 async def sweep_loop(core: Core, settings: LoopSettings, wake: asyncio.Event) -> None:
     while True:
         try:
-            report = await sweep_deadlines(core)
-            if report.moved or report.refused:
-                log.info("sweep: moved %s, refused %s", report.moved, report.refused)
-                wake.set()  # their notifications are in the outbox
-            if (await inspector_warnings(core)).queued:  # day before, due day, removal due
-                wake.set()
-            if (await owner_reminders(core)).queued:  # 3 days/1 day before, removal, auction
-                wake.set()
+            report = await run_periodic(core)  # lapses, warnings, reminders, retention
+            if report.sweep.moved or report.sweep.refused:
+                log.info("sweep: moved %s, refused %s", report.sweep.moved, report.sweep.refused)
+            if report.queued_messages:
+                wake.set()  # their messages are in the outbox
         except StorageUnavailable as exc:
             log.warning("sweep: database unavailable: %s", exc.detail)
         except Exception:

@@ -20,6 +20,7 @@ from core.identifiers import mask_cpf
 from core.lifecycle import Actor, DeadlineRule, Lifecycle, Transition
 from core.services.context import Core
 from core.services.errors import NotFound
+from core.services.retention import set_retention
 from core.storage import outbox
 from core.storage.models import Case, CaseOwner, Subscription, Person
 from core.storage.protocol import PROTOCOL_RE
@@ -116,6 +117,7 @@ async def _apply(core: Core, s: AsyncSession, ref: str | int, code: str, actor: 
         case.is_open = False
         case.closed_at = now
         case.next_deadline_at = None
+        await set_retention(core, s, case.id, now)  # Art. 6º, I, a: kept until the end
 
     event_data = {**stored, **_masked_owner(given), "from": previous, "to": t.target}
     if deadline:

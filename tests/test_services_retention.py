@@ -1,0 +1,47 @@
+"""Evidence retention: kept until the case's final destination (Dores Art. 6º, I, a), then for
+EVIDENCE_RETENTION_DAYS, then purged — except files another live case still needs."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from core.services.cases import apply_transition
+from core.services.reports import ReportIn, submit_report
+from core.services.retention import purge_expired_evidence
+from core.storage.models import Evidence, Event
+from core.storage.timeline import ActorRef, verify_chain
+from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
+
+STAFF = ActorRef("staff", "u1", "Maria")
+
+
+async def _report(core, photos, lat=-19.4628):
+    r = ReportIn(category="motor_vehicle", lat=lat, lon=-45.6003, photos=photos)
+    return (await submit_report(core, 555, r)).protocol
+
+
+async def test_evidence_kept_while_open_then_for_the_retention_period_art_6_I_a(core, photo,
+                                                                                 clock):
+    own, shared = photo(1), photo(2)
+    closed = await _report(core, [own, shared])
+    still_open = await _report(core, [shared], lat=-19.4700)
+    public_sha = core.evidence.public_copy(own.sha256).sha256
+    clock.advance(days=4000)
+    assert (await purge_expired_evidence(core)).files_deleted == []  # open cases: kept
+    await apply_transition(core, closed, "close_unfounded", STAFF, {"reason": "não há nada"})
+    clock.advance(days=core.settings.evidence_retention_days - 1)
+    assert (await purge_expired_evidence(core)).files_deleted == []  # not yet
+    clock.advance(days=2)
+    report = await purge_expired_evidence(core)
+    assert report.files_deleted == [own.sha256] and report.rows_deleted == 2
+    assert not core.evidence.exists(own.sha256) and not core.evidence.exists(public_sha)
+    assert core.evidence.exists(shared.sha256)  # the open case still needs it
+    async with core.db.read() as s:
+        left = (await s.execute(select(Evidence.sha256))).scalars().all()
+        purged = (await s.execute(select(Event).where(Event.action == "evidence_purged"))
+                  ).scalar_one()
+        assert (await verify_chain(s, purged.case_id)).ok
+    assert left == [shared.sha256]
+    assert sorted(purged.data["sha256"]) == sorted([own.sha256, shared.sha256])
+    assert (await purge_expired_evidence(core)).rows_deleted == 0  # idempotent
