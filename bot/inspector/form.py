@@ -11,8 +11,8 @@ from datetime import date
 
 from telegram import InputFile
 
-from bot.citizen.media import fetch, photo_of
 from bot.inspector import card, texts
+from bot.inspector.media import fetch_media, media_of
 from bot.inspector.states import FORM
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
@@ -25,7 +25,7 @@ from core.services.step_forms import (BOOL, CHOICE, CRITERIA, DATETIME, NO_MISSI
                                       step_form, wanted)
 
 MAX_PHOTOS = 10
-TYPED = {"date", "datetime", "cpf", "odometer", "money", "names", "text"}
+TYPED = {"date", "datetime", "cpf", "odometer", "money", "names", "text", "goods"}
 
 
 def _b(d: dict, action: str) -> str:
@@ -66,7 +66,7 @@ async def ask(turn: Turn, form: StepForm, d: dict, before: str = "") -> None:
     n = asked.index(f) + 1 if f in asked else d["i"] + 1
     text = head + texts.FORM_STEP.format(label=form.label, article=form.article, n=n,
                                          total=len(asked), field=f.label)
-    text += "\n" + texts.HINT[f.kind]
+    text += "\n" + texts.HINT["media" if f.video else f.kind]
     rows: list[list[tuple[str, str]]] = []
     value = d["facts"].get(f.fact)
     if f.kind in (CRITERIA, PARTS):
@@ -78,7 +78,8 @@ async def ask(turn: Turn, form: StepForm, d: dict, before: str = "") -> None:
         rows.append([(texts.CONTINUE, _b(d, "next"))])
     elif f.kind == PHOTOS:
         if value:
-            text += f"\nJá recebi {len(value)} foto(s)."
+            text += "\nJá recebi " + (f"{len(value)} foto(s) ou vídeo(s)." if f.video
+                                       else f"{len(value)} foto(s).")
         rows = [[(texts.DONE, _b(d, "next"))]]
     elif f.kind == BOOL:
         rows = [[(texts.YES, _b(d, "yes")), (texts.NO, _b(d, "no"))]]
@@ -175,7 +176,8 @@ async def on_button(turn: Turn, data: list[str]) -> None:
         if not value and f.kind == PARTS:
             await _answer(turn, form, d, f, [NO_MISSING_PARTS])
         elif not value:
-            await turn.reply(texts.NEED_PHOTO if f.kind == PHOTOS else texts.PICK_ONE)
+            await turn.reply((texts.NEED_MEDIA if f.video else texts.NEED_PHOTO)
+                             if f.kind == PHOTOS else texts.PICK_ONE)
             await ask(turn, form, d)
         else:
             await _answer(turn, form, d, f, value)
@@ -236,20 +238,26 @@ async def on_message(turn: Turn) -> None:
 
 
 async def _photo(turn: Turn, form: StepForm, d: dict, f: FormField) -> None:
-    item, refusal = photo_of(turn.message)
+    """A photo (or, where the law allows filming, a video) for field `f`; the MIME type of
+    each file is kept in the draft ("media": {sha256: mime}) for the evidence record."""
+    item, refusal = media_of(turn.message, f.video)
     have = list(d["facts"].get(f.fact) or [])
     if refusal is None and len(have) >= MAX_PHOTOS:
-        refusal = "Esse é o máximo de fotos; toque em Pronto."
+        refusal = texts.MAX_MEDIA
     if refusal is None:
-        sha, refusal = await fetch(turn.bot, turn.core, item)
+        sha, refusal = await fetch_media(turn.bot, turn.core, item)
     if refusal is not None:
         await turn.reply(refusal, inline([[(texts.DONE, _b(d, "next"))]]))
         return
     if sha not in have:
         have.append(sha)
-    d = {**d, "facts": {**d["facts"], f.fact: have}}
+    media = {**d.get("media", {}), sha: item.mime}
+    d = {**d, "facts": {**d["facts"], f.fact: have}, "media": media}
     await turn.save(FORM, d)
-    await turn.reply(texts.PHOTOS_GOT.format(n=len(have)), inline([[(texts.DONE, _b(d, "next"))]]))
+    videos = sum(1 for h in have if media.get(h, "").startswith("video/"))
+    got = texts.MEDIA_GOT.format(photos=len(have) - videos, videos=videos) if f.video \
+        else texts.PHOTOS_GOT.format(n=len(have))
+    await turn.reply(got, inline([[(texts.DONE, _b(d, "next"))]]))
 
 
 # ----------------------------------------------------------------------------- the step
@@ -257,7 +265,8 @@ async def _photo(turn: Turn, form: StepForm, d: dict, f: FormField) -> None:
 async def _perform(turn: Turn, form: StepForm, d: dict) -> None:
     try:
         done = await perform_step(turn.core, turn.user_id, form.protocol, form.code,
-                                  d["facts"], also=turn.hook(clear=True))
+                                  d["facts"], also=turn.hook(clear=True),
+                                  media=d.get("media"))
     except TransitionRefused as exc:  # nothing written: the answers stay, the summary again
         await turn.answer()
         await _summary(turn, form, d, texts.REFUSED.format(message=exc.message) + "\n\n")

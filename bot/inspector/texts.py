@@ -28,15 +28,18 @@ HINT = {
     "criteria": "Marque os sinais constatados e toque em Continuar.",
     "parts": "Marque os itens faltantes ou avariados e toque em Continuar.",
     "photos": "Envie as fotos (uma ou mais) e toque em Pronto.",
+    "media": "Envie fotos ou vídeos (até 20 MB cada) e toque em Pronto.",
     "date": "Digite a data (dd/mm/aaaa).",
     "datetime": "Digite a data e a hora (dd/mm/aaaa hh:mm) ou toque em Agora.",
     "bool": "Toque em Sim ou Não.",
-    "cpf": "Digite o CPF (11 números).",
+    "cpf": "Digite o CPF (11 números) ou o CNPJ (14 números).",
     "odometer": "Digite o número do hodômetro ou toque em Sem hodômetro.",
     "money": "Digite o valor em reais, por exemplo 150,00.",
     "names": "Digite os nomes das duas testemunhas, separados por vírgula.",
     "choice": "Escolha uma opção.",
     "text": "Escreva em uma mensagem.",
+    "goods": ("Escreva a relação em uma mensagem: um item por linha (ou separados por ;), com "
+              "a quantidade, por exemplo: 12 óculos de sol; 30 capinhas de celular."),
 }
 CONTINUE, DONE, NOW, YES, NO, SKIP = "Continuar ➡️", "✅ Pronto", "Agora", "Sim", "Não", "Pular"
 NO_ODOMETER_BUTTON = "Sem hodômetro"
@@ -46,6 +49,14 @@ CONFIRM, FIX, CANCEL = "✅ Confirmar", "✏️ Corrigir", "Cancelar"
 PICK_ONE = "Marque ao menos um item."
 NEED_PHOTO = "Envie ao menos uma foto."
 PHOTOS_GOT = "📷 {n} foto(s) recebida(s). Envie mais ou toque em Pronto."
+MEDIA_GOT = "📷 Recebido(s): {photos} foto(s) e {videos} vídeo(s). Envie mais ou toque em Pronto."
+NEED_MEDIA = "Aqui preciso de fotos ou vídeos do objeto. Envie ao menos um e toque em Pronto."
+NOT_MEDIA = ("Esse arquivo não é foto nem vídeo. Envie uma foto (JPG ou PNG) ou um vídeo "
+             "(MP4) do objeto.")
+VIDEO_TOO_BIG = ("Esse vídeo é grande demais: o bot só consegue receber arquivos de até 20 MB. "
+                 "Grave um vídeo mais curto (ou em qualidade menor) ou envie fotos.")
+FILE_TOO_BIG = "Esse arquivo é grande demais (máximo de 20 MB). Envie um arquivo menor."
+MAX_MEDIA = "Esse é o máximo de arquivos; toque em Pronto."
 USE_BUTTONS = "Use os botões da pergunta acima."
 SUMMARY_HEAD = "Confira antes de registrar — {label} ({article}), protocolo {protocol}:"
 SUMMARY_TAIL = "Está tudo certo?"

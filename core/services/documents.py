@@ -27,7 +27,7 @@ from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
 from core.services.inspectors import agency_name
 from core.services.tasks import current_task
-from core.storage.models import Case, CaseOwner, Inspector
+from core.storage.models import Case, CaseOwner, Evidence, Inspector
 from core.storage.timeline import ActorRef, append_event
 
 Issued = tuple[str, str, bytes]
@@ -214,14 +214,78 @@ async def issue_removal_term(core: Core, protocol: str, by: ActorRef) -> Issued:
             auction_after=auction_text, inspector=await signer(core, s, case, by),
             link=owner_link(core, case), generated_at=now, missing=known, others=others,
             odometer=str(facts.get("odometer") or ""),
-            evidence=tuple(D.Evidence(f"foto {i}", str(h)) for i, h in enumerate(photos, 1)),
+            evidence=await _evidence_labels(s, case, photos),
             release_conditions=tuple(f"{c.label} ({c.article})" for c in conditions))
         return await keep(core, s, case, by, "termo_recolhimento",
                           f"termo-de-recolhimento-{case.protocol}.pdf",
                           pdfs.removal_term_pdf(data), "Art. 6º, I, b")
 
 
-# -- Dracena: auto de infração ----------------------------------------------------------------
+async def _evidence_labels(s: AsyncSession, case: Case, hashes: list) -> tuple[D.Evidence, ...]:
+    """The termo's list of the removal evidence (Art. 6º, I, a: "fotografado ou filmado"):
+    "foto 1", "vídeo 1", ... with each file's SHA-256."""
+    kinds = dict((await s.execute(select(Evidence.sha256, Evidence.kind).where(
+        Evidence.case_id == case.id, Evidence.sha256.in_([str(h) for h in hashes])))).all())
+    counts: dict[str, int] = {}
+    out = []
+    for h in hashes:
+        label = "vídeo" if kinds.get(str(h)) == "video" else "foto"
+        counts[label] = counts.get(label, 0) + 1
+        out.append(D.Evidence(f"{label} {counts[label]}", str(h)))
+    return tuple(out)
+
+
+# -- Dracena: auto de infração, intimação, note, depot register ----------------------------------
+
+def _moment(value: Any, default: datetime) -> datetime:
+    when = as_moment(value) or default
+    if not isinstance(when, datetime):
+        when = datetime.combine(when, datetime.min.time(), TZ)
+    return when.replace(tzinfo=TZ) if when.tzinfo is None else when.astimezone(TZ)
+
+
+def _fine(facts: dict[str, Any]) -> Decimal:
+    try:
+        return Decimal(str(facts.get("fine_amount")).replace(",", "."))
+    except InvalidOperation:
+        raise InvalidInput("Valor da multa inválido.") from None
+
+
+def seized_items(text: Any) -> tuple[D.SeizedItem, ...]:
+    """The goods as typed by the agent, one item per line or per ";"."""
+    if isinstance(text, (list, tuple)):
+        parts = [str(p) for p in text]
+    else:
+        parts = str(text or "").replace("\n", ";").split(";")
+    return tuple(D.SeizedItem(p.strip()) for p in parts if p.strip())
+
+
+async def _auto_data(core: Core, s: AsyncSession, case: Case, by: ActorRef,
+                     appeal: D.DeadlineText, **kw: Any) -> D.AutoInfracaoData:
+    """The Art. 2º content of the auto from the case facts: a) the offender; b) the fact,
+    place, day and hour; c) the provision and the fine; d) signatures (§2º refusal)."""
+    facts, now = case_facts(case), _now(core)
+    when = _moment(facts.get("occurred_at") or facts.get("apprehended_at"), now)
+    company = facts.get("company_liability")
+    values: dict[str, Any] = dict(
+        header=header(core), number=str(facts.get("auto_number") or case.protocol),
+        offender=D.Person(str(facts["offender_name"]), "",
+                          str(facts.get("offender_address") or ""))
+        if facts.get("offender_name") else None,
+        fact=str(facts.get("infraction_fact") or ""), place=str(facts.get("place") or ""),
+        day=fmt_date(when), hour=fmt_time(when), provision=str(facts.get("provision_violated")
+                                                              or ""),
+        fine=_fine(facts), agent=await signer(core, s, case, by), appeal_deadline=appeal,
+        depot=depot(core), generated_at=now, link=owner_link(core, case),
+        company=D.CompanyLiability(str(company.get("company", "")),
+                                   str(company.get("relation", "")))
+        if isinstance(company, dict) else None,
+        in_presence=not facts.get("absence_reason"),
+        refused_to_sign=bool(facts.get("refusal_declaration")),
+        witnesses=tuple(D.Person(str(w)) for w in facts.get("witnesses") or ()))
+    values.update(kw)
+    return D.AutoInfracaoData(**values)
+
 
 async def issue_auto_infracao(core: Core, protocol: str, by: ActorRef) -> Issued:
     """Auto de infração (Dracena Art. 2º; back of the form, Art. 5º): two witnesses and the
@@ -230,37 +294,84 @@ async def issue_auto_infracao(core: Core, protocol: str, by: ActorRef) -> Issued
     async with core.db.unit_of_work() as s:
         case = await load_case(s, protocol, for_update=True)
         _require_state(case, ("appeal_window", "awaiting_intimacao"), "O auto de infração")
-        facts, now = case_facts(case), _now(core)
         d = case.deadline_json
         appeal = deadline_text(d) if d else D.DeadlineText(
             "5 (cinco) dias contados da intimação escrita", "—", "Art. 3º",
             "O prazo de recurso conta da data da intimação (Art. 2º, §3º; Art. 3º).")
-        when = as_moment(facts.get("occurred_at")) or now
-        if isinstance(when, datetime) and when.tzinfo is None:
-            when = when.replace(tzinfo=TZ)
-        try:
-            fine = Decimal(str(facts.get("fine_amount")).replace(",", "."))
-        except InvalidOperation:
-            raise InvalidInput("Valor da multa inválido.") from None
-        company = facts.get("company_liability")
-        data = D.AutoInfracaoData(
-            header=header(core), number=str(facts.get("auto_number") or case.protocol),
-            offender=D.Person(str(facts["offender_name"])) if facts.get("offender_name")
-            else None,
-            fact=str(facts.get("infraction_fact") or ""), place=str(facts.get("place") or ""),
-            day=fmt_date(when), hour=fmt_time(when) if isinstance(when, datetime) else "",
-            provision=str(facts.get("provision_violated") or ""), fine=fine,
-            agent=await signer(core, s, case, by), appeal_deadline=appeal, depot=depot(core),
-            generated_at=now, link=owner_link(core, case),
-            company=D.CompanyLiability(str(company.get("company", "")),
-                                       str(company.get("relation", "")))
-            if isinstance(company, dict) else None,
-            in_presence=not facts.get("absence_reason"),
-            refused_to_sign=bool(facts.get("refusal_declaration")),
-            witnesses=tuple(D.Person(str(w)) for w in facts.get("witnesses") or ()))
+        data = await _auto_data(core, s, case, by, appeal)
         return await keep(core, s, case, by, "auto_infracao",
                           f"auto-de-infracao-{case.protocol}.pdf",
                           pdfs.auto_infracao_pdf(data), "Art. 2º")
+
+
+async def issue_intimacao(core: Core, protocol: str, by: ActorRef) -> Issued:
+    """Intimação (Dracena Art. 2º, §3º: "Se pela circunstância especial da infração não for o
+    auto lavrado em presença do infrator, será este intimado por escrito do seu inteiro
+    teor"), after the step serve_intimacao; the 5 days to appeal run from the intimação
+    (Art. 3º: "e da data da intimação no caso do § 3º do artigo anterior")."""
+    async with core.db.unit_of_work() as s:
+        case = await load_case(s, protocol, for_update=True)
+        facts, d = case_facts(case), case.deadline_json
+        _require_state(case, ("appeal_window",), "A intimação")
+        if not facts.get("absence_reason") or not facts.get("intimacao_date") or not d:
+            raise InvalidInput("A intimação só é emitida para auto lavrado sem a presença do "
+                               "infrator, depois de registrada a data da intimação "
+                               "(Art. 2º, §3º).")
+        appeal = deadline_text(d)
+        auto = await _auto_data(core, s, case, by, appeal)
+        served = date.fromisoformat(str(facts["intimacao_date"])[:10])
+        addressee = auto.offender or D.Person(D.NOT_IDENTIFIED)
+        data = D.IntimacaoData(auto, f"I-{auto.number}", addressee, fmt_date(served), appeal,
+                               _now(core))
+        return await keep(core, s, case, by, "intimacao", f"intimacao-{case.protocol}.pdf",
+                          pdfs.intimacao_pdf(data), "Art. 2º, §3º")
+
+
+async def issue_low_value_note(core: Core, protocol: str, by: ActorRef) -> Issued:
+    """Nota de apreensão (Dracena Art. 4º, §1º: "uma nota contendo a relação das mercadorias
+    apreendidas e mencionando a multa imposta e a lei transgredida, dispensada a lavratura do
+    respectivo auto"), with the 48 hours to appeal (Art. 4º, §2º)."""
+    async with core.db.unit_of_work() as s:
+        case = await load_case(s, protocol, for_update=True)
+        facts, d, now = case_facts(case), case.deadline_json, _now(core)
+        _require_state(case, ("apprehended",), "A nota de apreensão")
+        if not facts.get("goods_list") or not d:
+            raise InvalidInput("A nota só é emitida depois de registrada a apreensão com nota "
+                               "simplificada (Art. 4º, §1º).")
+        when = _moment(facts.get("apprehended_at"), now)
+        data = D.LowValueNoteData(
+            header(core), str(facts.get("depot_register_entry") or case.protocol),
+            str(facts.get("vendor_name") or D.NOT_IDENTIFIED), seized_items(facts["goods_list"]),
+            _fine(facts), str(facts.get("provision_violated") or ""),
+            case.address or str(facts.get("place") or f"{case.lat:.5f}, {case.lon:.5f}"),
+            fmt_date(when), fmt_time(when), await signer(core, s, case, by), deadline_text(d),
+            depot(core), now)
+        return await keep(core, s, case, by, "nota_apreensao",
+                          f"nota-de-apreensao-{case.protocol}.pdf",
+                          pdfs.low_value_note_pdf(data), "Art. 4º, §1º")
+
+
+async def issue_apprehension(core: Core, protocol: str, by: ActorRef) -> Issued:
+    """Auto de apreensão with the depot register entry (Dracena Art. 4º: the formalities are
+    waived "com exceção das que dizem respeito à entrada de depósito e venda"; Art. 6º: "O
+    objeto da apreensão será encaminhado ao depósito municipal, registrado em livro próprio,
+    com as especificações do artigo 2º"), with the 48 hours to appeal (Art. 4º, §2º) and the
+    back of the form (Art. 5º)."""
+    async with core.db.unit_of_work() as s:
+        case = await load_case(s, protocol, for_update=True)
+        facts, d = case_facts(case), case.deadline_json
+        _require_state(case, ("apprehended",), "O registro de apreensão")
+        if not facts.get("goods_description") or not d:
+            raise InvalidInput("O registro só é emitido depois de registrada a apreensão "
+                               "(Art. 4º; Art. 6º).")
+        entry = str(facts.get("depot_register_entry") or case.protocol)
+        data = await _auto_data(
+            core, s, case, by, deadline_text(d), number=entry,
+            fact=f"Apreensão (Art. 4º) — registro no livro do depósito nº {entry} (Art. 6º).",
+            seized=seized_items(facts["goods_description"]))
+        return await keep(core, s, case, by, "registro_apreensao",
+                          f"auto-de-apreensao-{case.protocol}.pdf",
+                          pdfs.auto_infracao_pdf(data), "Art. 4º; Art. 6º")
 
 
 # -- editais ------------------------------------------------------------------------------------

@@ -8,7 +8,10 @@ article that asks for them:
 - Dracena Art. 2º, d and §2º: the offender signs the auto, or the agent declares the refusal
   ("a recusa será suprida pela declaração do autuante e de duas testemunhas"); the two
   witnesses sign (always, or only on refusal — setting witnesses_always_required).
-- Dores Art. 4º, I: the owner's contact (optional) beside name and CPF.
+- Dores Art. 4º, I: the owner's contact (optional) beside name and CPF/CNPJ.
+- Dracena Art. 4º, §1º: the vendor's name (optional) on the low-value note; Art. 2º, §3º: the
+  address where the absent offender was served (optional) on the intimação.
+Photo fields of the removal (Art. 6º, I, a: "ser fotografado ou filmado") take videos too.
 Faces (the bot) only render the fields and hand the answers back.
 """
 from __future__ import annotations
@@ -16,12 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Mapping
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.documents.data import MISSING_PARTS
 from core.formatting import TZ, fmt_date, parse_date_br
+from validate_docbr import CNPJ
+
 from core.identifiers import InvalidIdentifier, format_plate, validate_cpf
 from core.services import documents as docs
 from core.services.cases import TransitionResult, apply_transition
@@ -34,6 +39,7 @@ from core.services.tasks import OFFERED, accept_task, case_card
 CRITERIA, PHOTOS, DATE, DATETIME, BOOL, PARTS = \
     "criteria", "photos", "date", "datetime", "bool", "parts"
 CPF, ODOMETER, MONEY, NAMES, CHOICE, TEXT = "cpf", "odometer", "money", "names", "choice", "text"
+GOODS = "goods"
 
 NO_ODOMETER = "sem hodômetro"
 NO_MISSING_PARTS = "nenhum item faltante ou avariado"
@@ -43,19 +49,32 @@ DATETIME_FACTS = {"removal_started_at", "occurred_at", "apprehended_at", "appeal
 BOOL_FACTS = {"copy_delivered", "note_signed", "perishable", "release_checklist_confirmed",
               "agent_signature", "offender_signature", "refusal_declaration"}
 PHOTO_FACTS = {"notice_photo", "removal_photos"}
+#: Photo facts that take videos too: Dores Art. 6º, I, a, "ser fotografado ou filmado na
+#: situação que se encontram, para servir como prova do abandono".
+VIDEO_FACTS = {"removal_photos"}
+GOODS_FACTS = {"goods_list", "goods_description"}
 MAX_TEXT = 1000
 #: Labels of the facts this module adds (the lifecycles label the ones they require).
-EXTRA_LABELS = {"owner_contact": "contato do proprietário/responsável (telefone ou e-mail)"}
+EXTRA_LABELS = {"owner_contact": "contato do proprietário/responsável (telefone ou e-mail)",
+                "vendor_name": "nome do ambulante (se informado)",
+                "offender_address": "endereço em que o infrator foi intimado"}
 
 #: The document each step produces (Dores Art. 4º, I (Anexo I); Art. 4º, II, a; Art. 6º, I, b;
-#: Dracena Art. 2º).
+#: Dracena Art. 2º; Art. 2º, §3º (intimação); Art. 4º, §1º (nota); Art. 4º and Art. 6º (entry
+#: in the depot register)).
 DOCUMENT_AFTER: dict[str, Callable[..., Awaitable[docs.Issued]]] = {
     "notify_owner": docs.issue_notification,
     "affix_notice": docs.issue_affixed_notice,
     "depot_entry": docs.issue_removal_term,
     "issue_auto": docs.issue_auto_infracao,
     "issue_auto_absent": docs.issue_auto_infracao,
+    "serve_intimacao": docs.issue_intimacao,
+    "low_value_note": docs.issue_low_value_note,
+    "apprehend": docs.issue_apprehension,
 }
+#: Optional facts asked after a step's own (fact after which to ask, extra fact).
+EXTRA_AFTER = {("low_value_note", "goods_list"): "vendor_name",  # Dracena Art. 4º, §1º
+               ("serve_intimacao", "intimacao_date"): "offender_address"}  # Art. 2º, §3º
 
 
 @dataclass(frozen=True)
@@ -67,6 +86,7 @@ class FormField:
     options: tuple[tuple[str, str], ...] = ()  # (value, Portuguese label) for toggles/choices
     suggestion: str | None = None  # a value offered as a button (e.g. the protocol)
     only_if: tuple[str, Any] | None = None  # ask only when facts[name] == value
+    video: bool = False  # PHOTOS that also take videos (Art. 6º, I, a)
 
 
 @dataclass(frozen=True)
@@ -100,6 +120,8 @@ def _kind(fact: str) -> str:
         return DATETIME
     if fact in BOOL_FACTS:
         return BOOL
+    if fact in GOODS_FACTS:
+        return GOODS
     return {"missing_parts": PARTS, "owner_document": CPF, "odometer": ODOMETER,
             "fine_amount": MONEY, "witnesses": NAMES, "previous_case": CHOICE}.get(fact, TEXT)
 
@@ -128,15 +150,18 @@ def fields_for(core: Core, track: str, code: str, protocol: str,
         elif kind == CHOICE:
             options = tuple((p, p) for p in previous)
         suggestion = {"notification_number": protocol, "termo_number": protocol,
-                      "auto_number": protocol, "depot": "Pátio municipal"}.get(fact)
+                      "auto_number": protocol, "depot": "Pátio municipal",
+                      "depot_register_entry": protocol}.get(fact)
         label = EXTRA_LABELS.get(fact) or lifecycle.label_fact(fact)
         out.append(FormField(fact, label, kind, required, options,
-                             suggestion, **kw))
+                             suggestion, video=fact in VIDEO_FACTS, **kw))
 
     for fact in t.requires:
         add(fact)
         if fact == "owner_document":
             add("owner_contact", required=False)  # Art. 4º, I: "contato", optional
+        if (code, fact) in EXTRA_AFTER:
+            add(EXTRA_AFTER[(code, fact)], required=False)
     if "agent_signature" in t.requires:  # Dracena Art. 2º, d; §2º
         add("offender_signature", required=False)
         add("refusal_declaration", required=False, only_if=("offender_signature", False))
@@ -168,6 +193,9 @@ async def step_form(core: Core, telegram_id: int, protocol: str, code: str) -> S
 
 def parse_answer(core: Core, f: FormField, text: str) -> Any:
     """A typed answer as the fact's value; InvalidInput with a Portuguese message if not."""
+    if f.kind == GOODS:  # one item per line or per ";"
+        text = "; ".join(p.strip() for p in (text or "").replace("\n", ";").split(";")
+                         if p.strip())
     text = " ".join((text or "").split())
     if not text:
         raise InvalidInput(f"Informe: {f.label}.")
@@ -192,10 +220,7 @@ def parse_answer(core: Core, f: FormField, text: str) -> Any:
             raise InvalidInput("Essa data e hora ainda não chegaram. Confira (dd/mm/aaaa hh:mm).")
         return moment.isoformat()
     if f.kind == CPF:
-        try:
-            return validate_cpf(text)
-        except InvalidIdentifier as exc:
-            raise InvalidInput(str(exc)) from None
+        return parse_cpf_cnpj(text)
     if f.kind == MONEY:
         try:
             value = Decimal(text.replace("R$", "").replace(".", "").replace(",", ".").strip())
@@ -213,6 +238,24 @@ def parse_answer(core: Core, f: FormField, text: str) -> Any:
     return text
 
 
+def parse_cpf_cnpj(text: str) -> str:
+    """The owner's CPF (11 digits) or CNPJ (14 digits), check digits verified (validate-docbr);
+    the fact is labelled "CPF/CNPJ do proprietário/responsável" (Dores Art. 4º, I)."""
+    digits = "".join(ch for ch in text if ch.isdigit())
+    if len(digits) == 14 and not any(ch.isalpha() for ch in text):
+        if CNPJ().validate(digits):
+            return digits
+        raise InvalidInput("CNPJ inválido: os dígitos verificadores não conferem. Confira o "
+                           "número (14 números, por exemplo 11.222.333/0001-81).")
+    if len(digits) == 11 and not any(ch.isalpha() for ch in text):
+        try:
+            return validate_cpf(text)
+        except InvalidIdentifier as exc:
+            raise InvalidInput(str(exc)) from None
+    raise InvalidInput("CPF/CNPJ inválido: informe os 11 números do CPF (por exemplo "
+                       "123.456.789-09) ou os 14 do CNPJ (por exemplo 11.222.333/0001-81).")
+
+
 def now_value(core: Core) -> str:
     """"Agora" for a date-and-time fact."""
     return core.now().astimezone(TZ).replace(second=0, microsecond=0).isoformat()
@@ -226,13 +269,15 @@ def show_value(f: FormField, value: Any) -> str:
         labels = dict(f.options)
         return "; ".join(labels.get(v, str(v)) for v in value)
     if f.kind == PHOTOS:
-        return f"{len(value)} foto(s)"
+        return f"{len(value)} foto(s) ou vídeo(s)" if f.video else f"{len(value)} foto(s)"
     if f.kind == BOOL:
         return "sim" if value else "não"
     if f.kind == DATE:
         return fmt_date(datetime.fromisoformat(value))
     if f.kind == DATETIME:
         return datetime.fromisoformat(value).strftime("%d/%m/%Y %H:%M")
+    if f.kind == CPF and len(value) == 14:
+        return f"{value[:2]}.{value[2:5]}.{value[5:8]}/{value[8:12]}-{value[12:]}"
     if f.kind == CPF:
         return f"{value[:3]}.{value[3:6]}.{value[6:9]}-{value[9:]}"
     if f.kind == NAMES:
@@ -246,10 +291,12 @@ def show_value(f: FormField, value: Any) -> str:
 
 async def perform_step(core: Core, telegram_id: int, protocol: str, code: str,
                        facts: dict[str, Any],
-                       also: Callable[[AsyncSession], Awaitable[None]] | None = None
-                       ) -> StepDone:
+                       also: Callable[[AsyncSession], Awaitable[None]] | None = None,
+                       media: Mapping[str, str] | None = None) -> StepDone:
     """Take the step as the inspector holding the case (accepting an offered task first),
-    keep the photos as evidence in the same transaction, then issue the step's document.
+    keep the photos and videos as evidence in the same transaction, then issue the step's
+    document. `media` maps a file's SHA-256 to its MIME type (default image/jpeg); "video/*"
+    is kept with kind "video" (Art. 6º, I, a: "fotografado ou filmado").
     TransitionRefused (Portuguese, naming what is missing) leaves everything as it was; an
     offered task is accepted once the step is taken."""
     form = await step_form(core, telegram_id, protocol, code)
@@ -261,7 +308,9 @@ async def perform_step(core: Core, telegram_id: int, protocol: str, code: str,
         result = await apply_transition(core, form.protocol, code, actor_ref(inspector), given,
                                         agency=inspector.agency, session=s)
         for sha in photos:
-            await attach(core, s, result.case_id, EvidenceIn(sha, "image/jpeg", "photo"),
+            mime = (media or {}).get(sha) or "image/jpeg"
+            kind = "video" if mime.startswith("video/") else "photo"
+            await attach(core, s, result.case_id, EvidenceIn(sha, mime, kind),
                          uploaded_by=inspector.person_id)
         if also is not None:
             await also(s)
