@@ -22,7 +22,8 @@ def _kind(request: web.Request) -> str:
 @require()
 async def editais_page(request: web.Request) -> web.Response:
     core = core_of(request)
-    lists = [(k, pq.EDITAL_LABELS[k], await pq.edital_cases(core, k)) for k in pq.EDITAL_STEPS]
+    lists = [(k, pq.EDITAL_LABELS[k], await pq.edital_cases(core, k))
+             for k in pq.edital_kinds(core)]
     return render(request, "editais.html", {"lists": lists, "today": pq.today(core)})
 
 

@@ -13,7 +13,8 @@ from core.services.inspectors import bind_inspector, invite_inspector
 from core.storage.models import Case, Closure, Event, OutboxMessage, Subscription, Tariff
 from core.storage.timeline import ActorRef
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.test_admin_fixtures import new_case, panel, post_form, to_notice_affixed  # noqa: F401
+from tests.test_admin_fixtures import (new_case, panel, post_form, to_depot_furniture,  # noqa: F401
+                                      to_notice_affixed)
 
 
 async def _events(core, protocol):
@@ -79,6 +80,43 @@ async def test_publication_date_via_diario_oficial_starts_ten_days_art_4_II_b(pa
     assert case.deadline_json["article"] == "Art. 4º, II, b"
     assert case.deadline_json["due"] == "2026-12-07"  # 10 days from Friday 27/11/2026
     assert evs[-1].actor_name == "bruno" and evs[-1].data["publication_reference"] == "DOM nº 77"
+
+
+async def test_furniture_removed_at_once_is_published_in_diario_oficial_art_5_III(panel, photo):
+    """Dores Art. 5º, III: a large piece of furniture removed at once (owner not identified,
+    Art. 5º, II) is published in the Diário Oficial with its characteristics and the address
+    where it was abandoned; the 10 days to take it back run from the publication date."""
+    core = panel.core
+    s = await new_case(core, photo, 4, category="large_furniture", address="Rua Bahia, 300",
+                       description="Sofá marrom; dono Sr. Fulano, CPF 529.982.247-25")
+    vehicle = await new_case(core, photo, 5)
+    await to_notice_affixed(core, vehicle.protocol)
+    await to_depot_furniture(core, s.protocol)
+    async with panel.client("bruno") as c:
+        page = await (await c.get("/diario-oficial")).text()
+        assert "Art. 5º, III" in page and s.protocol in page
+        assert "/diario-oficial/notificacao_bens/publicar" in page
+        text = await (await c.get("/diario-oficial/notificacao_bens.txt")).text()
+        pdf = await c.get("/diario-oficial/notificacao_bens.pdf")
+        assert pdf.status == 200 and (await pdf.read()).startswith(b"%PDF")
+        vehicles = await (await c.get("/diario-oficial/notificacao.txt")).text()
+        r = await post_form(c, "/diario-oficial", "/diario-oficial/notificacao_bens/publicar",
+                            {"p": s.protocol, "date": "27/11/2026", "reference": "DOM nº 78"})
+        assert r.status == 302
+        after = await (await c.get("/diario-oficial")).text()
+    assert "Art. 5º, III" in text and "10 (dez) dias, contados da data desta publicação" in text
+    assert "Móvel de grande porte — características: sofá de 3 lugares" in text
+    assert "Fulano" not in text  # the citizen's free text stays out
+    assert "Endereço em que se encontrava abandonado: Rua Bahia, 300." in text
+    assert "Endereço do depósito: Pátio Municipal, Av. Brasil, 900." in text
+    assert "529.982.247-25" not in text and "Cidadão" not in text  # no CPF, no reporter
+    assert s.case_code in text and s.case_code not in vehicles  # the lists do not mix
+    case, evs = await _events(core, s.protocol)
+    assert case.state == "published"
+    assert case.deadline_json["article"] == "Art. 5º, III"
+    assert case.deadline_json["due"] == "2026-12-07"  # 10 days from Friday 27/11/2026
+    assert evs[-1].actor_name == "bruno" and evs[-1].data["publication_reference"] == "DOM nº 78"
+    assert f'value="{s.protocol}"' not in after  # published once
 
 
 async def test_close_duplicate_merges_followers_into_the_original(panel, photo):

@@ -78,6 +78,26 @@ async def to_notice_affixed(core, protocol: str):
                            agency="transito")
 
 
+async def to_depot_furniture(core, protocol: str):
+    """A furniture case removed at once (owner not identified, Dores Art. 5º, II) and entered
+    in the depot: its Diário Oficial notification (Art. 5º, III) is due."""
+    staff = ActorRef("staff", 0, "seed")
+    inspector = ActorRef("inspector", 1, "Fiscal")
+    async with core.db.read() as s:
+        case = await load_case(s, protocol)
+    if case.state == "reported":
+        await apply_transition(core, protocol, "open_diligence", staff)
+    await apply_transition(core, protocol, "remove_immediately", inspector,
+                           {"abandonment_criteria": ["days_in_place", "neighbours_unaware"],
+                            "removal_reason": "proprietário não identificado",
+                            "removal_photos": ["sha"],
+                            "removal_started_at": "2026-11-20T09:30:00-03:00"},
+                           agency="saude")
+    await apply_transition(core, protocol, "depot_entry", inspector,
+                           {"termo_number": "T-7", "item_description": "sofá de 3 lugares",
+                            "depot": "Pátio Municipal, Av. Brasil, 900"}, agency="saude")
+
+
 @pytest.fixture
 async def panel(core):
     await create_user(core, "ana", PASSWORD, "admin")

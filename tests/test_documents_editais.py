@@ -65,3 +65,21 @@ def test_edital_pdf_matches_text_content():
 def test_unknown_kind_rejected():
     with pytest.raises(ValueError):
         edital_text(s.edital_entries(), "multa", s.edital_info())
+
+
+def test_edital_notificacao_bens_art_5_III():
+    """Dores Art. 5º, III: furniture/machinery removed at once — characteristics, the address
+    where it was abandoned, the depot's address, date and time; 10 days from publication."""
+    from core.documents.data import EditalEntry, ObjectData
+    from core.documents.edital import EDITAL_NOTIFICACAO_BENS
+    entry = EditalEntry("K7P2QX", ObjectData(description="Maquinário — características: "
+                                             "betoneira laranja, dono CPF 529.982.247-25"),
+                        "Rua Bahia, 300", destination="Pátio Municipal, Av. Brasil, 900",
+                        removed_on="20/11/2026, às 09:30")
+    for out in (edital_text([entry], EDITAL_NOTIFICACAO_BENS, s.edital_info()),
+                pdf_text(edital_pdf([entry], EDITAL_NOTIFICACAO_BENS, s.edital_info()))):
+        assert "Art. 5º, III" in out and "MAQUINÁRIOS" in out
+        assert "10 (dez) dias, contados da data desta publicação" in out
+        assert "betoneira laranja" in out and "Rua Bahia, 300" in out
+        assert "Pátio Municipal, Av. Brasil, 900" in out and "20/11/2026, às 09:30" in out
+        assert s.OWNER_CPF not in out

@@ -5,6 +5,12 @@
   que se encontra abandonado, iniciando, a partir da data da publicação, o prazo de 10 dias".
 - "remocao" — Dores Art. 6º, § 1º: "a) os dados possíveis do veículo; b) o local onde se
   encontrava abandonado; c) o local de destino da remoção".
+- "notificacao_bens" — Dores Art. 5º, III (large furniture and machinery removed at once
+  because the owner was not identified, Art. 5º, II): "publicada a notificação no Diário
+  Oficial do Município, contendo as características do bem móvel e o endereço em que se
+  encontra abandonado, iniciando, a partir da data da publicação, o prazo de 10 dias para que
+  seu proprietário/responsável o retire"; the notification also gives "endereço de depósito,
+  data e hora".
 - "leilao" — Dores Art. 3º (60 days unclaimed → hasta pública; CTB art. 328) and Art. 8º
   (comissão de leilão); Dracena Art. 6º, § 1º ("previamente anunciado por editais afixados no
   lugar de costume, no próprio depósito, ou pela imprensa").
@@ -20,8 +26,14 @@ from core.documents.data import (
 from core.documents.fmt import scrub_personal
 from core.documents.pdf import DocumentPDF
 
+#: Dores Art. 5º, III: furniture and machinery removed at once (owner not identified).
+EDITAL_NOTIFICACAO_BENS = "notificacao_bens"
+ALL_KINDS = (*EDITAL_KINDS, EDITAL_NOTIFICACAO_BENS)
+
 TITLES = {
     EDITAL_NOTIFICACAO: "EDITAL DE NOTIFICAÇÃO — OBJETOS EM ESTADO DE ABANDONO",
+    EDITAL_NOTIFICACAO_BENS: "EDITAL DE NOTIFICAÇÃO — MÓVEIS DE GRANDE PORTE E MAQUINÁRIOS "
+                             "RECOLHIDOS",
     EDITAL_REMOCAO: "EDITAL DE REMOÇÃO — OBJETOS RECOLHIDOS AO PÁTIO",
     EDITAL_LEILAO: "EDITAL DE LEILÃO — OBJETOS NÃO RECLAMADOS",
 }
@@ -37,6 +49,15 @@ def _intro(kind: str, info: EditalInfo) -> str:
                 "retirá-los e acondicioná-los em local adequado no prazo de 10 (dez) dias, "
                 "contados da data desta publicação, sob pena de remoção ao pátio, leilão e "
                 "demais penalidades legais cabíveis.")
+    if kind == EDITAL_NOTIFICACAO_BENS:
+        return (f"A {pref}, nos termos do Art. 5º, III, da {info.header.law_title}, NOTIFICA "
+                "os proprietários/responsáveis pelos bens móveis de grande porte e maquinários "
+                "abaixo, encontrados em estado de abandono em espaço público e removidos de "
+                "imediato por não ter sido identificado o proprietário/responsável (Art. 5º, "
+                "II), a retirá-los do depósito e acondicioná-los em local adequado no prazo de "
+                "10 (dez) dias, contados da data desta publicação, mediante o pagamento dos "
+                "custos de remoção e das diárias (Art. 3º, § 3º, II), sob pena de destinação "
+                "à sucata de recicláveis (Art. 3º, § 1º) ou a leilão (Art. 8º).")
     if kind == EDITAL_REMOCAO:
         return (f"A {pref}, nos termos do Art. 6º, § 1º, da {info.header.law_title}, TORNA "
                 "PÚBLICO que os objetos abaixo, de proprietários não identificados, foram "
@@ -75,6 +96,14 @@ def entry_lines(kind: str, entry: EditalEntry) -> list[str]:
     place = scrub_personal(entry.abandoned_at)
     if kind == EDITAL_NOTIFICACAO:
         lines.append(f"Local em que se encontra abandonado: {place}.")
+    elif kind == EDITAL_NOTIFICACAO_BENS:
+        # Art. 5º, III: "endereço em que se encontra abandonado", "endereço de depósito,
+        # data e hora".
+        lines.append(f"Endereço em que se encontrava abandonado: {place}.")
+        if entry.destination:
+            lines.append(f"Endereço do depósito: {scrub_personal(entry.destination)}.")
+        if entry.removed_on:
+            lines.append(f"Recolhido em: {entry.removed_on}.")
     else:
         lines.append(f"Local onde se encontrava abandonado: {place}.")
         if entry.removed_on:
@@ -85,8 +114,8 @@ def entry_lines(kind: str, entry: EditalEntry) -> list[str]:
 
 
 def _check(kind: str) -> None:
-    if kind not in EDITAL_KINDS:
-        raise ValueError(f"Unknown edital kind {kind!r}; expected one of {EDITAL_KINDS}")
+    if kind not in ALL_KINDS:
+        raise ValueError(f"Unknown edital kind {kind!r}; expected one of {ALL_KINDS}")
 
 
 def _closing(kind: str, info: EditalInfo) -> list[str]:

@@ -33,10 +33,12 @@ from core.storage.timeline import ChainReport, verify_chain
 PAGE_SIZE = 50
 ACTIVE_TASK = ("offered", "accepted")
 #: Lifecycle steps that publish an edital, by edital kind (see core.documents.edital).
-EDITAL_STEPS = {"notificacao": "record_publication", "remocao": "publish_removal_edital",
-                "leilao": "auction"}
+EDITAL_STEPS = {"notificacao": "record_publication", "notificacao_bens": "record_publication",
+                "remocao": "publish_removal_edital", "leilao": "auction"}
 EDITAL_LABELS = {
     "notificacao": "Notificação a proprietário não identificado (Art. 4º, II, b)",
+    "notificacao_bens": "Móveis de grande porte e maquinários recolhidos de imediato — "
+                        "notificação (Art. 5º, III)",
     "remocao": "Remoção com proprietário não identificado (Art. 6º, §1º)",
     "leilao": "Leilão de objetos não reclamados",
 }
@@ -529,11 +531,19 @@ def _edital_pairs(core: Core, kind: str) -> list[tuple[str, str]]:
             continue
         for st in t.sources:
             state = lc.states[st]
-            # Art. 4º, II, b is about objects still on the street (the notification edital).
+            # Art. 4º, II, b is about vehicles still on the street; Art. 5º, III about
+            # furniture and machinery already removed to the depot (Art. 5º, II).
             if kind == "notificacao" and not state.in_public_space:
+                continue
+            if kind == "notificacao_bens" and not state.in_depot:
                 continue
             out.append((lc.track, st))
     return out
+
+
+def edital_kinds(core: Core) -> list[str]:
+    """The edital kinds this law has cases for (e.g. Dracena has no Art. 5º, III edital)."""
+    return [k for k in EDITAL_STEPS if _edital_pairs(core, k)]
 
 
 async def edital_cases(core: Core, kind: str) -> list[EditalCase]:
@@ -567,18 +577,21 @@ def _object(core: Core, c: Case) -> ObjectData:
     cat = core.law.categories[c.category]
     report = (c.details or {}).get("report", {})
     make_model = (report.get("make_model") or "").strip()
+    vehicle = cat.has_plate or cat.has_chassis
+    # Art. 5º, III: "as características do bem móvel" — its kind, then the inspector's
+    # description on the termo de recolhimento (Art. 6º, I, b) rather than the citizen's text.
+    described = str(case_facts(c).get("item_description") or c.description or "").strip()
+    description = (f"{cat.label} — características: {described}" if described
+                   else cat.label) if not vehicle else (c.description or "")
     return ObjectData(plate=c.plate or "", chassis=c.chassis or "",
                       colour=report.get("colour") or "", model=make_model,
-                      description=(c.description or cat.label) if not (cat.has_plate or
-                                                                       cat.has_chassis)
-                      else (c.description or ""),
-                      is_vehicle=cat.has_plate or cat.has_chassis)
+                      description=description, is_vehicle=vehicle)
 
 
 async def edital_documents(core: Core, kind: str, protocols: list[str], number: str,
                            signer_name: str, signer_role: str) -> tuple[str, bytes]:
     """The edital for the chosen cases: (plain text to paste, PDF). No owner, no reporter."""
-    from core.formatting import fmt_date
+    from core.formatting import fmt_date, fmt_time
     if kind not in EDITAL_STEPS:
         raise InvalidInput("Tipo de edital desconhecido.")
     async with core.db.read() as s:
@@ -589,11 +602,14 @@ async def edital_documents(core: Core, kind: str, protocols: list[str], number: 
     for c in cases:
         facts = case_facts(c)
         where = c.address or f"coordenadas {c.lat:.5f}, {c.lon:.5f}"
+        removed_on = fmt_date(entered[c.id]) if c.id in entered else ""
+        if removed_on and kind == "notificacao_bens":  # Art. 5º, III: "data e hora"
+            removed_on += f", às {fmt_time(entered[c.id])}"
         entries.append(EditalEntry(c.case_code, _object(core, c), where,
                                    destination=str(facts.get("depot") or
                                                    core.settings.depot_address)
                                    if kind != "notificacao" else "",
-                                   removed_on=fmt_date(entered[c.id]) if c.id in entered else ""))
+                                   removed_on=removed_on))
     info = EditalInfo(CityHeader(law.city, law.uf, law.title, law.slug), number or "____",
                       fmt_date(today(core)), f"{law.city}/{law.uf}", signer_name or "",
                       signer_role or "", core.now().astimezone(tz(core)).replace(tzinfo=None),

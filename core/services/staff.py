@@ -256,6 +256,8 @@ async def record_edital(core: Core, ref: str, kind: str, published_on: date, ref
 
     - "notificacao": Dores Art. 4º, II, b — the lifecycle step record_publication (its 10 days
       run from the publication date).
+    - "notificacao_bens": Dores Art. 5º, III — the furniture track's record_publication, for
+      an object removed at once (Art. 5º, II); its 10 days run from the publication date.
     - "remocao": Dores Art. 6º, §1º — the step publish_removal_edital.
     - "leilao": no lifecycle step; the date is kept as the fact auction_edital_at (Dracena
       Art. 6º, §1º requires it before the auction) and recorded in the timeline."""
@@ -264,7 +266,7 @@ async def record_edital(core: Core, ref: str, kind: str, published_on: date, ref
     if published_on > _today(core):
         raise InvalidInput("A data de publicação não pode estar no futuro.")
     iso = published_on.isoformat()
-    if kind == "notificacao":
+    if kind in ("notificacao", "notificacao_bens"):
         await apply_transition(core, ref, "record_publication", by.actor(),
                                {"publication_date": iso, "publication_reference": reference})
         return
