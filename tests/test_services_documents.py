@@ -10,8 +10,10 @@ from pypdf import PdfReader
 from sqlalchemy import select
 
 from core.services.cases import apply_transition
-from core.services.documents import (edital_entries, issue_affixed_notice, issue_auto_infracao,
-                                     issue_edital, issue_notification, issue_removal_term)
+from core.services.documents import (edital_entries, issue_affixed_notice, issue_apprehension,
+                                     issue_auto_infracao, issue_edital, issue_intimacao,
+                                     issue_low_value_note, issue_notification,
+                                     issue_removal_term)
 from core.services.errors import InvalidInput
 from core.services.reports import ReportIn, submit_report
 from core.services.sweep import sweep_deadlines
@@ -163,3 +165,77 @@ async def test_documents_need_the_bot_username_for_the_owner_link(core, photo):
                            agency="posturas")
     with pytest.raises(InvalidInput, match="TELEGRAM_BOT_USERNAME"):
         await issue_notification(core, case.protocol, FISCAL)
+
+
+AUTO = {"offender_name": "José Ambulante", "infraction_fact": "Calçada obstruída por entulho",
+        "place": "Rua São Paulo, 10", "occurred_at": "2026-12-01T10:20:00-03:00",
+        "provision_violated": "Código de Posturas, art. 80", "fine_amount": "250.00",
+        "agent_signature": True, "witnesses": ["Pedro Lima", "Rita Alves"]}
+
+
+def br(iso: str) -> str:
+    return f"{iso[8:10]}/{iso[5:7]}/{iso[:4]}"
+
+
+@pytest.fixture
+async def dracena(make_core):
+    return await make_core("dracena", telegram_bot_username="ViaLivreDracenaBot")
+
+
+async def test_dracena_intimacao_of_absent_offender_counts_appeal_from_it_art_2_par_3(
+        dracena, photo):
+    """Art. 2º, §3º: auto not drawn up in the offender's presence → intimação in writing of its
+    whole content; Art. 3º: the 5 days to appeal run from the intimação."""
+    case = await new_case(dracena, photo, category="infraction")
+    await apply_transition(dracena, case.protocol, "issue_auto_absent", FISCAL,
+                           {**AUTO, "absence_reason": "Infrator não encontrado no local"},
+                           agency="fiscalizacao")
+    with pytest.raises(InvalidInput, match="intimação"):
+        await issue_intimacao(dracena, case.protocol, FISCAL)  # not served yet
+    res = await apply_transition(dracena, case.protocol, "serve_intimacao", FISCAL,
+                                 {"intimacao_date": "2026-12-01",
+                                  "offender_address": "Rua Bahia, 10"}, agency="fiscalizacao")
+    sha, name, blob = await issue_intimacao(dracena, case.protocol, FISCAL)
+    text = text_of(blob)
+    assert "INTIMAÇÃO" in text and "Art. 2º, § 3º" in text and "Art. 3º" in text
+    assert "José Ambulante" in text and "Rua Bahia, 10" in text
+    assert "Calçada obstruída por entulho" in text and "250,00" in text  # the auto's content
+    assert br(res.deadline["due"]) in text and res.deadline["due"] > "2026-12-01"
+    assert name == f"intimacao-{case.protocol}.pdf"
+    ev, last = await kept(dracena, case, sha)
+    assert ev.kind == "document" and last.data == {"document": "intimacao", "sha256": sha,
+                                                   "filename": name}
+
+
+async def test_dracena_low_value_note_lists_goods_fine_and_law_art_4_par_1(dracena, photo):
+    """Art. 4º, §1º: a signed note listing the goods, the fine and the law transgressed; the
+    appeal in 48 hours (§2º)."""
+    case = await new_case(dracena, photo, category="street_vendor_goods")
+    res = await apply_transition(dracena, case.protocol, "low_value_note", FISCAL, {
+        "goods_list": "12 óculos de sol; 30 capinhas de celular", "fine_amount": "80.00",
+        "provision_violated": "Código de Posturas, art. 80", "note_signed": True,
+        "apprehended_at": "2026-12-01T12:30:00-03:00", "depot_register_entry": "L1-044",
+        "vendor_name": "Vendedor X"}, agency="fiscalizacao")
+    sha, name, blob = await issue_low_value_note(dracena, case.protocol, FISCAL)
+    text = text_of(blob)
+    assert "NOTA DE APREENSÃO" in text and "L1-044" in text and "Vendedor X" in text
+    assert "1. 12 óculos de sol" in text and "2. 30 capinhas de celular" in text
+    assert "80,00" in text and "Código de Posturas, art. 80" in text
+    assert "Art. 4º, § 2º" in text and br(res.deadline["due"]) in text
+    assert (await kept(dracena, case, sha))[1].data["document"] == "nota_apreensao"
+
+
+async def test_dracena_apprehension_depot_register_entry_art_6(dracena, photo):
+    """Art. 4º: only the depot entry and the sale are kept among the formalities; Art. 6º: the
+    object is registered in the depot's book with the Art. 2º specifications."""
+    case = await new_case(dracena, photo, category="abandoned_thing")
+    await apply_transition(dracena, case.protocol, "apprehend", FISCAL, {
+        "goods_description": "Sofá de três lugares; geladeira branca", "place": "Rua Bahia, 5",
+        "apprehended_at": "2026-12-01T11:00:00-03:00", "provision_violated": "Lei 56/1951",
+        "fine_amount": "100.00", "depot_register_entry": "L1-045"}, agency="fiscalizacao")
+    sha, name, blob = await issue_apprehension(dracena, case.protocol, FISCAL)
+    text = text_of(blob)
+    assert "L1-045" in text and "Sofá de três lugares" in text and "geladeira branca" in text
+    assert "NÃO IDENTIFICADO" in text and "Art. 6º" in text and "01/12/2026" in text
+    assert name == f"auto-de-apreensao-{case.protocol}.pdf"
+    assert (await kept(dracena, case, sha))[1].data["document"] == "registro_apreensao"

@@ -3,13 +3,21 @@ facts the Dracena guard reads (Art. 2º, d; §2º), typed answers validated, and
 only as the inspector holding the case."""
 from __future__ import annotations
 
+import io
+
 import pytest
+from pypdf import PdfReader
 
 from core.services.errors import Forbidden, InvalidInput
 from core.services.inspectors import bind_inspector, invite_inspector
 from core.services.reports import ReportIn, submit_report
-from core.services.step_forms import (CPF, CRITERIA, PARTS, PHOTOS, fields_for, parse_answer,
-                                      perform_step, step_form, wanted)
+from sqlalchemy import select
+
+from core.services.cases import apply_transition
+from core.services.step_forms import (CPF, CRITERIA, GOODS, PARTS, PHOTOS, fields_for,
+                                      parse_answer, perform_step, show_value, step_form, wanted)
+from core.storage.models import Evidence
+from core.storage.timeline import ActorRef
 from core.lifecycle import TransitionRefused
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
@@ -77,3 +85,68 @@ async def test_step_only_for_the_inspector_holding_the_case_and_refusal_writes_n
                             "owner_document": "52998224725", "notification_number": "1"})
     form = await step_form(core, 901, protocol, "notify_owner")
     assert form.task_status == "offered"  # nothing changed, not even the acceptance
+
+
+def test_owner_document_takes_a_cpf_or_a_cnpj_art_4_I(core):
+    """Art. 4º, I: "nome, CPF/CNPJ e contato" — a company may own the vehicle."""
+    f = {x.fact: x for x in fields_for(core, "dores_vehicle", "notify_owner", "P")}
+    doc = f["owner_document"]
+    assert parse_answer(core, doc, "11.222.333/0001-81") == "11222333000181"
+    assert show_value(doc, "11222333000181") == "11.222.333/0001-81"
+    with pytest.raises(InvalidInput, match="CNPJ inválido: os dígitos verificadores"):
+        parse_answer(core, doc, "11.222.333/0001-82")
+    with pytest.raises(InvalidInput, match="CPF/CNPJ inválido"):
+        parse_answer(core, doc, "1234567")
+
+
+def test_removal_evidence_takes_videos_the_notice_only_photos_art_6_I_a(core):
+    """Art. 6º, I, a: "ser fotografado ou filmado"."""
+    removal = fields_for(core, "dores_vehicle", "start_removal", "P")[0]
+    notice = next(f for f in fields_for(core, "dores_vehicle", "affix_notice", "P")
+                  if f.kind == PHOTOS)
+    assert removal.video and not notice.video
+
+
+async def test_dracena_note_and_intimacao_forms_ask_what_the_law_requires_art_4_par_1(
+        make_core):
+    core = await make_core("dracena")
+    note = fields_for(core, "dracena_apprehension", "low_value_note", "P")
+    facts = [f.fact for f in note]
+    assert facts[:2] == ["goods_list", "vendor_name"] and {"fine_amount", "provision_violated",
+                                                           "note_signed"} <= set(facts)
+    assert note[0].kind == GOODS and not note[1].required
+    goods = parse_answer(core, note[0], "12 óculos de sol\n30 capinhas;  ")
+    assert goods == "12 óculos de sol; 30 capinhas"
+    intimacao = fields_for(core, "dracena_infraction", "serve_intimacao", "P")
+    assert [f.fact for f in intimacao] == ["intimacao_date", "offender_address"]
+
+
+async def test_removal_video_kept_as_video_evidence_art_6_I_a(make_core, photo, clock):
+    core = await make_core(telegram_bot_username="ViaLivreTesteBot")
+    protocol = await held_case(core, photo)
+    await perform_step(core, 901, protocol, "notify_owner",
+                       {"abandonment_criteria": ["days_in_place", "missing_tyres", "no_engine"],
+                        "owner_name": "José", "owner_document": "11222333000181",
+                        "notification_number": "1"})
+    clock.advance(days=11)
+    await apply_transition(core, protocol, "lapse_deadline", ActorRef("system", None, "sweep"))
+    video = core.evidence.put(b"\x00\x00\x00\x18ftypmp42" + bytes(500))
+    still = core.evidence.put(b"\xff\xd8" + bytes(300))
+    done = await perform_step(core, 901, protocol, "start_removal",
+                              {"removal_photos": [video, still],
+                               "removal_started_at": "2026-12-12T09:00:00-03:00"},
+                              media={video: "video/mp4"})
+    assert done.result.state == "removal_started"
+    async with core.db.read() as s:
+        rows = dict((await s.execute(select(Evidence.sha256, Evidence.kind).where(
+            Evidence.sha256.in_([video, still])))).all())
+        mimes = dict((await s.execute(select(Evidence.sha256, Evidence.mime).where(
+            Evidence.sha256.in_([video, still])))).all())
+    assert rows == {video: "video", still: "photo"}
+    assert mimes == {video: "video/mp4", still: "image/jpeg"}
+    entry = await perform_step(core, 901, protocol, "depot_entry",
+                               {"termo_number": "T-1", "missing_parts": ["tyres"],
+                                "odometer": "sem hodômetro", "depot": "Pátio municipal"})
+    (_, name, blob), = entry.documents
+    termo = " ".join(PdfReader(io.BytesIO(blob)).pages[0].extract_text().split())
+    assert name.startswith("termo-de-recolhimento") and "vídeo 1" in termo and "foto 1" in termo
