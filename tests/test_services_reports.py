@@ -101,3 +101,21 @@ async def test_notifications_can_be_turned_off_per_case(core, photo):
     assert await set_notifications(core, 111, done.protocol, False)
     assert (await my_cases(core, 111))[0].notify is False
     assert not await set_notifications(core, 999, done.protocol, False)
+
+
+async def test_a_failing_submission_in_a_group_fails_alone(core, photo):
+    """Concurrent submissions are committed together; one whose own step fails leaves no trace
+    and the others get sequential protocols with no gap."""
+    async def broken(session):
+        raise RuntimeError("the bot's draft could not be cleared")
+
+    results = await asyncio.gather(
+        *[submit_report(core, 300 + i, report(photo), also=broken if i == 2 else None)
+          for i in range(6)], return_exceptions=True)
+    failed = [r for r in results if isinstance(r, Exception)]
+    assert len(failed) == 1 and "draft" in str(failed[0])
+    assert sorted(r.protocol for r in results if not isinstance(r, Exception)) == [
+        f"2026-{n:06d}" for n in range(1, 6)]
+    async with core.db.read() as s:
+        assert (await s.scalar(select(func.count()).select_from(Case))) == 5
+        assert (await s.scalar(select(func.count()).select_from(Subscription))) == 5

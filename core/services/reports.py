@@ -40,7 +40,7 @@ from core.services.people import person_for
 from core.storage.geo import cell_of
 from core.storage.db import Database
 from core.storage.models import Case, Event, Evidence, Person, Subscription, SupportingReport
-from core.storage.protocol import allocate_protocol, allocate_protocols, new_case_code
+from core.storage.protocol import allocate_protocols, new_case_code
 from core.storage.queries import nearby_open_cases
 from core.storage.timeline import ActorRef, append_event, build_event
 
@@ -143,42 +143,8 @@ async def submit_report(core: Core, telegram_id: int, report: ReportIn, *,
 
 async def _submit_alone(core: Core, job: "_Job") -> Submitted:
     """One submission in a transaction of its own (the path a failed group falls back to)."""
-    telegram_id, report, norm, display_name, also, now, local_year = (
-        job.telegram_id, job.report, job.norm, job.display_name, job.also, job.now,
-        job.local_year)
-    law = core.law
-    category = law.categories[report.category]
-    lifecycle = law.tracks[category.track]
     async with core.db.unit_of_work() as s:
-        person = await person_for(s, telegram_id, display_name)
-        case = Case(protocol=await allocate_protocol(s, local_year), case_code=new_case_code(),
-                    municipality=law.slug, category=category.code, track=category.track,
-                    state=lifecycle.initial, lat=report.lat, lon=report.lon,
-                    cell=cell_of(report.lat, report.lon), address=report.address,
-                    neighbourhood=report.neighbourhood, plate=norm["plate"],
-                    chassis=norm["chassis"], description=report.description,
-                    details={"report": {"colour": report.colour, "make_model": report.make_model,
-                                        "time_there": report.time_there,
-                                        "signs": list(report.signs),
-                                        "location_kind": report.location_kind},
-                             "facts": {}},
-                    reporter_id=person.id, created_at=now, updated_at=now, is_open=True)
-        s.add(case)
-        await s.flush()
-        photos = [await attach(core, s, case.id, p, person.id) for p in report.photos]
-        s.add(Subscription(person_id=person.id, case_id=case.id, notify=True))
-        await append_event(s, case, ActorRef(Actor.CITIZEN.value, person.id, None), "report",
-                           category.article,
-                           {"category": category.code, "photos": [p.sha256 for p in photos],
-                            "lat": report.lat, "lon": report.lon, "address": report.address,
-                            "plate": norm["plate"], "signs": list(report.signs)}, at=now)
-        from core.services.tasks import assign_new_case  # diligence task, same transaction
-        await assign_new_case(core, s, case)
-        if also is not None:
-            await also(s)
-        return Submitted(case.id, case.protocol, case.case_code,
-                         lifecycle.state(case.state).label,
-                         tuple(law.next_steps.get(category.track, ())))
+        return (await _write_group(core, s, [job]))[0]
 
 
 # -- grouped commit (see the module docstring) ------------------------------------------------
