@@ -37,3 +37,4 @@ def setup(app: web.Application) -> None:
     r.add_get("/open311/v2/requests.json", x.requests_json)
     r.add_post("/open311/v2/requests.json", x.post_request)
     r.add_get("/open311/v2/requests/{id}.json", x.request_json)
+    r.add_get("/open311/v2/media/{protocol}/{sha:[0-9a-f]{64}}.{ext:jpg|png|webp}", x.media_file)

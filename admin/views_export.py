@@ -76,18 +76,35 @@ def _when(raw: str | None) -> datetime | None:
     return moment
 
 
+def _media_base(request: web.Request) -> str:
+    return f"{request.scheme}://{request.host}/open311/v2/media"
+
+
+async def media_file(request: web.Request) -> web.Response:
+    """GET /open311/v2/media/{protocol}/{sha}.{ext}: only the public copy (EXIF/GPS stripped)
+    of a case's photo; an original, a document or anything unknown → 404."""
+    copy = await pq.public_media(core_of(request), request.match_info["protocol"],
+                                 request.match_info["sha"])
+    if copy is None or pq.MEDIA_EXT.get(copy.mime) != request.match_info["ext"]:
+        return _error(404, "Imagem não encontrada.")
+    return web.Response(body=copy.data, content_type=copy.mime,
+                        headers={"Cache-Control": "public, max-age=86400, immutable"})
+
+
 async def requests_json(request: web.Request) -> web.Response:
     q = request.query
     ids = [i.strip() for i in q.get("service_request_id", "").split(",") if i.strip()]
     rows = await pq.open311_requests(core_of(request), ids=ids,
                                      service_code=q.get("service_code", ""),
                                      status=q.get("status", ""), start=_when(q.get("start_date")),
-                                     end=_when(q.get("end_date")))
+                                     end=_when(q.get("end_date")),
+                                     media_base=_media_base(request))
     return web.json_response(rows)
 
 
 async def request_json(request: web.Request) -> web.Response:
-    rows = await pq.open311_requests(core_of(request), ids=[request.match_info["id"]])
+    rows = await pq.open311_requests(core_of(request), ids=[request.match_info["id"]],
+                                     media_base=_media_base(request))
     if not rows:
         return _error(404, "Solicitação não encontrada.")
     return web.json_response(rows)

@@ -59,7 +59,7 @@ async def post_form(client: TestClient, page_url: str, action: str, data: dict,
 
 async def new_case(core, photo, i: int = 0, category: str = "motor_vehicle", **kw):
     report = ReportIn(category=category, lat=CENTRE[0] + i * 1e-4, lon=CENTRE[1],
-                      photos=[photo(i)], address=kw.pop("address", f"Rua {i}, centro"),
+                      photos=kw.pop("photos", None) or [photo(i)], address=kw.pop("address", f"Rua {i}, centro"),
                       neighbourhood=kw.pop("neighbourhood", "Centro"), **kw)
     return await submit_report(core, 1000 + i, report, display_name=f"Cidadão {i}")
 

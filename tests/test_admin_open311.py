@@ -2,11 +2,15 @@
 the plate), and reports posted with the API key go through the core's report service."""
 from __future__ import annotations
 
+import io
+
 import aiohttp
+from PIL import Image
 from sqlalchemy import select
 
 from admin.app import create_app
 from core.services.cases import apply_transition
+from core.services.evidence import EvidenceIn, attach
 from core.storage.models import Case, OutboxMessage, Subscription
 from core.storage.timeline import ActorRef
 from tests.core_fixtures import clock, core, jpeg, make_core, photo  # noqa: F401
@@ -73,3 +77,48 @@ def test_create_app_without_core_opens_one_in_cleanup_ctx(data_dir):
     from core.settings import Settings
     app = create_app(settings=Settings(_env_file=None, data_dir=data_dir))
     assert app.cleanup_ctx and (data_dir / "admin_secret_key").is_file()
+
+
+def _gps_jpeg() -> bytes:
+    img, exif = Image.new("RGB", (64, 48), (200, 30, 30)), Image.Exif()
+    exif[0x010F] = "CameraMaker"
+    exif[0x8825] = {1: "S", 2: (19.0, 27.0, 38.0), 3: "W", 4: (45.0, 36.0, 1.0)}  # GPS IFD
+    buf = io.BytesIO()
+    img.save(buf, "JPEG", exif=exif.tobytes())
+    return buf.getvalue()
+
+
+async def test_media_url_serves_only_the_exif_free_copy_of_the_first_photo(panel, photo):
+    """LGPD: the citizen's photo reaches the public only without EXIF/GPS; the route serves
+    public copies of case photos and nothing else (originals, documents, unknown → 404)."""
+    core = panel.core
+    original = core.evidence.put(_gps_jpeg())
+    assert Image.open(io.BytesIO(core.evidence.get(original))).getexif().get_ifd(0x8825)
+    s = await new_case(core, photo, 1, photos=[EvidenceIn(original, "image/jpeg", "photo",
+                                                          "f-gps", "u-gps"), photo(2)])
+    other = await new_case(core, photo, 3)
+    doc = core.evidence.put(b"%PDF-1.4 termo de recolhimento")
+    async with core.db.unit_of_work() as ses:
+        case = (await ses.execute(select(Case).where(Case.protocol == s.protocol))).scalar_one()
+        await attach(core, ses, case.id, EvidenceIn(doc, "application/pdf", "document",
+                                                    None, None), None)
+    async with panel.client() as c:  # anonymous: the media route is public
+        one = (await (await c.get(f"/open311/v2/requests/{s.protocol}.json")).json())[0]
+        listed = await (await c.get("/open311/v2/requests.json")).json()
+        url = one["media_url"]
+        assert url and url.startswith(f"http://{c.host}:{c.port}/open311/v2/media/{s.protocol}/")
+        assert {r["service_request_id"]: r["media_url"] for r in listed}[s.protocol] == url
+        path = url.split(f"{c.port}", 1)[1]
+        got = await c.get(path)
+        assert got.status == 200 and got.content_type == "image/jpeg"
+        body = await got.read()
+        public_sha = path.rsplit("/", 1)[1].split(".")[0]
+        refused = [await c.get(f"/open311/v2/media/{s.protocol}/{original}.jpg"),  # original
+                   await c.get(f"/open311/v2/media/{s.protocol}/{doc}.jpg"),  # a document
+                   await c.get(f"/open311/v2/media/{other.protocol}/{public_sha}.jpg"),
+                   await c.get(f"/open311/v2/media/{s.protocol}/{'0' * 64}.jpg"),
+                   await c.get(f"/open311/v2/media/2026-999999/{public_sha}.jpg")]
+    img = Image.open(io.BytesIO(body))
+    assert img.size == (64, 48)
+    assert not img.getexif() and b"Exif" not in body and b"CameraMaker" not in body
+    assert [r.status for r in refused] == [404] * 5
