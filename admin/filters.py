@@ -31,6 +31,8 @@ def _money(value: Any) -> str:
 
 
 def _actor(kind: str) -> str:
+    if kind == Actor.SYSTEM.value:  # its name says why (prazo vencido, atribuição automática)
+        return "sistema"
     try:
         return ACTOR_LABELS[Actor(kind)]
     except ValueError:

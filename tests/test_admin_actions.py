@@ -258,3 +258,47 @@ async def test_depot_shows_days_fees_and_auction_split_art_8(panel, photo, clock
     assert by["Diárias do pátio"] == Decimal("90.00")
     assert by["Vigilância sanitária"] + by["Setor de trânsito e transporte municipal"] == \
         Decimal("600.00")
+
+
+async def test_case_page_shows_portuguese_labels_not_codes(panel, photo):
+    """The clerk reads the abandonment signs (Art. 3º, §4º, I), the category (Art. 1º) and the
+    missing parts of the termo de recolhimento (Art. 6º, I, b) in Portuguese, dates as
+    dd/mm/aaaa, never the internal codes."""
+    core = panel.core
+    s = await new_case(core, photo)
+    p = s.protocol
+    staff, fiscal = ActorRef("staff", 0, "x"), ActorRef("inspector", 1, "F")
+    await to_notice_affixed(core, p)
+    await apply_transition(core, p, "record_publication", staff,
+                           {"publication_date": "2026-11-20", "publication_reference": "DOM 1"})
+    await apply_transition(core, p, "lapse_deadline", ActorRef("system"))
+    await apply_transition(core, p, "start_removal", fiscal, {
+        "removal_photos": ["a"], "removal_started_at": "2026-12-01T09:30:00-03:00"},
+        agency="transito")
+    await apply_transition(core, p, "depot_entry", fiscal, {
+        "termo_number": "T1", "missing_parts": ["doors", "tyres"], "odometer": "1000",
+        "depot": "Pátio"}, agency="transito")
+    async with panel.client("bruno") as c:
+        page = await (await c.get(f"/casos/{p}")).text()
+    for code in ("days_in_place", "missing_tyres", "no_bumpers", "motor_vehicle", "doors",
+                 "tyres", "2026-12-01T", "2026-11-20", "description:", "transito"):
+        assert code not in page, code
+    assert "Faltando um ou mais pneus" in page and "Sem para-choques" in page
+    assert "Categoria: Veículo motorizado (carro, moto, caminhão)" in page
+    assert "Portas, Pneus/rodas" in page
+    assert "01/12/2026 às 09:30" in page and "20/11/2026" in page
+
+
+async def test_vehicle_published_on_the_street_is_not_in_the_depot(panel, photo):
+    """"published" is the street for a vehicle (Art. 4º, II, b) but the depot for furniture
+    (Art. 5º, III): the depot inventory goes by track and state."""
+    core = panel.core
+    street = await new_case(core, photo, 1)
+    await to_notice_affixed(core, street.protocol)
+    await apply_transition(core, street.protocol, "record_publication", ActorRef("staff", 0, "x"),
+                           {"publication_date": "2026-11-30", "publication_reference": "DOM 2"})
+    sofa = await new_case(core, photo, 2, category="large_furniture")
+    await to_depot_furniture(core, sofa.protocol)
+    items = {i.protocol for i in await pq.depot_inventory(core)}
+    assert items == {sofa.protocol}
+    assert (await pq.dashboard(core)).depot_count == 1

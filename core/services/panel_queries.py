@@ -49,7 +49,10 @@ EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cid
                 "auction_edital": "Edital de leilão publicado",
                 "task_offered": "Tarefa oferecida a fiscal", "task_accepted": "Fiscal aceitou a tarefa",
                 "task_refused": "Fiscal recusou a tarefa", "task_withdrawn": "Tarefa retirada do fiscal",
-                "assignment_pending": "Sem fiscal disponível: aguardando atribuição"}
+                "assignment_pending": "Sem fiscal disponível: aguardando atribuição",
+                "document_issued": "Documento emitido",
+                "owner_statement": "Declaração do proprietário (a verificar pelo fiscal)",
+                "evidence_purged": "Arquivos apagados ao fim do prazo de guarda"}
 
 
 def tz(core: Core) -> ZoneInfo:
@@ -70,12 +73,17 @@ def state_label(core: Core, track: str, state: str) -> str:
     return lc.states[state].label if lc and state in lc.states else state
 
 
-def _states_where(core: Core, pred) -> set[str]:
-    return {s.code for lc in core.law.tracks.values() for s in lc.states.values() if pred(s)}
+def depot_pairs(core: Core) -> set[tuple[str, str]]:
+    """(track, state) of objects in the depot. By track: a state code may mean the street in
+    one track and the depot in another (e.g. "published": Dores Art. 4º, II, b for vehicles,
+    Art. 5º, III for furniture already removed)."""
+    return {(lc.track, s.code) for lc in core.law.tracks.values() for s in lc.states.values()
+            if s.in_depot}
 
 
-def depot_states(core: Core) -> set[str]:
-    return _states_where(core, lambda s: s.in_depot)
+def _in_pairs(pairs: set[tuple[str, str]]):
+    return or_(*[and_(Case.track == t, Case.state == st) for t, st in sorted(pairs)]) \
+        if pairs else Case.id.is_(None)
 
 
 def _needs_inspector(core: Core) -> list[tuple[str, str]]:
@@ -143,7 +151,7 @@ async def dashboard(core: Core) -> Dashboard:
         unassigned_cases = (await s.execute(unassigned_q.order_by(Case.created_at)
                                             .limit(10))).scalars().all()
         depot_count = (await s.execute(select(func.count()).select_from(Case).where(
-            Case.is_open.is_(True), Case.state.in_(depot_states(core))))).scalar_one()
+            Case.is_open.is_(True), _in_pairs(depot_pairs(core))))).scalar_one()
         week = (await s.execute(select(func.count()).select_from(Case).where(
             Case.created_at >= week_start))).scalar_one()
     return Dashboard(sorted(by_state.items(), key=lambda x: -x[1]), by_category,
@@ -306,6 +314,7 @@ class TimelineItem:
     data: dict[str, Any]
     public: bool
     hash: str
+    rows: list[tuple[str, str]] = field(default_factory=list)  # readable data
 
 
 @dataclass
@@ -324,16 +333,123 @@ class CaseDetail:
     facts: dict[str, Any]
     owner_identified: bool
     in_depot: bool
+    fact_rows: list[tuple[str, str]] = field(default_factory=list)  # readable facts
+    document_names: dict[str, str] = field(default_factory=dict)  # sha256 → what it is
+
+
+#: Labels for event data the lifecycle's fact labels do not cover.
+EXTRA_FACT_LABELS = {
+    "to": "nova situação", "deadline": "prazo", "photos": "fotos", "category": "categoria",
+    "plate": "placa", "address": "endereço", "signs": "sinais de abandono informados",
+    "duplicate": "denúncia duplicada", "duplicate_of": "caso original",
+    "auction_edital_at": "data do edital de leilão no Diário Oficial",
+    "auction_edital_reference": "edição do Diário Oficial (edital de leilão)",
+    "auction_split": "divisão do valor arrecadado", "inspector_name": "fiscal",
+    "agency": "órgão", "agencies": "órgãos", "task": "tarefa nº",
+    "owner_identified": "proprietário identificado", "document": "documento",
+    "filename": "arquivo", "needs_verification": "a verificar pelo fiscal",
+    "retention_days": "prazo de guarda (dias)", "sha256": "arquivos",
+}
+#: Event data that is internal plumbing, not for reading (ids, coordinates, hashes).
+HIDDEN_FACTS = {"from", "lat", "lon", "inspector"}
+#: Facts that hold stored files (hashes or Telegram ids): shown as a count.
+FILE_FACTS = {"photos", "removal_photos", "notice_photo", "sha256"}
+MONEY_FACT_KEYS = {"auction_proceeds", "fine_amount", "balance_amount", "taxes_amount"}
+DOCUMENT_LABELS = {"notificacao": "Notificação ao proprietário",
+                   "notificacao_afixada": "Notificação afixada no objeto",
+                   "termo_recolhimento": "Termo de recolhimento",
+                   "auto_infracao": "Auto de infração", "intimacao": "Intimação",
+                   "nota_apreensao": "Nota de apreensão",
+                   "registro_apreensao": "Auto de apreensão"}
 
 
 def fact_label(lc: Lifecycle, key: str) -> str:
-    extra = {"from": "de", "to": "para", "deadline": "prazo", "photos": "fotos",
-             "category": "categoria", "plate": "placa", "address": "endereço", "lat": "latitude",
-             "lon": "longitude", "signs": "sinais de abandono", "duplicate": "duplicada",
-             "auction_edital_reference": "edição do Diário Oficial (edital de leilão)",
-             "auction_split": "divisão do valor arrecadado", "inspector": "fiscal",
-             "owner_identified": "proprietário identificado"}
-    return extra.get(key) or lc.label_fact(key)
+    return EXTRA_FACT_LABELS.get(key) or lc.label_fact(key)
+
+
+def _as_list(value: Any) -> list:
+    if value in (None, ""):
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _moment(text: str) -> str | None:
+    """An ISO date or date-time as dd/mm/aaaa (às hh:mm), or None if it is not one."""
+    from core.formatting import fmt_date, fmt_datetime
+    if not isinstance(text, str) or len(text) < 10 or text[4:5] != "-" or text[7:8] != "-":
+        return None
+    try:
+        if len(text) == 10:
+            return fmt_date(date.fromisoformat(text))
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return fmt_datetime(moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc))
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, bool):
+        return "sim" if value else "não"
+    if value in (None, "", [], {}):
+        return "—"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(_plain(v) for v in value.values())
+    return _moment(value) or str(value)
+
+
+def fact_text(core: Core, lc: Lifecycle, key: str, value: Any) -> str:
+    """A fact's value as a clerk reads it: Portuguese labels for codes (abandonment signs,
+    categories, missing parts, states, agencies), dd/mm/aaaa dates, R$ amounts; an unknown
+    code is shown as it is."""
+    from core.documents.data import MISSING_PARTS
+    from core.formatting import fmt_money
+    law = core.law
+    if key in ("abandonment_criteria", "signs"):
+        labels = {c.code: c.label for c in law.criteria}
+        return "; ".join(labels.get(v, str(v)) for v in _as_list(value)) or "—"
+    if key == "category":
+        return law.categories[value].label if value in law.categories else _plain(value)
+    if key == "missing_parts":
+        items = _as_list(value)
+        return ", ".join(MISSING_PARTS[v].capitalize() if v in MISSING_PARTS else str(v)
+                         for v in items) or "nenhum"
+    if key == "to":
+        return lc.states[value].label if value in lc.states else _plain(value)
+    if key in ("agency", "agencies"):
+        return ", ".join(law.agencies[a].name if a in law.agencies else str(a)
+                         for a in _as_list(value)) or "—"
+    if key in FILE_FACTS:
+        n = len(_as_list(value))
+        return str(n) if key == "photos" else f"{n} arquivo" + ("s" if n != 1 else "")
+    if key == "document":
+        return DOCUMENT_LABELS.get(value, _plain(value))
+    if key == "deadline" and isinstance(value, dict):
+        due = _moment(str(value.get("due") or "")) or "—"
+        art = f" ({value['article']})" if value.get("article") else ""
+        return f"{value.get('description') or 'prazo'} até {due}{art}"
+    if key == "auction_split":
+        return "; ".join(f"{who}: {fmt_money(Decimal(str(amount)))}"
+                         for who, amount in _as_list(value)) or "—"
+    if key in MONEY_FACT_KEYS:
+        try:
+            return fmt_money(Decimal(str(value)))
+        except Exception:
+            return _plain(value)
+    return _plain(value)
+
+
+def fact_rows(core: Core, lc: Lifecycle, data: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, text) pairs of an event's data or a case's facts, without plumbing and empty
+    values; labels start with a capital letter."""
+    out = []
+    for key, value in (data or {}).items():
+        if key in HIDDEN_FACTS or value in (None, "", [], {}):
+            continue
+        label = fact_label(lc, key)
+        out.append((label[:1].upper() + label[1:], fact_text(core, lc, key, value)))
+    return out
 
 
 async def case_detail(core: Core, ref: str) -> CaseDetail:
@@ -356,13 +472,20 @@ async def case_detail(core: Core, ref: str) -> CaseDetail:
         t = lc.transitions.get(ev.action)
         label = t.label if t else EVENT_LABELS.get(ev.action, ev.action)
         timeline.append(TimelineItem(ev.seq, ev.at, ev.actor_kind, ev.actor_name, label,
-                                     ev.article, ev.data or {}, ev.public, ev.hash))
+                                     ev.article, ev.data or {}, ev.public, ev.hash,
+                                     fact_rows(core, lc, ev.data or {})))
     state = lc.state(case.state)
+    facts = case_facts(case)
+    names = {ev.data["sha256"]: DOCUMENT_LABELS.get(ev.data.get("document"),
+                                                    ev.data.get("filename") or "Documento")
+             for ev in events if ev.action == "document_issued" and
+             isinstance((ev.data or {}).get("sha256"), str)}
     return CaseDetail(
         case, core.law.categories[case.category].label, state.label, lc, timeline, chain,
         [e for e in evidence if e.kind == "photo"], [e for e in evidence if e.kind != "photo"],
         list(supports), lc.available(case.state, Actor.STAFF), who.get(case.id),
-        case_facts(case), bool(owner), state.in_depot)
+        facts, bool(owner), state.in_depot,
+        fact_rows(core, lc, {k: v for k, v in facts.items() if k != "category"}), names)
 
 
 async def evidence_of(core: Core, sha256: str) -> Evidence | None:
@@ -443,32 +566,33 @@ async def statement_for(core: Core, facts: dict[str, Any], entered_at: datetime,
     return fees.statement(book, removed_at=entered_at, as_of=as_of)
 
 
-def _auction_states(core: Core) -> set[str]:
-    return {st for lc in core.law.tracks.values()
+def _auction_pairs(core: Core) -> set[tuple[str, str]]:
+    return {(lc.track, st) for lc in core.law.tracks.values()
             for code in ("auction",) if code in lc.transitions
             for st in lc.transitions[code].sources}
 
 
 async def _entries(s: AsyncSession, core: Core, cases: list[Case]) -> dict[int, datetime]:
     """When each case entered the depot: its first event into a depot state."""
-    states = depot_states(core)
+    pairs = depot_pairs(core)
+    track = {c.id: c.track for c in cases}
     out: dict[int, datetime] = {}
     if not cases:
         return out
     evs = (await s.execute(select(Event.case_id, Event.at, Event.data).where(
         Event.case_id.in_([c.id for c in cases])).order_by(Event.seq))).all()
     for case_id, at, data in evs:
-        if case_id not in out and (data or {}).get("to") in states:
+        if case_id not in out and (track[case_id], (data or {}).get("to")) in pairs:
             out[case_id] = at
     return out
 
 
 async def depot_inventory(core: Core) -> list[DepotItem]:
     now = core.now()
-    auction = _auction_states(core)
+    auction = _auction_pairs(core)
     async with core.db.read() as s:
         cases = list((await s.execute(select(Case).where(
-            Case.is_open.is_(True), Case.state.in_(depot_states(core) | auction))
+            Case.is_open.is_(True), _in_pairs(depot_pairs(core) | auction))
             .order_by(Case.created_at))).scalars().all())
         entered = await _entries(s, core, cases)
     items = []
@@ -484,7 +608,7 @@ async def depot_inventory(core: Core) -> list[DepotItem]:
         days = (now - at).days if at else 0
         items.append(DepotItem(c.protocol, core.law.categories[c.category].label,
                                state_label(core, c.track, c.state), c.state, c.track, at, days,
-                               stmt, err, c.state in auction, facts))
+                               stmt, err, (c.track, c.state) in auction, facts))
     return items
 
 
