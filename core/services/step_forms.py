@@ -17,7 +17,7 @@ Faces (the bot) only render the fields and hand the answers back.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, Awaitable, Callable, Mapping
 
@@ -163,8 +163,9 @@ def fields_for(core: Core, track: str, code: str, protocol: str,
         if (code, fact) in EXTRA_AFTER:
             add(EXTRA_AFTER[(code, fact)], required=False)
     if "agent_signature" in t.requires:  # Dracena Art. 2º, d; §2º
-        add("offender_signature", required=False)
-        add("refusal_declaration", required=False, only_if=("offender_signature", False))
+        if "absence_reason" not in t.requires:  # §3º: an absent offender neither signs nor
+            add("offender_signature", required=False)  # refuses; the intimação follows
+            add("refusal_declaration", required=False, only_if=("offender_signature", False))
         always = _setting(core, "witnesses_always_required", False)
         add("witnesses", required=False,
             only_if=None if always else ("refusal_declaration", True))
@@ -273,7 +274,7 @@ def show_value(f: FormField, value: Any) -> str:
     if f.kind == BOOL:
         return "sim" if value else "não"
     if f.kind == DATE:
-        return fmt_date(datetime.fromisoformat(value))
+        return fmt_date(date.fromisoformat(value))
     if f.kind == DATETIME:
         return datetime.fromisoformat(value).strftime("%d/%m/%Y %H:%M")
     if f.kind == CPF and len(value) == 14:
