@@ -22,7 +22,7 @@ def _kind(request: web.Request) -> str:
 @require()
 async def editais_page(request: web.Request) -> web.Response:
     core = core_of(request)
-    lists = [(k, pq.EDITAL_LABELS[k], await pq.edital_cases(core, k))
+    lists = [(k, pq.edital_label(core, k), await pq.edital_cases(core, k))
              for k in pq.edital_kinds(core)]
     return render(request, "editais.html", {"lists": lists, "today": pq.today(core)})
 

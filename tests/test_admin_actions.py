@@ -96,7 +96,9 @@ async def test_furniture_removed_at_once_is_published_in_diario_oficial_art_5_II
         page = await (await c.get("/diario-oficial")).text()
         assert "Art. 5º, III" in page and s.protocol in page
         assert "/diario-oficial/notificacao_bens/publicar" in page
-        text = await (await c.get("/diario-oficial/notificacao_bens.txt")).text()
+        assert 'action="/diario-oficial/notificacao_bens.pdf"' in page
+        text = await (await c.get("/diario-oficial/notificacao_bens.txt", params={
+            "number": "016/2026", "signer": "Carlos Souza", "role": "Secretário"})).text()
         pdf = await c.get("/diario-oficial/notificacao_bens.pdf")
         assert pdf.status == 200 and (await pdf.read()).startswith(b"%PDF")
         vehicles = await (await c.get("/diario-oficial/notificacao.txt")).text()
@@ -105,6 +107,7 @@ async def test_furniture_removed_at_once_is_published_in_diario_oficial_art_5_II
         assert r.status == 302
         after = await (await c.get("/diario-oficial")).text()
     assert "Art. 5º, III" in text and "10 (dez) dias, contados da data desta publicação" in text
+    assert "Nº 016/2026" in text and "Carlos Souza\nSecretário" in text
     assert "Móvel de grande porte — características: sofá de 3 lugares" in text
     assert "Fulano" not in text  # the citizen's free text stays out
     assert "Endereço em que se encontrava abandonado: Rua Bahia, 300." in text

@@ -666,6 +666,15 @@ def _edital_pairs(core: Core, kind: str) -> list[tuple[str, str]]:
     return out
 
 
+def edital_label(core: Core, kind: str) -> str:
+    """The list's heading; the auction's article depends on the law (Dores Art. 3º and 8º;
+    Dracena Art. 6º, §1º)."""
+    if kind == "leilao":
+        from core.services.staff import auction_edital_article
+        return f"{EDITAL_LABELS[kind]} ({auction_edital_article(core)})"
+    return EDITAL_LABELS[kind]
+
+
 def edital_kinds(core: Core) -> list[str]:
     """The edital kinds this law has cases for (e.g. Dracena has no Art. 5º, III edital)."""
     return [k for k in EDITAL_STEPS if _edital_pairs(core, k)]
