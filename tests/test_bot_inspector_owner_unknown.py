@@ -32,7 +32,7 @@ async def affix_notice(bot, core, protocol):
     await tick(bot, ["há mais de 30 dias", "Faltando um ou mais pneus", "Sem motor"])
     await tap(bot, ANA, "Continuar", expect="foto da notificação afixada")
     await bot.api.send_video(ANA, MP4)  # the notice must be legible: a photo here
-    await said(bot, ANA, "Vídeos não são aceitos")
+    await said(bot, ANA, "Aqui vale só foto")
     await send_photo(bot, ANA, 7)
     await tap(bot, ANA, "Pronto", expect="número da notificação")
     await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")

@@ -22,6 +22,8 @@ def media_of(message: Message, video: bool) -> tuple[Incoming | None, str | None
     """(the file to fetch, None) or (None, the Portuguese refusal). Videos only when the
     field takes them (`video`)."""
     if not video:
+        if message.video is not None or message.video_note is not None or message.animation:
+            return None, texts.PHOTO_ONLY
         return photo_of(message)
     if message.video is not None:
         v = message.video

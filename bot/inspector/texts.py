@@ -56,6 +56,8 @@ NOT_MEDIA = ("Esse arquivo não é foto nem vídeo. Envie uma foto (JPG ou PNG) 
 VIDEO_TOO_BIG = ("Esse vídeo é grande demais: o bot só consegue receber arquivos de até 20 MB. "
                  "Grave um vídeo mais curto (ou em qualidade menor) ou envie fotos.")
 FILE_TOO_BIG = "Esse arquivo é grande demais (máximo de 20 MB). Envie um arquivo menor."
+PHOTO_ONLY = ("Aqui vale só foto (a notificação afixada precisa aparecer legível). Envie uma "
+              "foto e toque em Pronto.")
 MAX_MEDIA = "Esse é o máximo de arquivos; toque em Pronto."
 USE_BUTTONS = "Use os botões da pergunta acima."
 SUMMARY_HEAD = "Confira antes de registrar — {label} ({article}), protocolo {protocol}:"
