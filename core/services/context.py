@@ -35,6 +35,7 @@ class Core:
     _calendar: LegalCalendar | None = field(default=None, repr=False)
     _book: TariffBook | None = field(default=None, repr=False)
     _loaded_at: float = field(default=0.0, repr=False)
+    _area: CityArea | None = field(default=None, repr=False)
     #: Seconds a process keeps tariffs and closures cached: a change made in the panel
     #: reaches the bot (another process) within this time.
     cache_seconds: float = 60.0
@@ -59,12 +60,20 @@ class Core:
 
     @property
     def area(self) -> CityArea:
-        s = self.settings
-        if s.city_boundary_file:
-            return CityArea.from_geojson(self.law.city, s.city_boundary_file)
-        centre = (s.city_center_lat if s.city_center_lat is not None else self.law.centre[0],
-                  s.city_center_lon if s.city_center_lon is not None else self.law.centre[1])
-        return CityArea(self.law.city, centre, s.city_radius_m or self.law.radius_m)
+        """The city's area: CITY_BOUNDARY_FILE (GeoJSON) or a centre and radius, by default
+        the law module's (read once)."""
+        if self._area is None:
+            s = self.settings
+            if s.city_boundary_file:
+                self._area = CityArea.from_geojson(self.law.city, s.city_boundary_file)
+            else:
+                centre = (s.city_center_lat if s.city_center_lat is not None
+                          else self.law.centre[0],
+                          s.city_center_lon if s.city_center_lon is not None
+                          else self.law.centre[1])
+                self._area = CityArea(self.law.city, centre,
+                                      s.city_radius_m or self.law.radius_m)
+        return self._area
 
     # -- dated data: tariffs and closures ----------------------------------------------------
 
