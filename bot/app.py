@@ -156,8 +156,7 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await turn.answer()
     if not turn.marked:
         try:
-            async with core.db.unit_of_work() as s:
-                await conversation.mark_processed(s, update.update_id, core.now())
+            await turn.mark()
         except (AlreadyProcessed, StorageUnavailable):
             pass
 

@@ -4,9 +4,14 @@ the benchmark and a local sandbox::
     async with BotHarness(core) as h:          # stand-ins started, Application polling
         await h.api.send_command(maria, "denunciar")
         await h.restart()                      # stop the Application, build a new one
+
+With `webhook_secret` the bot runs in webhook mode instead (bot.webhook on a free local port,
+registered with the stand-in by setWebhook with that secret); `h.webhook` is then the
+running bot.webhook.Webhook.
 """
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 from telegram.ext import Application
@@ -17,6 +22,7 @@ from bot.geocoding import Geocoder
 from bot.loops import LoopSettings
 from bot.standin.botapi import BotApiStandIn
 from bot.standin.nominatim import NominatimStandIn
+from bot.webhook import Webhook, start_webhook, stop_webhook
 from core.services.context import Core
 
 
@@ -24,7 +30,8 @@ class BotHarness:
     def __init__(self, core: Core, *, geocoding_timeout_s: float = 1.0,
                  album_delay_s: float = 0.3, outbox_interval_s: float = 0.1,
                  sweep_interval_s: float = 3600.0, flood: FloodLimit | None = None,
-                 overall_max_rate: float = 10_000.0, **app_kwargs: Any) -> None:
+                 overall_max_rate: float = 10_000.0, webhook_secret: str | None = None,
+                 **app_kwargs: Any) -> None:
         self.core = core
         self.api = BotApiStandIn()
         self.osm = NominatimStandIn()
@@ -35,7 +42,9 @@ class BotHarness:
         self.flood = flood
         self.overall_max_rate = overall_max_rate
         self.app_kwargs = app_kwargs
+        self.webhook_secret = webhook_secret
         self.app: Application | None = None
+        self.webhook: Webhook | None = None
 
     async def __aenter__(self) -> "BotHarness":
         await self.api.start()
@@ -60,15 +69,28 @@ class BotHarness:
             self.core, s, geocoder=geocoder, loops=self.loops,
             flood=self.flood or FloodLimit(capacity=1000, rate=1000),
             overall_max_rate=self.overall_max_rate, album_delay_s=self.album_delay_s,
-            **self.app_kwargs)
-        await start(self.app, poll_interval=0, timeout=1)
+            updater=self.webhook_secret is None, **self.app_kwargs)
+        if self.webhook_secret is None:
+            await start(self.app, poll_interval=0, timeout=1)
+            return self.app
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
+        settings = s.model_copy(update={
+            "webhook_url": f"http://127.0.0.1:{sock.getsockname()[1]}/telegram",
+            "webhook_secret": self.webhook_secret})
+        self.webhook = await start_webhook(self.app, settings, sock=sock)
         return self.app
 
     async def stop_app(self) -> None:
         if self.app is None:
             return
         app, self.app = self.app, None
-        await stop(app)
+        hook, self.webhook = self.webhook, None
+        if hook is not None:
+            await stop_webhook(hook)
+        else:
+            await stop(app)
 
     async def restart(self) -> Application:
         await self.stop_app()

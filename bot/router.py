@@ -197,13 +197,23 @@ class Turn:
         self.marked = True
 
     async def save(self, state: str, draft: dict | None = None) -> None:
-        """Store the next state and draft; the step is durable once this returns."""
+        """Store the next state and draft with this update's idempotency mark (one
+        transaction, grouped with other users' steps); the step is durable once this
+        returns."""
         draft = self.conv.draft if draft is None else draft
-        async with self.transaction() as s:
-            await conversation.save(s, self.user_id, state, draft, self.core.now())
+        await self._write(conversation.SAVE, state, draft)
         self.conv = Conversation(self.user_id, state, dict(draft))
 
     async def clear(self) -> None:
-        async with self.transaction() as s:
-            await conversation.clear(s, self.user_id)
+        await self._write(conversation.CLEAR)
         self.conv = Conversation(self.user_id)
+
+    async def mark(self) -> None:
+        """Only the idempotency mark (a step that changed nothing else)."""
+        if not self.marked:
+            await self._write(conversation.MARK)
+
+    async def _write(self, op: str, state: str | None = None, draft: dict | None = None) -> None:
+        await conversation.write(self.core, self.user_id, None if self.marked else self.update_id,
+                                 op, state, draft)
+        self.marked = True

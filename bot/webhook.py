@@ -1,10 +1,20 @@
 """Webhook mode: an aiohttp server receives Telegram's POSTs, checks the secret header on
-every request, and queues the update for the Application (which has no Updater)."""
+every request, and queues the update for the Application (which has no Updater).
+
+    hook = await start_webhook(application, settings)          # listen, then setWebhook
+    ...
+    await stop_webhook(hook)
+
+`start_webhook` takes an already bound socket too (`sock=`), so a test or a sandbox can
+listen on a free port it chose itself (see bot.harness.BotHarness(webhook_secret=...)).
+"""
 from __future__ import annotations
 
 import asyncio
 import hmac
 import logging
+import socket
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -15,12 +25,21 @@ from core.settings import Settings
 
 log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+ALLOWED_UPDATES = ["message", "callback_query"]
 
 
 def webhook_app(application: Application, secret: str, path: str = "/telegram") -> web.Application:
+    """The aiohttp app: POST `path` with the right secret header queues the update; a
+    missing or wrong secret gets 403 and nothing is queued."""
+    if not secret:
+        raise ValueError("a webhook needs a secret token")
+    expected = secret.encode()
+
     async def receive(request: web.Request) -> web.Response:
         given = request.headers.get(SECRET_HEADER, "")
-        if not hmac.compare_digest(given.encode(), secret.encode()):
+        if not hmac.compare_digest(given.encode(), expected):
+            log.warning("webhook call refused: wrong or missing secret (from %s)",
+                        request.remote)
             return web.Response(status=403, text="forbidden")
         try:
             data = await request.json()
@@ -34,25 +53,64 @@ def webhook_app(application: Application, secret: str, path: str = "/telegram") 
     return app
 
 
-async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
-    from bot.app import build_application, start, stop
-    from core.services.context import Core
+@dataclass
+class Webhook:
+    application: Application
+    runner: web.AppRunner
+    port: int  # the port actually listened on
 
-    core = await Core.open(settings)
-    application = build_application(core, settings, updater=False)
+
+async def start_webhook(application: Application, settings: Settings, *,
+                        sock: socket.socket | None = None) -> Webhook:
+    """Start `application` (no polling), listen on settings.webhook_listen/webhook_port (or
+    on `sock`), then register settings.webhook_url with the secret (setWebhook)."""
+    from bot.app import start, stop
     path = urlsplit(settings.webhook_url).path or "/telegram"
     runner = web.AppRunner(webhook_app(application, settings.webhook_secret, path))
     await start(application, polling=False)
     try:
+        await runner.setup()
+        site = (web.SockSite(runner, sock) if sock is not None
+                else web.TCPSite(runner, settings.webhook_listen, settings.webhook_port))
+        await site.start()
+        port = (sock.getsockname()[1] if sock is not None
+                else _bound_port(site, settings.webhook_port))
         await application.bot.set_webhook(settings.webhook_url,
                                           secret_token=settings.webhook_secret,
-                                          allowed_updates=["message", "callback_query"])
-        await runner.setup()
-        await web.TCPSite(runner, settings.webhook_listen, settings.webhook_port).start()
-        log.info("webhook listening on %s:%s%s", settings.webhook_listen,
-                 settings.webhook_port, path)
-        await (stop or asyncio.Event()).wait()
-    finally:
+                                          allowed_updates=ALLOWED_UPDATES)
+    except BaseException:
         await runner.cleanup()
         await stop(application)
+        raise
+    log.info("webhook listening on port %s%s", port, path)
+    return Webhook(application, runner, port)
+
+
+def _bound_port(site: web.TCPSite, default: int) -> int:
+    server = getattr(site, "_server", None)
+    sockets = getattr(server, "sockets", None) or ()
+    return sockets[0].getsockname()[1] if sockets else default
+
+
+async def stop_webhook(hook: Webhook) -> None:
+    """Stop listening, then stop the Application (post_shutdown included). The webhook stays
+    registered with Telegram, which keeps the updates until the bot is back."""
+    from bot.app import stop
+    await hook.runner.cleanup()
+    await stop(hook.application)
+
+
+async def serve(settings: Settings, stop_event: asyncio.Event | None = None) -> None:
+    """`python -m bot` with WEBHOOK_URL set: run until `stop_event` is set (or forever)."""
+    from bot.app import build_application
+    from core.services.context import Core
+
+    core = await Core.open(settings)
+    try:
+        hook = await start_webhook(build_application(core, settings, updater=False), settings)
+        try:
+            await (stop_event or asyncio.Event()).wait()
+        finally:
+            await stop_webhook(hook)
+    finally:
         await core.close()
