@@ -20,7 +20,7 @@ from bot.router import Router, Turn
 from bot.texts import APOLOGY, FLOOD, STALE_BUTTON, UNKNOWN_COMMAND
 from core.services import conversation
 from core.services.context import Core
-from core.services.conversation import IDLE, AlreadyProcessed
+from core.services.conversation import IDLE, AlreadyProcessed, Conversation
 from core.services.errors import USER_ERRORS
 from core.settings import Settings
 from core.storage.db import StorageUnavailable
@@ -97,8 +97,9 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
 
 async def _post_init(app: Application) -> None:
     router: Router = app.bot_data["router"]
-    await app.bot.set_my_commands(router.menu())
     core, loops = app.bot_data["core"], app.bot_data["loops"]
+    await _preload(app.bot_data, core)
+    await app.bot.set_my_commands(router.menu())
     wake = app.bot_data["outbox_wake"] = asyncio.Event()
     app.bot_data["tasks"] = [
         asyncio.create_task(outbox_loop(app.bot, core, loops, wake), name="outbox"),
@@ -135,23 +136,62 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if await _seen_before(bd, core, update.update_id):
             log.info("update %s already processed: ignored", update.update_id)
             return
-        cache: OrderedDict = bd.setdefault("conversations", OrderedDict())
-        conv = cache.pop(user.id, None) or await conversation.load(core, user.id)
+        conv = await _conversation(bd, core, user.id)
     except StorageUnavailable as exc:
         await _tell(update, context, exc.message)
         return
     turn = Turn(update, context, core, bd["router"], conv)
     try:
+        await _run(turn, bd)
+    finally:
+        await turn.settle()  # the button's answer is out before the user's next update
+
+
+# Write-through cache of the conversations (this process is their only writer). At start-up
+# it is filled with every stored one (few: only users mid-conversation have a row), so a user
+# missing from it is idle without asking the database ("complete"); once it overflows, or
+# when it cannot be filled, a missing user is read from the database. An entry whose update
+# failed is None: read again from the database next time.
+CONVERSATIONS_CACHED = 10_000
+
+
+async def _preload(bd: dict, core: Core) -> None:
+    try:
+        bd["update_hwm"] = await conversation.last_processed(core)
+        stored = await conversation.load_all(core, CONVERSATIONS_CACHED)
+    except StorageUnavailable:
+        log.warning("database unavailable at start-up: conversations will be read one by one")
+        stored = None
+    bd["conversations"] = OrderedDict(stored or {})
+    bd["conversations_complete"] = stored is not None
+
+
+async def _conversation(bd: dict, core: Core, user_id: int) -> Conversation:
+    cache: OrderedDict = bd.setdefault("conversations", OrderedDict())
+    conv = cache.pop(user_id, _MISSING)
+    if conv is _MISSING and bd.get("conversations_complete"):
+        return Conversation(user_id)
+    if conv is _MISSING or conv is None:
+        return await conversation.load(core, user_id)
+    return conv
+
+
+_MISSING = object()
+
+
+async def _run(turn: Turn, bd: dict) -> None:
+    cache: OrderedDict = bd["conversations"]
+    cache[turn.user_id] = None  # unknown until the step ends (an exception leaves it so)
+    try:
         await route(turn)
     except AlreadyProcessed:
-        return
+        return  # handled before (by an earlier run, maybe): read it again next time
     except USER_ERRORS as exc:
-        await _tell(update, context, exc.message, turn)
-    # Write-through cache of committed conversations (this process is the only writer of
-    # them); on any other exception the entry stays dropped and the next update reloads it.
-    cache[user.id] = turn.committed_conv or turn.conv
-    while len(cache) > 10_000:
+        await _tell(turn.update, turn.context, exc.message, turn)
+    cache[turn.user_id] = turn.committed_conv or turn.conv
+    while len(cache) > CONVERSATIONS_CACHED:
         cache.popitem(last=False)
+        bd["conversations_complete"] = False
     if turn.query is not None and not turn.answered:
         await turn.answer()
     if not turn.marked:

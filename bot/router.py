@@ -15,6 +15,8 @@ transaction as the step's effect and the update's idempotency mark.
 """
 from __future__ import annotations
 
+import asyncio
+import logging
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Awaitable, Callable
@@ -28,6 +30,7 @@ from core.services import conversation
 from core.services.context import Core
 from core.services.conversation import Conversation
 
+log = logging.getLogger(__name__)
 Handler = Callable[["Turn"], Awaitable[None]]
 SessionHook = Callable[[AsyncSession], Awaitable[None]]
 
@@ -105,6 +108,7 @@ class Turn:
     marked: bool = False  # the update's idempotency mark is written
     answered: bool = False  # the pressed button was answered
     committed_conv: Conversation | None = None  # set by a hook; applied once it committed
+    pending: list[asyncio.Future] = field(default_factory=list)  # answers on their way
 
     # -- what arrived -----------------------------------------------------------------------
 
@@ -148,10 +152,22 @@ class Turn:
         return await self.bot.send_message(self.chat_id, text, reply_markup=markup)
 
     async def answer(self, text: str | None = None, alert: bool = False) -> None:
-        """Answer the pressed button (no-op for messages)."""
+        """Answer the pressed button (no-op for messages). The answer goes out alongside the
+        rest of the step (its order against the step's messages does not matter to Telegram
+        or the user); the dispatcher waits for it before the user's next update (`settle`)."""
         if self.query is not None and not self.answered:
             self.answered = True
-            await self.query.answer(text, show_alert=alert)
+            self.pending.append(asyncio.ensure_future(self.query.answer(text, show_alert=alert)))
+
+    async def settle(self) -> None:
+        """Wait for what `answer` sent; a failed answer is logged (the step itself stands)."""
+        pending, self.pending = self.pending, []
+        for result in await asyncio.gather(*pending, return_exceptions=True):
+            if isinstance(result, asyncio.CancelledError):
+                raise result
+            if isinstance(result, BaseException):
+                log.warning("answerCallbackQuery failed for update %s: %r", self.update_id,
+                            result)
 
     @property
     def data(self) -> list[str]:

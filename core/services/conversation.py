@@ -50,6 +50,17 @@ async def load_in(s: AsyncSession, user_id: int) -> Conversation:
     return Conversation(user_id, row.state, dict(row.draft or {}), row.updated_at)
 
 
+async def load_all(core: Core, limit: int) -> dict[int, Conversation] | None:
+    """Every stored conversation (users mid-conversation only: a finished one is cleared),
+    or None when there are more than `limit` of them."""
+    async with core.db.read() as s:
+        rows = (await s.execute(select(ConversationState).limit(limit + 1))).scalars().all()
+    if len(rows) > limit:
+        return None
+    return {r.user_id: Conversation(r.user_id, r.state, dict(r.draft or {}), r.updated_at)
+            for r in rows}
+
+
 async def save(s: AsyncSession, user_id: int, state: str, draft: dict[str, Any],
                now: datetime | None = None) -> None:
     """Store the user's state and draft in the caller's transaction (one upsert)."""
