@@ -69,15 +69,22 @@ class PerUserOrder(BaseUpdateProcessor):
 def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] | None = None,
                       geocoder: Geocoder | None = None, loops: LoopSettings | None = None,
                       flood: FloodLimit | None = None, overall_max_rate: float = 30.0,
-                      album_delay_s: float = 1.0, updater: bool = True) -> Application:
+                      album_delay_s: float = 1.0, updater: bool = True,
+                      transport: str = "httpx") -> Application:
     """The Application for `core`, pointed at settings.telegram_api_url. Nothing runs until
-    the caller starts it (run_polling in production; initialize/start in tests)."""
+    the caller starts it (run_polling in production; initialize/start in tests).
+    transport="aiohttp" talks to the Bot API through bot.transport instead of PTB's httpx."""
     root = settings.telegram_api_url.rstrip("/")
     builder = (ApplicationBuilder().token(settings.telegram_bot_token)
                .base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
                .rate_limiter(AIORateLimiter(overall_max_rate=overall_max_rate, max_retries=3))
                .concurrent_updates(PerUserOrder())
                .post_init(_post_init).post_shutdown(_post_shutdown))
+    if transport == "aiohttp":
+        from bot.transport import AiohttpRequest
+        builder = builder.request(AiohttpRequest()).get_updates_request(AiohttpRequest(1))
+    elif transport != "httpx":
+        raise ValueError(f"unknown transport {transport!r}")
     if not updater:
         builder = builder.updater(None)
     app = builder.build()
