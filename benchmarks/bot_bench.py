@@ -107,13 +107,18 @@ async def _echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await context.bot.send_message(update.effective_chat.id, update.message.text)
 
 
-async def _echo_rate(n: int, per_user: int) -> float:
+async def _echo_rate(n: int, per_user: int, transport: str = "httpx") -> float:
+    """A bare echo bot: PTB's defaults (httpx), or our aiohttp transport for comparison."""
     from telegram.ext import AIORateLimiter
     async with BotApiStandIn() as api:
-        app = (ApplicationBuilder().token(api.token).base_url(api.bot_base_url)
-               .base_file_url(api.file_base_url)
-               .rate_limiter(AIORateLimiter(overall_max_rate=10_000, max_retries=3))
-               .concurrent_updates(PerUserOrder()).build())
+        builder = (ApplicationBuilder().token(api.token).base_url(api.bot_base_url)
+                   .base_file_url(api.file_base_url)
+                   .rate_limiter(AIORateLimiter(overall_max_rate=10_000, max_retries=3))
+                   .concurrent_updates(PerUserOrder()))
+        if transport == "aiohttp":
+            from bot.transport import AiohttpRequest
+            builder = builder.request(AiohttpRequest()).get_updates_request(AiohttpRequest(1))
+        app = builder.build()
         app.add_handler(MessageHandler(filters.TEXT, _echo))
         await app.initialize()
         await app.start()
@@ -146,22 +151,29 @@ def _pct(values: list[float], q: float) -> float:
 
 
 async def run(quick: bool) -> list[str]:
-    n = 8 if quick else 40
-    with tempfile.TemporaryDirectory() as tmp:
-        elapsed, lat, updates = await _reports(n, Path(tmp))
-    echo = await _echo_rate(n, 13)
-    rate = updates / elapsed
+    """Medians of interleaved rounds: the machine is shared and one round is noisy."""
+    n, rounds = (8, 1) if quick else (40, 3)
+    rates, lats, echoes, echoes_same = [], [], [], []
+    for _ in range(rounds):
+        with tempfile.TemporaryDirectory() as tmp:
+            elapsed, lat, updates = await _reports(n, Path(tmp))
+        rates.append(updates / elapsed)
+        lats += lat
+        echoes.append(await _echo_rate(n, 13))
+        echoes_same.append(await _echo_rate(n, 13, "aiohttp"))
+    rate, echo, same = (statistics.median(x) for x in (rates, echoes, echoes_same))
     ratio = rate / echo
-    lines = [
-        f"bot: {n} citizens, {n} reports in {elapsed:.2f} s = {n / elapsed:.1f} reports/s "
-        f"({rate:.0f} updates/s)",
-        f"bot: per-update latency p50 {statistics.median(lat) * 1000:.1f} ms, "
-        f"p99 {_pct(lat, 0.99) * 1000:.1f} ms",
-        f"bot: bare echo bot, same harness: {echo:.0f} updates/s",
-        f"bot: ratio report flow / echo = {ratio:.2f} ({'OK' if ratio >= 0.5 else 'BELOW'} "
-        f"the 0.5 floor)",
+    return [
+        f"bot: {n} citizens completing reports, {rounds} round(s): {rate:.0f} updates/s "
+        f"= {rate / 13:.1f} reports/s (median; 13 updates a report)",
+        f"bot: per-update latency p50 {statistics.median(lats) * 1000:.1f} ms, "
+        f"p99 {_pct(lats, 0.99) * 1000:.1f} ms",
+        f"bot: bare echo bot (PTB defaults), same harness: {echo:.0f} updates/s",
+        f"bot: ratio report flow / bare echo = {ratio:.2f} "
+        f"({'PASS' if ratio >= 0.5 else 'FAIL'}: floor 0.5)",
+        f"bot: for reference, an echo bot on our aiohttp transport: {same:.0f} updates/s "
+        f"(ratio {rate / same:.2f}); a report update makes ~1.8 Bot API calls, an echo 1",
     ]
-    return lines
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -22,6 +23,7 @@ class Settings(BaseSettings):
     # Telegram
     telegram_bot_token: str = ""
     telegram_api_url: str = "https://api.telegram.org"
+    telegram_transport: Literal["aiohttp", "httpx"] = "aiohttp"
     telegram_bot_username: str = ""  # owner links: https://t.me/<username>?start=<case code>
     webhook_url: str = ""
     webhook_secret: str = ""

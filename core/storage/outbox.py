@@ -67,11 +67,13 @@ async def claim_due(db: Database, limit: int = 20, now: datetime | None = None,
     """Claim up to `limit` messages due at `now` (pending, or sending with an expired lease),
     oldest due first, in a short transaction of their own."""
     now = now or utcnow()
+    due = (OutboxMessage.status.in_((PENDING, SENDING)), OutboxMessage.next_attempt_at <= now)
+    async with db.read() as session:  # nothing due (the usual case): no write lock taken
+        if (await session.execute(select(OutboxMessage.id).where(*due).limit(1))).first() is None:
+            return []
     async with db.unit_of_work() as session:
         rows = (await session.execute(
-            select(OutboxMessage)
-            .where(OutboxMessage.status.in_((PENDING, SENDING)),
-                   OutboxMessage.next_attempt_at <= now)
+            select(OutboxMessage).where(*due)
             .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id)
             .limit(limit).with_for_update(skip_locked=True))).scalars().all()
         if not rows:
