@@ -6,8 +6,6 @@ The bot never uses python-telegram-bot's persistence (it writes on an interval a
 came in since the last write)."""
 from __future__ import annotations
 
-import asyncio
-import weakref
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -17,8 +15,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.services.context import Core
-from core.storage.db import Database
 from core.storage.dialect import insert_ignore
+from core.storage.group_commit import GroupCommit
 from core.storage.models import ConversationState, ProcessedUpdate
 from core.storage.types import utcnow
 
@@ -112,23 +110,16 @@ async def forget_processed(core: Core, older_than: timedelta = timedelta(days=7)
 # -- grouped writes (the bot's per-update step) ---------------------------------------------------
 #
 # Every update the bot handles ends in one small write: the idempotency mark and usually the
-# user's next state. One transaction each means BEGIN IMMEDIATE, two statements and COMMIT per
-# update, every one a hop to aiosqlite's thread, and the write lock lets one run at a time. So
-# concurrent `write` calls (different users; one user's updates run one at a time) are
-# committed together: a caller queues its write; a leader takes up to MAX_GROUP queued writes
-# (one per user) into ONE transaction: one INSERT of all marks (ON CONFLICT DO NOTHING
-# RETURNING the ids it inserted), one upsert of all saved states, one DELETE of all cleared
-# ones, COMMIT. A write whose mark was already there is AlreadyProcessed: nothing of it is
-# written (its state statements are left out), so each update stays all-or-nothing. If the
-# group's transaction fails as a whole, nothing of it is written and every member retries
-# alone in a transaction of its own (`_write_alone`, mark and state together), so a failure
-# reaches only the caller it belongs to. Each caller returns only once its transaction
-# committed: the step is durable when `write` returns.
+# user's next state. Concurrent `write` calls (different users; one user's updates run one at
+# a time, and one user's writes never share a group) are group-committed
+# (core.storage.group_commit): one INSERT of all marks (ON CONFLICT DO NOTHING RETURNING the
+# ids it inserted), one upsert of all saved states, one DELETE of all cleared ones. A write
+# whose mark was already there is AlreadyProcessed: nothing of it is written, so each update
+# stays all-or-nothing. Each caller returns only once its transaction committed: the step is
+# durable when `write` returns.
 
 SAVE, CLEAR, MARK = "save", "clear", "mark"
 MAX_GROUP = 64
-_LEAD = object()
-_RETRY_ALONE = object()
 
 
 @dataclass(eq=False)
@@ -139,38 +130,6 @@ class _Write:
     state: str | None
     draft: dict[str, Any] | None
     now: datetime
-    future: asyncio.Future | None = None
-
-
-class _Queue:
-    def __init__(self) -> None:
-        self.loop = asyncio.get_running_loop()
-        self.pending: list[_Write] = []
-        self.leader: _Write | None = None
-
-    def take(self) -> list[_Write]:
-        """The next group: queued writes in order, one per user (a user's later write waits
-        for the next group, so its writes commit in order)."""
-        batch, users, rest = [], set(), []
-        for w in self.pending:
-            if w.future.cancelled():
-                continue
-            if w.user_id in users or len(batch) >= MAX_GROUP:
-                rest.append(w)
-            else:
-                users.add(w.user_id)
-                batch.append(w)
-        self.pending = rest
-        return batch
-
-    def hand_over(self) -> None:
-        self.pending = [w for w in self.pending if not w.future.done()]
-        self.leader = self.pending[0] if self.pending else None
-        if self.leader is not None:
-            self.leader.future.set_result(_LEAD)
-
-
-_queues: "weakref.WeakKeyDictionary[Database, _Queue]" = weakref.WeakKeyDictionary()
 
 
 async def write(core: Core, user_id: int, update_id: int | None, op: str = SAVE,
@@ -183,76 +142,7 @@ async def write(core: Core, user_id: int, update_id: int | None, op: str = SAVE,
         raise ValueError("SAVE needs a state")
     w = _Write(op, user_id, update_id, state, dict(draft or {}) if op == SAVE else None,
                core.now())
-    outcome = await _grouped(core, w)
-    if outcome is _RETRY_ALONE:
-        async with core.db.unit_of_work() as s:
-            await _write_alone(s, w)
-        return
-    if isinstance(outcome, BaseException):
-        raise outcome
-
-
-async def _write_alone(s: AsyncSession, w: _Write) -> None:
-    if w.update_id is not None:
-        await mark_processed(s, w.update_id, w.now)
-    if w.op == SAVE:
-        await save(s, w.user_id, w.state, w.draft, w.now)
-    elif w.op == CLEAR:
-        await clear(s, w.user_id)
-
-
-async def _grouped(core: Core, w: _Write) -> Any:
-    """Queue `w`; lead a group when asked to. Returns None (written), an exception, or
-    _RETRY_ALONE."""
-    q = _queues.get(core.db)
-    if q is None or q.loop is not asyncio.get_running_loop():
-        q = _queues[core.db] = _Queue()
-    w.future = q.loop.create_future()
-    q.pending.append(w)
-    try:
-        if q.leader is None:
-            q.leader = w
-        elif await w.future is not _LEAD:
-            return w.future.result()
-        # leading: yield once so writers woken by the previous group can queue and join
-        await asyncio.sleep(0)
-        w.future = q.loop.create_future()
-        batch = q.take()
-        try:
-            await _run_group(core, batch)
-        finally:
-            q.hand_over()
-        if not w.future.done():  # our own write waits for a later group (cannot happen:
-            return await _grouped_again(core, w, q)  # the leader is the oldest queued)
-        return w.future.result()
-    except asyncio.CancelledError:
-        if w in q.pending:
-            q.pending.remove(w)
-        if q.leader is w:
-            q.hand_over()
-        raise
-
-
-async def _grouped_again(core: Core, w: _Write, q: _Queue) -> Any:
-    q.pending = [x for x in q.pending if x is not w]
-    return await _grouped(core, w)
-
-
-async def _run_group(core: Core, batch: list[_Write]) -> None:
-    try:
-        async with core.db.unit_of_work() as s:
-            results = await _write_group(s, batch)
-    except BaseException as exc:
-        single = len(batch) == 1 and isinstance(exc, Exception)
-        for w in batch:
-            if not w.future.done():
-                w.future.set_result(exc if single else _RETRY_ALONE)
-        if not isinstance(exc, Exception):
-            raise
-        return
-    for w, result in zip(batch, results):
-        if not w.future.done():
-            w.future.set_result(result)
+    await _WRITES.submit(core.db, w)
 
 
 _MARKS = ProcessedUpdate.__table__
@@ -293,3 +183,7 @@ async def _write_group(s: AsyncSession, batch: list[_Write]) -> list[Any]:
     if clears:
         await conn.execute(delete(_STATES).where(_STATES.c.user_id.in_(clears)))
     return results
+
+
+_WRITES: GroupCommit[_Write, Any] = GroupCommit(_write_group, max_group=MAX_GROUP,
+                                                key=lambda w: w.user_id)

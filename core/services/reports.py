@@ -1,31 +1,17 @@
 """Citizens' reports: submit one, find open cases nearby, support an existing case.
 
-Grouped commit of submissions. A submission costs about ten statements, and on SQLite each
-statement is several hops to aiosqlite's thread, while the write lock lets one transaction
-write at a time; submitted one per transaction, reports queue behind each other at ~150/s.
-So concurrent `submit_report` calls in one process are written together: every call first
-validates its report (nothing is written for bad input) and queues itself; one of the
-waiting callers, the leader, takes up to MAX_GROUP queued submissions and writes them in ONE
-unit of work with set-wise statements (one SELECT/INSERT of persons, one counter UPDATE
-for all their protocols, one INSERT each of cases, evidence, subscriptions and first
-timeline events), then runs each case's auto-assignment and `also` hook in order, and
-commits. Each caller gets its own protocol, in queue order, sequential with no gaps. When
-the leader is done it hands leadership to the oldest caller still queued.
-
-All-or-nothing per submission: if anything in a group fails (a hook raising, a conflict, a
-locked database), the whole group rolls back, nothing of it is written, and every member is
-retried alone by its own caller in a transaction of its own (`_submit_alone`, the one-by-one
-path), so one bad submission fails alone with its own error and the others succeed. A group
-of one that fails reports its error directly. Without concurrency a group is just one
-submission: the same path, one transaction.
+Concurrent submissions are committed in groups (core.storage.group_commit): every call first
+validates its report (nothing is written for bad input), then queues; a group is written in
+ONE unit of work with set-wise statements (one SELECT/INSERT of persons, one counter UPDATE
+for all their protocols, one INSERT each of cases, evidence, subscriptions and first timeline
+events), then each case's auto-assignment and `also` hook run in order. Each caller gets its
+own protocol, in queue order, sequential with no gaps; a failing submission fails alone.
 """
 from __future__ import annotations
 
-import asyncio
-import weakref
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Awaitable, Callable
+from typing import Awaitable, Callable
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
@@ -38,7 +24,7 @@ from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
 from core.services.people import person_for
 from core.storage.geo import cell_of
-from core.storage.db import Database
+from core.storage.group_commit import GroupCommit
 from core.storage.models import Case, Event, Evidence, Person, Subscription, SupportingReport
 from core.storage.protocol import allocate_protocols, new_case_code
 from core.storage.queries import nearby_open_cases
@@ -131,30 +117,16 @@ async def submit_report(core: Core, telegram_id: int, report: ReportIn, *,
         if not core.evidence.exists(p.sha256):
             raise InvalidInput("Não encontramos o arquivo enviado. Envie a foto novamente.")
     now = core.now()
-    job = _Job(telegram_id, report, norm, display_name, also, now,
+    job = _Job(core, telegram_id, report, norm, display_name, also, now,
                now.astimezone(ZoneInfo(core.settings.timezone)).year)
-    outcome = await _grouped(core, job)
-    if outcome is _RETRY_ALONE:
-        return await _submit_alone(core, job)
-    if isinstance(outcome, BaseException):
-        raise outcome
-    return outcome
+    return await _SUBMISSIONS.submit(core.db, job)
 
 
-async def _submit_alone(core: Core, job: "_Job") -> Submitted:
-    """One submission in a transaction of its own (the path a failed group falls back to)."""
-    async with core.db.unit_of_work() as s:
-        return (await _write_group(core, s, [job]))[0]
-
-
-# -- grouped commit (see the module docstring) ------------------------------------------------
-
-_LEAD = object()  # a queued caller is told to lead the next group
-_RETRY_ALONE = object()  # its group failed: the caller retries the submission alone
-
+# -- grouped commit (core.storage.group_commit; see the module docstring) ---------------------
 
 @dataclass(eq=False)
 class _Job:
+    core: Core
     telegram_id: int
     report: ReportIn
     norm: dict
@@ -162,78 +134,11 @@ class _Job:
     also: SessionHook | None
     now: datetime
     local_year: int
-    future: asyncio.Future | None = None
 
 
-class _Group:
-    def __init__(self) -> None:
-        self.loop = asyncio.get_running_loop()
-        self.pending: list[_Job] = []
-        self.leader: _Job | None = None
-
-    def hand_over(self) -> None:
-        """Make the oldest queued caller the next leader (or nobody, if none is queued)."""
-        self.pending = [j for j in self.pending if not j.future.done()]  # drop cancelled
-        self.leader = self.pending[0] if self.pending else None
-        if self.leader is not None:
-            self.leader.future.set_result(_LEAD)
-
-
-_groups: "weakref.WeakKeyDictionary[Database, _Group]" = weakref.WeakKeyDictionary()
-
-
-async def _grouped(core: Core, job: _Job) -> Any:
-    """Queue `job`; lead a group when asked to. Returns Submitted, an exception, or
-    _RETRY_ALONE."""
-    group = _groups.get(core.db)
-    if group is None or group.loop is not asyncio.get_running_loop():
-        group = _groups[core.db] = _Group()
-    job.future = group.loop.create_future()
-    group.pending.append(job)
-    try:
-        if group.leader is None:
-            group.leader = job
-        elif await job.future is not _LEAD:
-            return job.future.result()
-        # leading: our job is the oldest queued, so it is in this group. Yield once first so
-        # callers whose group just finished can queue their next submission and join.
-        await asyncio.sleep(0)
-        job.future = group.loop.create_future()
-        group.pending = [j for j in group.pending if not j.future.cancelled()]
-        batch = group.pending[:MAX_GROUP]
-        del group.pending[:MAX_GROUP]
-        try:
-            await _run_group(core, batch)
-        finally:
-            group.hand_over()
-        return job.future.result()
-    except asyncio.CancelledError:
-        if job in group.pending:
-            group.pending.remove(job)
-        if group.leader is job:
-            group.hand_over()
-        raise
-
-
-async def _run_group(core: Core, batch: list[_Job]) -> None:
-    try:
-        async with core.db.unit_of_work() as s:
-            results = await _write_group(core, s, batch)
-    except BaseException as exc:
-        single = len(batch) == 1 and isinstance(exc, Exception)
-        for j in batch:
-            if not j.future.done():
-                j.future.set_result(exc if single else _RETRY_ALONE)
-        if not isinstance(exc, Exception):
-            raise
-        return
-    for j, result in zip(batch, results):
-        if not j.future.done():  # a caller cancelled meanwhile gets nothing
-            j.future.set_result(result)
-
-
-async def _write_group(core: Core, s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
+async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
     """Write every submission of `batch` in the session's transaction, set-wise."""
+    core = batch[0].core
     law = core.law
     wanted = {j.telegram_id for j in batch}
     people = {p.telegram_id: p for p in (await s.execute(
@@ -316,6 +221,9 @@ async def _write_group(core: Core, s: AsyncSession, batch: list[_Job]) -> list[S
                              lifecycle.state(case.state).label,
                              tuple(law.next_steps.get(case.track, ()))))
     return out
+
+
+_SUBMISSIONS: GroupCommit[_Job, Submitted] = GroupCommit(_write_group, max_group=MAX_GROUP)
 
 
 async def find_nearby(core: Core, category: str, lat: float, lon: float,
