@@ -90,3 +90,11 @@ async def test_five_wrong_answers_cool_down_for_an_hour(bot, core, photo, clock)
     clock.advance(hours=1, minutes=1)
     await bot.api.send_command(JOSE, "proprietario", [sub.case_code, "ABC1D23"])
     await said(bot, JOSE, f"Seu caso {sub.case_code}")
+
+
+async def test_cancel_in_the_owner_conversation_does_not_speak_of_a_report(bot):
+    await bot.api.send_command(JOSE, "proprietario")
+    await said(bot, JOSE, "Envie o código do caso")
+    await bot.api.send_command(JOSE, "cancelar")
+    answer = await said(bot, JOSE, "Cancelado")
+    assert "Denúncia" not in answer.text

@@ -39,8 +39,10 @@ async def cancel(turn: Turn) -> None:
     if turn.conv.state == IDLE:
         await turn.reply(texts.NOTHING_TO_CANCEL, ReplyKeyboardRemove())
         return
+    reporting = turn.conv.state.startswith("report:")
     await turn.clear()
-    await turn.reply(texts.CANCELLED, ReplyKeyboardRemove())
+    await turn.reply(texts.CANCELLED if reporting else texts.OTHER_CANCELLED,
+                     ReplyKeyboardRemove())
 
 
 async def idle(turn: Turn) -> None:

@@ -53,6 +53,7 @@ def privacy(core: Core) -> str:
 
 
 CANCELLED = "Denúncia cancelada. Nada foi registrado. Quando quiser, use /denunciar."
+OTHER_CANCELLED = "Cancelado. Nada do que estava em andamento foi registrado."
 NOTHING_TO_CANCEL = "Não há nada em andamento para cancelar."
 IDLE_HINT = ("Para denunciar um objeto abandonado, envie /denunciar. Para ver suas denúncias, "
              "/minhas. Ajuda: /ajuda.")
