@@ -4,6 +4,7 @@ temporary directory. Cases are seeded with bulk INSERTs in executemany batches."
 from __future__ import annotations
 
 import asyncio
+import sys
 import statistics
 import tempfile
 import time
@@ -85,10 +86,9 @@ async def run(quick: bool) -> list[str]:
         f"{deep_ms:.1f} ms",
         f"  filtered by state — first page: {first_f:.1f} ms; deep page: {deep_f:.1f} ms",
     ]
-    for line in lines:
-        print(line)
     return lines
 
 
 if __name__ == "__main__":
-    asyncio.run(run(quick=True))
+    for line in asyncio.run(run(quick="--quick" in sys.argv)):
+        print(line)
