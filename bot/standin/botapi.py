@@ -38,7 +38,6 @@ characters; no message entities are produced for bot messages.
 from __future__ import annotations
 
 import asyncio
-import html
 import io
 import itertools
 import json

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from core.laws.common import A, FACT_LABELS, all_guards, intake_transitions, tr
+from core.laws.common import A, FACT_LABELS, intake_transitions, tr
 from core.laws.dores_do_indaia.assessment import assess
 from core.laws.dores_do_indaia.categories import TRACK_VEHICLE, VEHICLE_FIELD_AGENCIES
 from core.laws.dores_do_indaia.settings import SETTINGS
