@@ -1,5 +1,6 @@
 """`python -m bot`: the Telegram bot, by long polling or (WEBHOOK_URL set) a webhook served
-by aiohttp. Without TELEGRAM_BOT_TOKEN it says what to set and exits with status 2."""
+by aiohttp. Without TELEGRAM_BOT_TOKEN it says what to set and exits with status 2, or, at a
+terminal, runs the local sandbox (bot.sandbox)."""
 from __future__ import annotations
 
 import asyncio
@@ -23,7 +24,12 @@ def main() -> int:
     settings = Settings()
     if not settings.telegram_bot_token.strip():
         print(NO_TOKEN, file=sys.stderr)
-        return 2
+        if not sys.stdin.isatty():
+            return 2
+        print("Iniciando o sandbox local (sem Telegram)…", file=sys.stderr)
+        logging.getLogger().setLevel(logging.WARNING)  # keep the terminal chat readable
+        from bot.sandbox import main as sandbox
+        return sandbox()
     if settings.webhook_url and not settings.webhook_secret:
         print("Via Livre (bot): WEBHOOK_URL definido, mas WEBHOOK_SECRET está vazio. Defina um "
               "segredo (letras, dígitos, _ e -) para conferir cada chamada do webhook.",
