@@ -24,7 +24,7 @@ from core.documents import data as doc
 from core.fees import Statement, TariffNotFound
 from core.formatting import date_in_full, fmt_date, fmt_datetime, fmt_money, fmt_time
 from core.identifiers import InvalidIdentifier, format_plate, normalize_plate
-from core.laws.base import ReleaseSituation
+from core.laws.base import ReleaseCondition, ReleaseSituation
 from core.lifecycle import Actor, Lifecycle, State, Transition
 from core.services.cases import apply_transition
 from core.services.context import Core
@@ -135,18 +135,11 @@ class Fees:
 
 
 @dataclass(frozen=True)
-class ReleaseStep:
-    label: str
-    article: str
-    documents: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class DepotInfo:
     address: str
     hours: str
     entered_at: datetime
-    release: tuple[ReleaseStep, ...]
+    release: tuple[ReleaseCondition, ...]  # the law module's checklist for this person
     fees: Fees | None
     fees_error: str | None  # Portuguese, when a tariff is missing
     auction_after: date | None  # after this day the object may go to auction
@@ -505,8 +498,7 @@ async def _depot_info(core: Core, case: Case, events: list[Event], lifecycle: Li
     law = core.law
     category = law.categories[case.category]
     entered = _depot_entry(events, lifecycle) or case.updated_at
-    release = tuple(ReleaseStep(c.label, c.article, tuple(c.documents))
-                    for c in law.release_conditions(category, situation))
+    release = tuple(law.release_conditions(category, situation))
     fees, error = None, None
     try:
         fees = await _fees(core, case, entered, now)
