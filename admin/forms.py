@@ -8,17 +8,15 @@ from datetime import datetime
 from typing import Any, Mapping
 from zoneinfo import ZoneInfo
 
+from core import facts
 from core.formatting import parse_date_br
 from core.services.errors import InvalidInput
 from core.services.staff import parse_money
 
-BOOL_FACTS = {"release_checklist_confirmed", "perishable", "copy_delivered", "note_signed"}
-MONEY_FACTS = {"auction_proceeds", "fine_amount", "balance_amount"}
-LIST_FACTS = {"witnesses", "removal_photos", "goods_list"}
-LONG_FACTS = {"reason", "inspection_notes", "decision_text", "appeal_grounds",
-              "verification_notes", "owner_statement", "missing_parts", "theft_suspicion_reason",
-              "police_response", "item_description", "goods_description", "sale_statement"}
-DATE_FACTS = {"agreed_removal_by", "appeal_deadline"}
+#: The panel's input for each kind of fact (core.facts): lists are one item per line.
+WIDGETS = {facts.CRITERIA: "criteria", facts.BOOL: "bool", facts.MONEY: "money",
+           facts.DATE: "date", facts.DATETIME: "datetime", facts.LONG: "long",
+           facts.PARTS: "long", facts.NAMES: "list", facts.GOODS: "list", facts.PHOTOS: "list"}
 
 
 @dataclass(frozen=True)
@@ -30,21 +28,7 @@ class Field:
 
 
 def kind_of(name: str) -> str:
-    if name == "abandonment_criteria":
-        return "criteria"
-    if name in BOOL_FACTS:
-        return "bool"
-    if name in MONEY_FACTS:
-        return "money"
-    if name in LIST_FACTS:
-        return "list"
-    if name in LONG_FACTS:
-        return "long"
-    if name.endswith("_date") or name in DATE_FACTS:
-        return "date"
-    if name.endswith("_at"):
-        return "datetime"
-    return "text"
+    return WIDGETS.get(facts.fact_kind(name), "text")
 
 
 HINTS = {"date": "dd/mm/aaaa", "datetime": "dd/mm/aaaa hh:mm", "money": "R$ 1.234,56",

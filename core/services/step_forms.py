@@ -36,23 +36,11 @@ from core.services.evidence import EvidenceIn, attach
 from core.services.inspectors import actor_ref, require_inspector
 from core.services.tasks import OFFERED, accept_task, case_card
 
-CRITERIA, PHOTOS, DATE, DATETIME, BOOL, PARTS = \
-    "criteria", "photos", "date", "datetime", "bool", "parts"
-CPF, ODOMETER, MONEY, NAMES, CHOICE, TEXT = "cpf", "odometer", "money", "names", "choice", "text"
-GOODS = "goods"
+from core.facts import (BOOL, CHOICE, CPF, CRITERIA, DATE, DATETIME, GOODS, LONG, MONEY,  # noqa: F401
+                        NAMES, ODOMETER, PARTS, PHOTOS, TEXT, VIDEO_FACTS, fact_kind)
 
 NO_ODOMETER = "sem hodômetro"
 NO_MISSING_PARTS = "nenhum item faltante ou avariado"
-DATE_FACTS = {"publication_date", "edital_date", "agreed_removal_by", "intimacao_date",
-              "auction_date", "appeal_deadline"}
-DATETIME_FACTS = {"removal_started_at", "occurred_at", "apprehended_at", "appeal_filed_at"}
-BOOL_FACTS = {"copy_delivered", "note_signed", "perishable", "release_checklist_confirmed",
-              "agent_signature", "offender_signature", "refusal_declaration"}
-PHOTO_FACTS = {"notice_photo", "removal_photos"}
-#: Photo facts that take videos too: Dores Art. 6º, I, a, "ser fotografado ou filmado na
-#: situação que se encontram, para servir como prova do abandono".
-VIDEO_FACTS = {"removal_photos"}
-GOODS_FACTS = {"goods_list", "goods_description"}
 MAX_TEXT = 1000
 #: Labels of the facts this module adds (the lifecycles label the ones they require).
 EXTRA_LABELS = {"owner_contact": "contato do proprietário/responsável (telefone ou e-mail)",
@@ -110,20 +98,9 @@ class StepDone:
 
 
 def _kind(fact: str) -> str:
-    if fact == "abandonment_criteria":
-        return CRITERIA
-    if fact in PHOTO_FACTS:
-        return PHOTOS
-    if fact in DATE_FACTS:
-        return DATE
-    if fact in DATETIME_FACTS:
-        return DATETIME
-    if fact in BOOL_FACTS:
-        return BOOL
-    if fact in GOODS_FACTS:
-        return GOODS
-    return {"missing_parts": PARTS, "owner_document": CPF, "odometer": ODOMETER,
-            "fine_amount": MONEY, "witnesses": NAMES, "previous_case": CHOICE}.get(fact, TEXT)
+    """The chat asks long texts like short ones."""
+    kind = fact_kind(fact)
+    return TEXT if kind == LONG else kind
 
 
 def _setting(core: Core, name: str, default: Any) -> Any:
