@@ -45,3 +45,15 @@ async def test_evidence_kept_while_open_then_for_the_retention_period_art_6_I_a(
     assert left == [shared.sha256]
     assert sorted(purged.data["sha256"]) == sorted([own.sha256, shared.sha256])
     assert (await purge_expired_evidence(core)).rows_deleted == 0  # idempotent
+
+
+async def test_periodic_job_forgets_update_ids_older_than_a_week(core, clock):
+    """Telegram never re-delivers an update after a day; week-old idempotency rows go."""
+    from core.services.conversation import MARK, is_processed, write
+    from core.services.periodic import run_periodic
+    await write(core, 1, 100, MARK)
+    clock.advance(days=8)
+    await write(core, 1, 101, MARK)
+    report = await run_periodic(core)
+    assert report.forgotten_updates == 1
+    assert not await is_processed(core, 100) and await is_processed(core, 101)

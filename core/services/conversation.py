@@ -99,11 +99,12 @@ async def mark_processed(s: AsyncSession, update_id: int, now: datetime | None =
         raise AlreadyProcessed(update_id)
 
 
-async def forget_processed(core: Core, older_than: timedelta = timedelta(days=7)) -> int:
+async def forget_processed(core: Core, older_than: timedelta = timedelta(days=7),
+                           now: datetime | None = None) -> int:
     """Drop old idempotency records (Telegram never re-delivers an update after a day)."""
     async with core.db.unit_of_work() as s:
         result = await s.execute(delete(ProcessedUpdate).where(
-            ProcessedUpdate.processed_at < utcnow() - older_than))
+            ProcessedUpdate.processed_at < (now or core.now()) - older_than))
         return result.rowcount or 0
 
 
