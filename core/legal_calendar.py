@@ -1,6 +1,6 @@
 """The legal calendar: which days have office hours, and when a deadline falls due.
 
-Counting rules (law/README.md "Counting deadlines"):
+Counting rules (docs/law/README.md "Counting deadlines"):
 
 - Lei 9.784/1999 Art. 66: "Os prazos começam a correr a partir da data da cientificação
   oficial, excluindo-se da contagem o dia do começo e incluindo-se o do vencimento."
@@ -16,7 +16,7 @@ Counting rules (law/README.md "Counting deadlines"):
   `count_hours`: exact instants; one ending on a day without office hours moves to the next
   business day (Art. 66, §1º by analogy).
 
-Setting `hours_end_of_day` (the law leaves it open, law/README.md): when an hours deadline is
+Setting `hours_end_of_day` (the law leaves it open, docs/law/README.md): when an hours deadline is
 moved to the next business day, False (default) keeps the clock time it would have ended at
 (48 h from Friday 10:00 → Monday 10:00); True gives the whole of that day (Monday 23:59:59).
 An hours deadline ending exactly at 00:00 ends with the previous day; if moved, it runs to the

@@ -1,5 +1,5 @@
 """The two laws as registered: categories → tracks, agencies and who may act, settings for every
-gap (law/README.md "Gaps"), municipal holidays and city defaults."""
+gap (docs/law/README.md "Gaps"), municipal holidays and city defaults."""
 from __future__ import annotations
 
 from datetime import date

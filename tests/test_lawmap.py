@@ -1,4 +1,5 @@
-"""The README's law map covers every article of both laws and points at files that cite them."""
+"""The README's law map covers every article of both laws (read from their texts in docs/law/)
+and points at files that cite them."""
 from __future__ import annotations
 
 import re
@@ -7,6 +8,7 @@ import pytest
 
 from docs.lawmap import ROOT, cites, load, render
 
+LAW_DIR = ROOT / "docs" / "law"
 LAWMAP = load()
 ENTRIES = [(slug, e) for slug, entries in LAWMAP.items() for e in entries]
 
@@ -17,7 +19,7 @@ DRACENA_ARTICLES = {f"Art. {n}º" for n in range(1, 9)}
 
 
 def _articles_in_law_text(name: str) -> set[str]:
-    text = (ROOT.parent / "shared" / "law" / name).read_text(encoding="utf-8")
+    text = (LAW_DIR / name).read_text(encoding="utf-8")
     return {f"Art. {n}º" if int(n) < 10 else f"Art. {n}"
             for n in re.findall(r"^(?:Art\.|Artigo)\s*(\d+)", text, re.M)}
 
@@ -27,9 +29,7 @@ def _articles_in_law_text(name: str) -> set[str]:
     ("dracena", DRACENA_ARTICLES, "dracena-lei-56-1951.txt"),
 ])
 def test_every_article_of_the_law_is_mapped(slug, articles, source):
-    law_text = ROOT.parent / "shared" / "law" / source
-    if law_text.exists():
-        assert _articles_in_law_text(source) == articles
+    assert _articles_in_law_text(source) == articles
     mapped = {re.match(r"Art\. \d+º?", e["art"]).group(0) for e in LAWMAP[slug]}
     assert articles <= mapped, f"unmapped: {sorted(articles - mapped)}"
 
@@ -49,3 +49,20 @@ def test_mapped_files_exist_and_cite_the_article(slug, entry):
 def test_readme_shows_the_current_law_map():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert render() in readme, "README law map is stale: run `python -m docs.lawmap`"
+
+
+def test_the_law_texts_and_their_reading_aid_are_in_the_repo():
+    """The texts the code cites travel with it: a fresh clone has them (docs/law/), with the
+    reading aid's gaps (each one a named setting in core/laws/<city>/settings.py)."""
+    aid = (LAW_DIR / "README.md").read_text(encoding="utf-8")
+    assert "Gaps a program must decide explicitly" in aid
+    for name in ("dores-do-indaia-lei-3043-2022.txt", "dracena-lei-56-1951.txt"):
+        assert f"`{name}`" in aid and (LAW_DIR / name).stat().st_size > 4000
+
+
+def test_code_cites_the_law_by_repo_path():
+    """No file points outside the repository for the law (e.g. a machine's shared folder)."""
+    outside = re.compile("/" + r"shared/law|\.\./" + "shared")  # split: this file is scanned too
+    offenders = [str(f.relative_to(ROOT)) for d in ("core", "bot", "admin", "tests", "docs")
+                 for f in (ROOT / d).rglob("*.py") if outside.search(f.read_text(encoding="utf-8"))]
+    assert offenders == []

@@ -1,5 +1,5 @@
-"""Legal texts printed on the documents, transcribed from /work/shared/law (OCR typos
-corrected as listed in law/README.md: "agamento" = pagamento, "RENAVAN" = RENAVAM, ...)."""
+"""Legal texts printed on the documents, transcribed from docs/law/ (OCR typos
+corrected as listed in docs/law/README.md: "agamento" = pagamento, "RENAVAN" = RENAVAM, ...)."""
 from __future__ import annotations
 
 # --- Dores do Indaiá, Lei Ordinária nº 3.043/2022 -------------------------------------

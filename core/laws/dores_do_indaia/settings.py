@@ -1,6 +1,6 @@
 """Dores do Indaiá (Lei 3.043/2022): every gap the text leaves open, decided explicitly.
 
-See /work/shared/law/README.md, "Gaps a program must decide explicitly".
+See docs/law/README.md, "Gaps a program must decide explicitly".
 """
 from __future__ import annotations
 
