@@ -1,29 +1,34 @@
 """Form fields for lifecycle steps: which input each fact needs and how its text becomes the
-fact's value (dates typed dd/mm/aaaa, money as 1.234,56). Presentation only: what a step
-requires and whether it is allowed is the lifecycle's (core.lifecycle.Lifecycle.check)."""
+fact's value (core.parsing.read_fact, the same reading as the bot's step forms: dates typed
+dd/mm/aaaa, money as 1.234,56). Presentation only: what a step requires and whether it is
+allowed is the lifecycle's (core.lifecycle.Lifecycle.check)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Mapping
 from zoneinfo import ZoneInfo
 
 from core import facts
-from core.formatting import parse_date_br
+from core.parsing import ParseError, read_fact
 from core.services.errors import InvalidInput
-from core.services.staff import parse_money
 
 #: The panel's input for each kind of fact (core.facts): lists are one item per line.
 WIDGETS = {facts.CRITERIA: "criteria", facts.BOOL: "bool", facts.MONEY: "money",
            facts.DATE: "date", facts.DATETIME: "datetime", facts.LONG: "long",
-           facts.PARTS: "long", facts.NAMES: "list", facts.GOODS: "list", facts.PHOTOS: "list"}
+           facts.PARTS: "long", facts.NAMES: "list", facts.GOODS: "list", facts.PHOTOS: "list",
+           facts.CPF: "cpf", facts.PLATE: "plate", facts.COUNT: "count", facts.WEIGHT: "weight"}
+#: The kind of fact (core.facts) each input is read as (core.parsing.read_fact).
+READ_AS = {"date": facts.DATE, "datetime": facts.DATETIME, "money": facts.MONEY,
+           "long": facts.LONG, "cpf": facts.CPF, "plate": facts.PLATE, "count": facts.COUNT,
+           "weight": facts.WEIGHT}
 
 
 @dataclass(frozen=True)
 class Field:
     name: str
     label: str
-    kind: str  # text / long / date / datetime / money / bool / list / criteria
+    kind: str  # text / long / date / datetime / money / cpf / plate / count / weight / bool /
+    # list / criteria
     hint: str = ""
 
 
@@ -32,7 +37,8 @@ def kind_of(name: str) -> str:
 
 
 HINTS = {"date": "dd/mm/aaaa", "datetime": "dd/mm/aaaa hh:mm", "money": "R$ 1.234,56",
-         "list": "um item por linha"}
+         "list": "um item por linha", "cpf": "123.456.789-09 ou 11.222.333/0001-81",
+         "plate": "ABC-1234 ou ABC1D23", "count": "número inteiro", "weight": "12,5 kg"}
 
 
 def fields_for(lifecycle, requires: tuple[str, ...]) -> list[Field]:
@@ -54,21 +60,11 @@ def parse_fact(field: Field, form: Mapping[str, Any], tz: str) -> Any:
         return True if raw in ("true", "on", "1") else None
     if not raw:
         return None
-    if field.kind == "date":
+    if field.kind in READ_AS or field.kind == "text":
         try:
-            return parse_date_br(raw).isoformat()
-        except ValueError as exc:
-            raise InvalidInput(f"{field.label}: {exc}") from None
-    if field.kind == "datetime":
-        try:
-            day, _, hm = raw.partition(" ")
-            d = parse_date_br(day)
-            hh, mm = (int(x) for x in (hm or "00:00").split(":"))
-            return datetime(d.year, d.month, d.day, hh, mm, tzinfo=ZoneInfo(tz)).isoformat()
-        except ValueError as exc:
-            raise InvalidInput(f"{field.label}: use dd/mm/aaaa hh:mm ({exc}).") from None
-    if field.kind == "money":
-        return str(parse_money(raw))
+            return read_fact(READ_AS.get(field.kind, facts.TEXT), raw, ZoneInfo(tz))
+        except ParseError as exc:
+            raise InvalidInput(f"{field.label}: {exc.message}") from None
     if field.kind == "list":
         return [line.strip() for line in raw.splitlines() if line.strip()]
     return raw

@@ -7,11 +7,11 @@ from aiohttp import web
 from sqlalchemy import select
 
 from admin.web import core_of, redirect, render, require, user_of
-from core.formatting import parse_date_br
+from core.parsing import ParseError, parse_date, parse_money
 from core.services import panel_queries as pq
 from core.services.errors import InvalidInput
 from core.services.staff import (CLOSURE_KINDS, ROLE_LABELS, add_closure, add_tariff,
-                                 create_user, list_users, parse_money, remove_closure,
+                                 create_user, list_users, remove_closure,
                                  set_user_active)
 from core.services import inspectors
 from core.storage.models import Closure
@@ -19,9 +19,9 @@ from core.storage.models import Closure
 
 def _date(raw: str, label: str) -> date:
     try:
-        return parse_date_br(raw)
-    except ValueError as exc:
-        raise InvalidInput(f"{label}: {exc}") from None
+        return parse_date(raw)
+    except ParseError as exc:
+        raise InvalidInput(f"{label}: {exc.message}") from None
 
 
 @require("admin")

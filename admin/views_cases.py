@@ -7,13 +7,13 @@ from aiohttp import web
 
 from admin.forms import fields_for, parse_fact
 from admin.web import CORE, core_of, redirect, render, require, user_of
-from core.formatting import parse_date_br
+from core.parsing import ParseError, parse_date, parse_money
 from core.lifecycle import Actor
 from core.services import panel_queries as pq
 from core.services.cases import apply_transition
 from core.services.errors import InvalidInput, NotFound
 from core.services import tasks
-from core.services.staff import close_as_duplicate, parse_money
+from core.services.staff import close_as_duplicate
 
 SPECIAL = {"close_duplicate"}
 
@@ -33,9 +33,9 @@ def _filter_from(request: web.Request) -> pq.CaseFilter:
         raw = q.get(attr, "").strip()
         if raw:
             try:
-                setattr(f, attr, parse_date_br(raw))
-            except ValueError as exc:
-                raise InvalidInput(str(exc)) from None
+                setattr(f, attr, parse_date(raw))
+            except ParseError as exc:
+                raise InvalidInput(exc.message) from None
     if q.get("inspector", "").isdigit():
         f.inspector_id = int(q["inspector"])
     return f

@@ -6,10 +6,10 @@ from decimal import Decimal
 from aiohttp import web
 
 from admin.web import core_of, redirect, render, require, user_of
-from core.formatting import parse_date_br
+from core.parsing import parse_date, parse_money
 from core.services import panel_queries as pq
 from core.services.errors import USER_ERRORS, InvalidInput
-from core.services.staff import parse_money, record_edital
+from core.services.staff import record_edital
 
 
 def _kind(request: web.Request) -> str:
@@ -53,10 +53,7 @@ async def edital_publish(request: web.Request) -> web.StreamResponse:
     protocols = form.getall("p", [])
     if not protocols:
         raise InvalidInput("Marque os casos incluídos no edital publicado.")
-    try:
-        day = parse_date_br(str(form.get("date", "")))
-    except ValueError as exc:
-        raise InvalidInput(str(exc)) from None
+    day = parse_date(str(form.get("date", "")))  # a ParseError is answered as a 400
     done, failed = [], []
     for p in protocols:
         try:

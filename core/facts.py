@@ -1,6 +1,7 @@
 """What kind of value each lifecycle fact holds, for the faces that ask for it: the bot's step
 forms (core.services.step_forms) and the panel's forms (admin/forms.py). One table, so both
-ask for a fact the same way. Facts not listed are free text; a name ending in "_date" is a
+ask for a fact the same way, and core.parsing.read_fact reads a typed answer by its kind for
+both. Facts not listed are free text; a name ending in "_date" is a
 date and one ending in "_at" a date and time."""
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ CRITERIA, PHOTOS, DATE, DATETIME, BOOL, PARTS = \
     "criteria", "photos", "date", "datetime", "bool", "parts"
 CPF, ODOMETER, MONEY, NAMES, CHOICE, GOODS = "cpf", "odometer", "money", "names", "choice", "goods"
 LONG, TEXT = "long", "text"
+PLATE, COUNT, WEIGHT = "plate", "count", "weight"
 
 KINDS: dict[str, str] = {
     "abandonment_criteria": CRITERIA,
@@ -19,6 +21,9 @@ KINDS: dict[str, str] = {
     "goods_list": GOODS, "goods_description": GOODS,
     "missing_parts": PARTS,
     "owner_document": CPF,
+    "plate": PLATE,
+    "animals": COUNT,  # Dracena Art. 7º, a: per animal, per day
+    "kilograms": WEIGHT, "weight_kg": WEIGHT,  # Dracena Art. 7º, b: per kilogram, per day
     "odometer": ODOMETER,
     "fine_amount": MONEY, "auction_proceeds": MONEY, "balance_amount": MONEY,
     "witnesses": NAMES,

@@ -1,23 +1,22 @@
 """Brazilian formats for everything a person reads: dates dd/mm/aaaa, times in
-America/Sao_Paulo, dates in full and money in reais (babel, pt_BR).
+America/Sao_Paulo, dates in full, money in reais and weights in kilograms (babel, pt_BR),
+CPF/CNPJ with their masks. core.parsing reads back what these write.
 
 Datetimes must be timezone-aware: a naive datetime is ambiguous (UTC from the database? local
 from a form?) and a wrong hour on a legal notice is worse than an error, so it raises.
 """
 from __future__ import annotations
 
-import re
 from datetime import date, datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
-from babel.numbers import format_currency
+from babel.numbers import format_currency, format_decimal
+from validate_docbr import CNPJ, CPF
 
 TZ = ZoneInfo("America/Sao_Paulo")
 LOCALE = "pt_BR"
-
-_DATE_BR = re.compile(r"^\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{4})\s*$")
 
 
 def now() -> datetime:
@@ -75,22 +74,13 @@ def fmt_money(value: Decimal | int) -> str:
     return format_currency(Decimal(value), "BRL", locale=LOCALE)
 
 
-def parse_date_br(text: str) -> date:
-    """`10/12/2026` → date(2026, 12, 10). Also accepts `1/2/2026`, `10-12-2026`, `10.12.2026`.
+def fmt_kilograms(value: Decimal | int) -> str:
+    """`1.200,5 kg` (babel, pt_BR; up to three decimals, i.e. grams)."""
+    if isinstance(value, float):
+        raise TypeError("weight must be Decimal, not float")
+    return f"{format_decimal(Decimal(value), '#,##0.###', locale=LOCALE)} kg"
 
-    Raises ValueError with a message a citizen can act on.
-    """
-    m = _DATE_BR.match(text or "")
-    if not m:
-        raise ValueError(
-            f"Data inválida: “{(text or '').strip()}”. Use o formato dd/mm/aaaa, "
-            "por exemplo 10/12/2026."
-        )
-    day, month, year = (int(g) for g in m.groups())
-    try:
-        return date(year, month, day)
-    except ValueError:
-        raise ValueError(
-            f"A data {day:02d}/{month:02d}/{year} não existe. Confira o dia e o mês "
-            "(formato dd/mm/aaaa)."
-        ) from None
+
+def fmt_cpf_cnpj(value: str) -> str:
+    """`123.456.789-09` for a CPF's 11 digits, `11.222.333/0001-81` for a CNPJ's 14."""
+    return CNPJ().mask(value) if len(value) == 14 else CPF().mask(value)

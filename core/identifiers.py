@@ -1,8 +1,9 @@
-"""Vehicle and person identifiers: plates, RENAVAM, CPF, chassis (VIN).
+"""Vehicle and person identifiers: plates, RENAVAM, chassis (VIN); the CPF's LGPD mask.
 
-Formats are described in /work/shared/law/README.md ("Identifiers"). Check digits of RENAVAM
-and CPF are verified with the `validate-docbr` package. Every error is an `InvalidIdentifier`
-(a ValueError) whose message is Portuguese a citizen understands, safe to show as is.
+Formats are described in docs/law/README.md ("Identifiers"). RENAVAM's check digit is
+verified with the `validate-docbr` package (CPF/CNPJ are read by core.parsing.parse_cpf_cnpj).
+Every error is an `InvalidIdentifier` (a core.parsing.ParseError, so a ValueError) whose
+message is Portuguese a citizen understands, safe to show as is.
 """
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from validate_docbr import CPF, RENAVAM
+from validate_docbr import RENAVAM
+
+from core.parsing import ParseError, parse_cpf_cnpj
 
 PlateKind = Literal["antiga", "mercosul"]
 
@@ -26,8 +29,8 @@ VIN_FORBIDDEN = frozenset("IOQ")
 MIN_OLD_CHASSIS_LENGTH = 6
 
 
-class InvalidIdentifier(ValueError):
-    """An identifier the user typed is not valid; str(error) is a Portuguese message."""
+class InvalidIdentifier(ParseError):
+    """An identifier the user typed is not valid; `message` (and str(error)) is Portuguese."""
 
 
 @dataclass(frozen=True)
@@ -85,19 +88,11 @@ def validate_renavam(s: str) -> str:
     return digits
 
 
-def validate_cpf(s: str) -> str:
-    """Return the CPF's 11 digits (accepts "123.456.789-09", with or without the mask)."""
-    raw = _compact(s)
-    if not raw.isdigit() or len(raw) != 11:
-        raise InvalidIdentifier("CPF inválido: informe os 11 números, por exemplo 123.456.789-09.")
-    if not CPF().validate(raw):
-        raise InvalidIdentifier("CPF inválido: os dígitos verificadores não conferem. Confira o número.")
-    return raw
-
-
 def mask_cpf(s: str) -> str:
     """Display form that hides the identifying ends (LGPD): "***.456.789-**"."""
-    digits = validate_cpf(s)
+    digits = parse_cpf_cnpj(s)
+    if len(digits) != 11:
+        raise InvalidIdentifier("CPF inválido: informe os 11 números, por exemplo 123.456.789-09.")
     return f"***.{digits[3:6]}.{digits[6:9]}-**"
 
 

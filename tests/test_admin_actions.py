@@ -209,6 +209,20 @@ async def test_new_tariff_is_a_dated_row_and_past_dates_are_refused_art_9_II(pan
     assert len(rows) == 2 and {r.created_by for r in rows} == {"seed", "ana"}
 
 
+async def test_a_tariff_typed_with_a_dot_for_centavos_is_refused_not_misread_art_9_II(panel):
+    """Art. 9º, II: the Secretaria sets the fees. "45.50" is refused with a Brazilian example
+    (the bot once read such text as R$ 4.550,00); the panel answers 400, never 500."""
+    async with panel.client("ana") as c:
+        r = await post_form(c, "/tarifas", "/tarifas",
+                            {"code": "daily_storage", "amount": "45.50", "valid_from": "01/01/2027",
+                             "article": "Art. 9º, II", "source": "Decreto nº 12/2026"})
+        page = await r.text()
+        assert r.status == 400 and "use vírgula: 45,50" in page and "1.500,00" in page
+    book = await panel.core.tariff_book()
+    from datetime import date
+    assert book.value_at("daily_storage", date(2027, 1, 1)).amount == Decimal("30.00")
+
+
 async def test_decreed_closure_moves_the_next_deadline(panel):
     core = panel.core
     from datetime import date

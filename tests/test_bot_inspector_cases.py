@@ -180,15 +180,17 @@ async def test_dracena_auto_with_refusal_to_sign_and_witnesses_art_2_par_2(make_
         await answer(bot, ANA, "Rua Brasil, 100", "dia e hora")
         await tap(bot, ANA, "Agora", expect="preceito de lei")
         await answer(bot, ANA, "Código de Posturas, art. 10", "valor da multa")
-        await answer(bot, ANA, "abc", "Valor inválido")
-        await answer(bot, ANA, "150,00", "assinatura do funcionário")
+        await answer(bot, ANA, "abc", "Não entendi o valor")
+        # A dot before the centavos is refused, never read as R$ 150.000,00 (issue 11, part 3).
+        await answer(bot, ANA, "1500.00", "use vírgula: 1500,00")
+        await answer(bot, ANA, "R$ 1.500,00", "assinatura do funcionário")
         await tap(bot, ANA, "Sim", expect="entrega da cópia")
         await tap(bot, ANA, "Sim", expect="assinatura do infrator")
         await tap(bot, ANA, "Não", expect="se recusou a assinar")
         await tap(bot, ANA, "Sim", expect="duas testemunhas")
         await answer(bot, ANA, "Pedro Souza", "duas testemunhas")
         summary = await answer(bot, ANA, "Pedro Souza, Joana Lima", "Confira antes")
-        assert "R$ 150,00" in summary.text and "Pedro Souza, Joana Lima" in summary.text
+        assert "R$\xa01.500,00" in summary.text and "Pedro Souza, Joana Lima" in summary.text
         done = await tap(bot, ANA, "Confirmar", expect="Registrado: Lavrar auto")
         assert "Art. 3º" in done.text  # 5 days to appeal to the Mayor
         _, pdf = await document(bot, ANA, "auto-de-infracao")

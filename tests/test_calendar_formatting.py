@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from core.formatting import (
-    TZ, date_in_full, fmt_date, fmt_datetime, fmt_money, now, parse_date_br, weekday_name,
+    TZ, date_in_full, fmt_date, fmt_datetime, fmt_money, now, weekday_name,
 )
 
 
@@ -40,26 +40,6 @@ def test_money_in_reais_as_babel_writes_it():
 def test_money_refuses_float():
     with pytest.raises(TypeError):
         fmt_money(12.3)
-
-
-@pytest.mark.parametrize("text", ["10/12/2026", " 10/12/2026 ", "10-12-2026", "10.12.2026"])
-def test_parse_brazilian_date(text):
-    assert parse_date_br(text) == date(2026, 12, 10)
-
-
-def test_parse_short_day_and_month():
-    assert parse_date_br("1/2/2026") == date(2026, 2, 1)
-
-
-@pytest.mark.parametrize("text", ["2026-12-10", "10/12/26", "amanhã", ""])
-def test_parse_rejects_other_formats_in_portuguese(text):
-    with pytest.raises(ValueError, match="Use o formato dd/mm/aaaa"):
-        parse_date_br(text)
-
-
-def test_parse_rejects_impossible_date_in_portuguese():
-    with pytest.raises(ValueError, match="A data 31/02/2026 não existe"):
-        parse_date_br("31/02/2026")
 
 
 def test_now_is_aware_sao_paulo_time():

@@ -1,8 +1,9 @@
-"""Identifiers a citizen or inspector types: plates, RENAVAM, CPF, chassis (law/README.md)."""
+"""Identifiers a citizen or inspector types: plates, RENAVAM, CPF, chassis (docs/law/README.md)."""
 import pytest
 
 from core.identifiers import (InvalidIdentifier, format_plate, mask_cpf, normalize_plate,
-                              validate_chassis, validate_cpf, validate_renavam)
+                              validate_chassis, validate_renavam)
+from core.parsing import ParseError, parse_cpf_cnpj
 
 
 @pytest.mark.parametrize("typed, value, kind, shown", [
@@ -25,7 +26,7 @@ def test_invalid_plates_are_refused_with_a_portuguese_message(typed):
     with pytest.raises(InvalidIdentifier) as err:
         normalize_plate(typed)
     assert str(err.value) == "Placa inválida: use o formato ABC1234 ou ABC1D23."
-    assert isinstance(err.value, ValueError)
+    assert isinstance(err.value, ParseError) and err.value.message == str(err.value)
 
 
 @pytest.mark.parametrize("typed, digits", [
@@ -53,13 +54,13 @@ def test_invalid_renavam_is_refused(typed, hint):
 
 @pytest.mark.parametrize("typed", ["529.982.247-25", "52998224725", " 529 982 247 25 "])
 def test_valid_cpf_returns_digits(typed):
-    assert validate_cpf(typed) == "52998224725"
+    assert parse_cpf_cnpj(typed) == "52998224725"
 
 
 @pytest.mark.parametrize("typed", ["529.982.247-26", "111.111.111-11", "5299822472", "abc"])
 def test_invalid_cpf_is_refused(typed):
-    with pytest.raises(InvalidIdentifier, match="CPF inválido"):
-        validate_cpf(typed)
+    with pytest.raises(ParseError, match="CPF(/CNPJ)? inválido"):
+        parse_cpf_cnpj(typed)
 
 
 def test_cpf_is_masked_for_display_lgpd():

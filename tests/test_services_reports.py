@@ -119,3 +119,15 @@ async def test_a_failing_submission_in_a_group_fails_alone(core, photo):
     async with core.db.read() as s:
         assert (await s.scalar(select(func.count()).select_from(Case))) == 5
         assert (await s.scalar(select(func.count()).select_from(Subscription))) == 5
+
+
+async def test_free_text_is_kept_trimmed_without_nul_on_every_engine(core, photo):
+    """A NUL typed (or sent through Open311) is dropped, not a database error (PostgreSQL
+    refuses it in text); blanks are no answer; the description keeps its line breaks."""
+    await submit_report(core, 111, report(photo, colour="  pra\x00ta ", make_model="   ",
+                                          description=" Sem rodas.\r\nHá lixo. \x00"))
+    async with core.db.read() as s:
+        case = (await s.execute(select(Case))).scalar_one()
+    assert case.description == "Sem rodas.\nHá lixo."
+    assert case.details["report"]["colour"] == "prata"
+    assert case.details["report"]["make_model"] is None

@@ -150,3 +150,53 @@ async def test_removal_video_kept_as_video_evidence_art_6_I_a(make_core, photo, 
     (_, name, blob), = entry.documents
     termo = " ".join(PdfReader(io.BytesIO(blob)).pages[0].extract_text().split())
     assert name.startswith("termo-de-recolhimento") and "vídeo 1" in termo and "foto 1" in termo
+
+
+@pytest.mark.parametrize("typed, stored", [("1.500,00", "1500.00"), ("1500,00", "1500.00"),
+                                           ("1500", "1500.00"), ("R$ 1.500", "1500.00"),
+                                           ("R$ 1.500,5", "1500.50"), ("1500.00", None),
+                                           ("150.5", None), ("1.500.00", None)])
+async def test_the_fine_of_art_2_reads_the_same_in_the_bot_and_the_panel(make_core, typed,
+                                                                         stored):
+    """Dracena Art. 2º: the auto states the fine. The inspector's form and the panel's form read
+    the typed amount with one parser: once the bot read "1500.00" as R$ 150.000,00 and the
+    panel as R$ 1.500,00. What cannot be read unambiguously is refused by both."""
+    from admin.forms import fields_for as panel_fields, parse_fact
+
+    core = await make_core("dracena")
+    bot_field = next(f for f in fields_for(core, "dracena_infraction", "issue_auto", "P")
+                     if f.fact == "fine_amount")
+    lifecycle = core.law.tracks["dracena_infraction"]
+    panel_field = next(f for f in panel_fields(lifecycle,
+                                               lifecycle.transitions["issue_auto"].requires)
+                       if f.name == "fine_amount")
+    if stored is None:
+        with pytest.raises(InvalidInput, match="1.500,00") as bot:
+            parse_answer(core, bot_field, typed)
+        with pytest.raises(InvalidInput, match="1.500,00") as panel:
+            parse_fact(panel_field, {"fine_amount": typed}, core.settings.timezone)
+        assert panel.value.message.endswith(bot.value.message)
+        return
+    assert parse_answer(core, bot_field, typed) == stored
+    assert parse_fact(panel_field, {"fine_amount": typed}, core.settings.timezone) == stored
+    reais, centavos = stored.split(".")
+    assert show_value(bot_field, stored) == f"R$\xa01.{reais[1:]},{centavos}"
+
+
+async def test_dates_and_moments_read_the_same_in_the_bot_and_the_panel(core):
+    """Dores Art. 6º: the removal's moment; one reading of dd/mm/aaaa hh:mm for both faces."""
+    from admin.forms import fields_for as panel_fields, parse_fact
+
+    lifecycle = core.law.tracks["dores_vehicle"]
+    bot = {f.fact: f for f in fields_for(core, "dores_vehicle", "start_removal", "P")}
+    panel = {f.name: f for f in panel_fields(lifecycle,
+                                             lifecycle.transitions["start_removal"].requires)}
+    tz = core.settings.timezone
+    for typed in ("01/12/2026 09:15", "1/12/2026 às 9h15"):
+        assert parse_answer(core, bot["removal_started_at"], typed) == parse_fact(
+            panel["removal_started_at"], {"removal_started_at": typed}, tz)
+    for typed in ("01/12/2026", "2026-12-01 09:15", "01/12 09:15"):
+        with pytest.raises(InvalidInput, match="dd/mm/aaaa"):
+            parse_answer(core, bot["removal_started_at"], typed)
+        with pytest.raises(InvalidInput, match="dd/mm/aaaa"):
+            parse_fact(panel["removal_started_at"], {"removal_started_at": typed}, tz)

@@ -16,7 +16,8 @@ from bot.owner.states import ANSWER, APPEAL, CODE, DATE, PREFIX
 from bot.owner.view import SITUATION_FLAGS, edit_view, refuse, send_view
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
-from core.formatting import fmt_datetime, parse_date_br
+from core.formatting import fmt_datetime
+from core.parsing import ParseError, parse_date
 from core.services.conversation import Conversation
 from core.services.errors import InvalidInput, ServiceError
 from core.services.evidence import EvidenceIn
@@ -180,9 +181,9 @@ async def on_message(turn: Turn) -> None:
 async def _date_message(turn: Turn) -> None:
     code = turn.conv.draft.get("code", "")
     try:
-        when = parse_date_br(turn.text or "")
-    except ValueError as exc:
-        await turn.reply(f"{exc}\n{texts.DATE_AGAIN}", inline([CANCEL_ROW]))
+        when = parse_date(turn.text or "")
+    except ParseError as exc:
+        await turn.reply(f"{exc.message}\n{texts.DATE_AGAIN}", inline([CANCEL_ROW]))
         return
     try:
         res = await owner_statement(turn.core, turn.user_id, code, "will_remove", when,

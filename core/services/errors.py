@@ -3,6 +3,7 @@ asked; the faces (bot, panel) show it as it is and never a stack trace."""
 from __future__ import annotations
 
 from core.lifecycle import TransitionRefused
+from core.parsing import ParseError
 from core.storage.db import StorageUnavailable
 
 
@@ -24,5 +25,6 @@ class InvalidInput(ServiceError):
     """The data is refused before anything is written."""
 
 
-#: Everything a face should answer with `exc.message` instead of a generic apology.
-USER_ERRORS = (ServiceError, TransitionRefused, StorageUnavailable)
+#: Everything a face should answer with `exc.message` instead of a generic apology (a
+#: ParseError is typed input a face read with core.parsing and could not take).
+USER_ERRORS = (ServiceError, ParseError, TransitionRefused, StorageUnavailable)

@@ -9,7 +9,7 @@ own protocol, in queue order, sequential with no gaps; a failing submission fail
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Awaitable, Callable
 from zoneinfo import ZoneInfo
@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.identifiers import InvalidIdentifier, normalize_plate, validate_chassis
 from core.lifecycle import Actor
+from core.parsing import ParseError, parse_text
 from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
@@ -73,6 +74,19 @@ class NearbyCase:
     photo_sha256: str | None
 
 
+TEXT_FIELDS = ("address", "neighbourhood", "colour", "make_model", "time_there", "description")
+
+
+def _text(value: str, lines: bool) -> str | None:
+    """Free text as core.parsing reads it; None when nothing but blanks was typed."""
+    try:
+        return parse_text(value, MAX_TEXT, lines=lines)
+    except ParseError as exc:
+        if len(value) > MAX_TEXT:
+            raise InvalidInput(exc.message) from None
+        return None
+
+
 def validate_report(core: Core, r: ReportIn) -> dict:
     """Refuse bad data before anything is written; return the normalised fields."""
     law = core.law
@@ -89,11 +103,11 @@ def validate_report(core: Core, r: ReportIn) -> dict:
     unknown = [s for s in r.signs if s not in known]
     if unknown:
         raise InvalidInput("Sinal de abandono desconhecido: " + ", ".join(unknown))
-    for name in ("address", "neighbourhood", "colour", "make_model", "time_there", "description"):
+    out = {"plate": None, "chassis": None, "warnings": [], "text": {}}
+    for name in TEXT_FIELDS:  # trimmed, no NUL or control characters (core.parsing)
         value = getattr(r, name)
-        if value is not None and len(value) > MAX_TEXT:
-            raise InvalidInput(f"Texto longo demais (máximo de {MAX_TEXT} caracteres).")
-    out = {"plate": None, "chassis": None, "warnings": []}
+        if value is not None:
+            out["text"][name] = _text(value, name == "description")
     try:
         if r.plate:
             out["plate"] = normalize_plate(r.plate).value
@@ -113,6 +127,7 @@ async def submit_report(core: Core, telegram_id: int, report: ReportIn, *,
     in the same transaction (the bot clears its draft there, so a retry cannot report twice).
     Concurrent calls are committed in groups (see the module docstring)."""
     norm = validate_report(core, report)
+    report = replace(report, **norm.pop("text"))
     for p in report.photos:  # checked before anything is written, as attach() would
         if not core.evidence.exists(p.sha256):
             raise InvalidInput("Não encontramos o arquivo enviado. Envie a foto novamente.")

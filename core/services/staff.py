@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from argon2 import PasswordHasher
@@ -128,20 +128,6 @@ async def set_user_active(core: Core, user_id: int, active: bool, by: StaffUserI
 
 def _today(core: Core) -> date:
     return core.now().astimezone(ZoneInfo(core.settings.timezone)).date()
-
-
-def parse_money(text: str) -> Decimal:
-    """"1.234,56" or "1234.56" → Decimal; InvalidInput otherwise."""
-    raw = (text or "").strip().replace("R$", "").replace("\u00a0", "").replace(" ", "")
-    if "," in raw:
-        raw = raw.replace(".", "").replace(",", ".")
-    try:
-        value = Decimal(raw)
-    except InvalidOperation:
-        raise InvalidInput(f"Valor inválido: “{text}”. Use, por exemplo, 1.234,56.") from None
-    if not value.is_finite() or value < 0:
-        raise InvalidInput(f"Valor inválido: “{text}”.")
-    return value.quantize(Decimal("0.01"))
 
 
 async def add_tariff(core: Core, code: str, amount: Decimal, valid_from: date, article: str,

@@ -18,16 +18,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, Awaitable, Callable, Mapping
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.documents.data import MISSING_PARTS
-from core.formatting import TZ, fmt_date, parse_date_br
-from validate_docbr import CNPJ
-
-from core.identifiers import InvalidIdentifier, format_plate, validate_cpf
+from core.formatting import TZ, fmt_cpf_cnpj, fmt_date, fmt_kilograms, fmt_money
+from core.identifiers import format_plate
+from core.parsing import ParseError, parse_text, read_fact
 from core.services import documents as docs
 from core.services.cases import TransitionResult, apply_transition
 from core.services.context import Core
@@ -37,7 +36,8 @@ from core.services.inspectors import actor_ref, require_inspector
 from core.services.tasks import OFFERED, accept_task, case_card
 
 from core.facts import (BOOL, CHOICE, CPF, CRITERIA, DATE, DATETIME, GOODS, LONG, MONEY,  # noqa: F401
-                        NAMES, ODOMETER, PARTS, PHOTOS, TEXT, VIDEO_FACTS, fact_kind)
+                        NAMES, ODOMETER, PARTS, PHOTOS, PLATE, TEXT, VIDEO_FACTS, WEIGHT,
+                        fact_kind)
 
 NO_ODOMETER = "sem hodômetro"
 NO_MISSING_PARTS = "nenhum item faltante ou avariado"
@@ -170,68 +170,26 @@ async def step_form(core: Core, telegram_id: int, protocol: str, code: str) -> S
 
 
 def parse_answer(core: Core, f: FormField, text: str) -> Any:
-    """A typed answer as the fact's value; InvalidInput with a Portuguese message if not."""
+    """A typed answer as the fact's value, read by its kind (core.parsing.read_fact, the same
+    reading as the panel's); InvalidInput with a Portuguese message if not."""
     if f.kind == GOODS:  # one item per line or per ";"
         text = "; ".join(p.strip() for p in (text or "").replace("\n", ";").split(";")
                          if p.strip())
-    text = " ".join((text or "").split())
-    if not text:
+    if not " ".join((text or "").replace("\x00", "").split()):
         raise InvalidInput(f"Informe: {f.label}.")
-    if len(text) > MAX_TEXT:
-        raise InvalidInput(f"Texto longo demais (máximo de {MAX_TEXT} caracteres).")
-    if f.kind == DATE:
-        try:
-            return parse_date_br(text).isoformat()
-        except ValueError as exc:
-            raise InvalidInput(str(exc)) from None
-    if f.kind == DATETIME:
-        day, _, hour = text.partition(" ")
-        try:
-            d = parse_date_br(day)
-            hh, _, mm = (hour or "00:00").replace("h", ":").partition(":")
-            moment = datetime(d.year, d.month, d.day, int(hh), int(mm or 0), tzinfo=TZ)
-        except ValueError as exc:
-            msg = str(exc) if "Data" in str(exc) or "data" in str(exc) else \
-                "Hora inválida. Use dd/mm/aaaa hh:mm, por exemplo 10/12/2026 14:30."
-            raise InvalidInput(msg) from None
-        if moment > core.now():
-            raise InvalidInput("Essa data e hora ainda não chegaram. Confira (dd/mm/aaaa hh:mm).")
-        return moment.isoformat()
-    if f.kind == CPF:
-        return parse_cpf_cnpj(text)
-    if f.kind == MONEY:
-        try:
-            value = Decimal(text.replace("R$", "").replace(".", "").replace(",", ".").strip())
-        except InvalidOperation:
-            raise InvalidInput("Valor inválido. Use por exemplo 150,00.") from None
-        if value <= 0:
-            raise InvalidInput("O valor deve ser maior que zero.")
-        return str(value.quantize(Decimal("0.01")))
-    if f.kind == NAMES:
-        names = [n.strip() for n in text.replace(";", ",").replace("\n", ",").split(",")
-                 if n.strip()]
-        if len(names) < 2:
-            raise InvalidInput("Informe os nomes das duas testemunhas, separados por vírgula.")
-        return names
-    return text
-
-
-def parse_cpf_cnpj(text: str) -> str:
-    """The owner's CPF (11 digits) or CNPJ (14 digits), check digits verified (validate-docbr);
-    the fact is labelled "CPF/CNPJ do proprietário/responsável" (Dores Art. 4º, I)."""
-    digits = "".join(ch for ch in text if ch.isdigit())
-    if len(digits) == 14 and not any(ch.isalpha() for ch in text):
-        if CNPJ().validate(digits):
-            return digits
-        raise InvalidInput("CNPJ inválido: os dígitos verificadores não conferem. Confira o "
-                           "número (14 números, por exemplo 11.222.333/0001-81).")
-    if len(digits) == 11 and not any(ch.isalpha() for ch in text):
-        try:
-            return validate_cpf(text)
-        except InvalidIdentifier as exc:
-            raise InvalidInput(str(exc)) from None
-    raise InvalidInput("CPF/CNPJ inválido: informe os 11 números do CPF (por exemplo "
-                       "123.456.789-09) ou os 14 do CNPJ (por exemplo 11.222.333/0001-81).")
+    try:
+        if f.kind == NAMES:
+            names = [parse_text(n, MAX_TEXT) for n in
+                     (text or "").replace(";", ",").replace("\n", ",").split(",") if n.strip()]
+            if len(names) < 2:
+                raise InvalidInput("Informe os nomes das duas testemunhas, separados por vírgula.")
+            return names
+        value = read_fact(f.kind, text, TZ, MAX_TEXT)
+    except ParseError as exc:
+        raise InvalidInput(exc.message) from None
+    if f.kind == DATETIME and datetime.fromisoformat(value) > core.now():
+        raise InvalidInput("Essa data e hora ainda não chegaram. Confira (dd/mm/aaaa hh:mm).")
+    return value
 
 
 def now_value(core: Core) -> str:
@@ -254,15 +212,15 @@ def show_value(f: FormField, value: Any) -> str:
         return fmt_date(date.fromisoformat(value))
     if f.kind == DATETIME:
         return datetime.fromisoformat(value).strftime("%d/%m/%Y %H:%M")
-    if f.kind == CPF and len(value) == 14:
-        return f"{value[:2]}.{value[2:5]}.{value[5:8]}/{value[8:12]}-{value[12:]}"
     if f.kind == CPF:
-        return f"{value[:3]}.{value[3:6]}.{value[6:9]}-{value[9:]}"
+        return fmt_cpf_cnpj(value)
     if f.kind == NAMES:
         return ", ".join(value)
     if f.kind == MONEY:
-        return "R$ " + value.replace(".", ",")
-    if f.fact == "plate":
+        return fmt_money(Decimal(value))
+    if f.kind == WEIGHT:
+        return fmt_kilograms(Decimal(value))
+    if f.kind == PLATE:
         return format_plate(value)
     return str(value)
 
