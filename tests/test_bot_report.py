@@ -3,13 +3,19 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from sqlalchemy import func, select
 
 from core.storage.models import (Case, ConversationState, Evidence, Subscription,
                                  SupportingReport)
+from tests.conversation_walk import conversation_walk  # noqa: F401
 from tests.test_bot_support import (BELO_HORIZONTE, CENTRE, JOAO, MARIA, bot, clock,  # noqa: F401
                                     core, full_report, jpeg, make_core, pin, press, said,
                                     send_photos, start_report, with_button)
+
+#: Every move the bot makes in these walks is an edge of bot/citizen/states.py (the README's
+#: diagram): tests/conversation_walk.py.
+pytestmark = pytest.mark.usefixtures("conversation_walk")
 
 
 async def test_full_report_gives_protocol_and_next_steps_art_4_caput(bot, core):

@@ -28,37 +28,78 @@ DESCRIPTION = "report:description"
 SUMMARY = "report:summary"
 
 
+#: Pseudo-state of the diagram: "Corrigir" on the summary reopens one answer (FIXABLE), and
+#: that answer, given again, leads back to the summary.
+FIX = "corrigir"
+
+#: When a question is asked (Step.asked), by the category the citizen chose.
+ALWAYS, PLATED, VEHICLE, SIGNED = "always", "plate", "vehicle", "signs"
+
+
+@dataclass(frozen=True)
+class Edge:
+    to: str  # a state, or FIX
+    on: str  # Portuguese: what the citizen did (the diagram's label)
+
+
 @dataclass(frozen=True)
 class Step:
     state: str
     expects: str  # what the bot accepts here
     buttons: tuple[str, ...]  # callback actions valid here ("rep:<draft>:<action>[:arg]")
-    next: str  # where the accepted input leads
+    edges: tuple[Edge, ...]  # where the accepted input leads
+    asked: str | None = None  # a question after the location: when it is asked (ALWAYS, ...)
 
 
+def _e(*pairs: tuple[str, str]) -> tuple[Edge, ...]:
+    return tuple(Edge(to, on) for to, on in pairs)
+
+
+#: The conversation. Its order is the order of the questions (questions()); its buttons are
+#: the only ones accepted (button_allowed()); the diagram in the README and in
+#: bot/citizen/README.md is drawn from it (docs/conversation.py) and
+#: tests/test_conversation_doc.py checks that the bot moves only along its edges.
 STATES: tuple[Step, ...] = (
-    Step(IDLE, "/denunciar", (), CATEGORY),
-    Step(CATEGORY, "a category button (the city's law)", ("cat",), PHOTOS),
+    Step(IDLE, "/denunciar", (), _e((CATEGORY, "/denunciar"))),
+    Step(CATEGORY, "a category button (the city's law)", ("cat",),
+         _e((PHOTOS, "categoria"), (DUPLICATES, "categoria corrigida + casos perto"),
+            (PLATE, "categoria corrigida (com placa)"),
+            (COLOUR, "categoria corrigida (chassi, sem placa)"),
+            (TIME_THERE, "categoria corrigida (não veículo)"))),
     Step(PHOTOS, "1–10 photos, singly or as an album, or images sent as files; 'Pronto'",
-         ("done",), LOCATION),
-    Step(LOCATION, "a location pin (reply-keyboard button) or a typed address",
-         (), "ADDRESS_CONFIRM if typed; else DUPLICATES if open cases nearby; else questions"),
+         ("done",), _e((PHOTOS, "foto / álbum"), (LOCATION, "Pronto"))),
+    Step(LOCATION, "a location pin (reply-keyboard button) or a typed address", (),
+         _e((ADDRESS_CONFIRM, "endereço digitado"),
+            (LOCATION, "fora da cidade / endereço não encontrado"),
+            (DUPLICATES, "pino + casos perto"), (PLATE, "pino (com placa)"),
+            (COLOUR, "pino (chassi, sem placa)"), (TIME_THERE, "pino (não veículo)"))),
     Step(ADDRESS_CONFIRM, "'Sim, é aqui' or 'Não' (then a pin)", ("addr",),
-         "DUPLICATES if open cases nearby, else the first question; 'Não' → LOCATION"),
+         _e((LOCATION, "Não"), (DUPLICATES, "Sim + casos perto"),
+            (PLATE, "Sim (com placa)"), (COLOUR, "Sim (chassi, sem placa)"),
+            (TIME_THERE, "Sim (não veículo)"))),
     Step(DUPLICATES, "'É este' (support that case, done) or 'É outro'", ("dup",),
-         "IDLE after 'É este'; else the first question"),
-    Step(PLATE, "plate text (validated) or 'Pular' — categories with plates", ("skip",),
-         COLOUR),
-    Step(COLOUR, "colour text or 'Pular' — vehicles", ("skip",), MAKE_MODEL),
-    Step(MAKE_MODEL, "make/model text or 'Pular' — vehicles", ("skip",), TIME_THERE),
-    Step(TIME_THERE, "a duration button or text", ("time",), "SIGNS if the law lists signs, "
-         "else DESCRIPTION"),
+         _e((IDLE, "É este (apoio ao caso)"), (PLATE, "É outro (com placa)"),
+            (COLOUR, "É outro (chassi, sem placa)"), (TIME_THERE, "É outro (não veículo)"))),
+    Step(PLATE, "plate text (validated) or 'Pular'", ("skip",),
+         _e((COLOUR, "placa / Pular")), PLATED),
+    Step(COLOUR, "colour text or 'Pular'", ("skip",),
+         _e((MAKE_MODEL, "cor / Pular")), VEHICLE),
+    Step(MAKE_MODEL, "make/model text or 'Pular'", ("skip",),
+         _e((TIME_THERE, "marca/modelo / Pular")), VEHICLE),
+    Step(TIME_THERE, "a duration button or text", ("time",),
+         _e((SIGNS, "tempo (a lei lista sinais)"), (DESCRIPTION, "tempo")), ALWAYS),
     Step(SIGNS, "toggle buttons for the abandonment signs; 'Continuar'", ("sign", "signs"),
-         DESCRIPTION),
-    Step(DESCRIPTION, "free text or 'Pular'", ("skip",), SUMMARY),
-    Step(SUMMARY, "'Confirmar' (protocol issued, IDLE) or 'Corrigir' (pick a field, answer it "
-         "again, back to SUMMARY)", ("ok", "fix"), IDLE),
+         _e((SIGNS, "marcar sinal"), (DESCRIPTION, "Continuar")), SIGNED),
+    Step(DESCRIPTION, "free text or 'Pular'", ("skip",),
+         _e((SUMMARY, "texto / Pular")), ALWAYS),
+    Step(SUMMARY, "'Confirmar' (protocol issued) or 'Corrigir' (pick a field, answer it "
+         "again, back to the summary)", ("ok", "fix"),
+         _e((IDLE, "Confirmar → protocolo"), (FIX, "Corrigir")), ALWAYS),
 )
+#: After "Corrigir": the answer given again leads back to the summary.
+FIX_EDGES = _e((SUMMARY, "campo respondido de novo"))
+#: Every state: /cancelar drops the draft.
+ANYWHERE_EDGES = _e((IDLE, "/cancelar"))
 BY_STATE: dict[str, Step] = {s.state: s for s in STATES}
 
 #: Answer states the summary's "Corrigir" can go back to (label shown on the button).
@@ -70,18 +111,11 @@ FIXABLE: dict[str, str] = {
 
 
 def questions(law: Law, category: str) -> list[str]:
-    """The per-category questions, in order, after the location."""
+    """The per-category questions after the location, in the table's order (Step.asked)."""
     cat = law.categories[category]
-    seq: list[str] = []
-    if cat.has_plate:
-        seq.append(PLATE)
-    if cat.has_plate or cat.has_chassis:
-        seq += [COLOUR, MAKE_MODEL]
-    seq.append(TIME_THERE)
-    if citizen_signs(law, category):
-        seq.append(SIGNS)
-    seq += [DESCRIPTION, SUMMARY]
-    return seq
+    when = {ALWAYS: True, PLATED: cat.has_plate, VEHICLE: cat.has_plate or cat.has_chassis,
+            SIGNED: bool(citizen_signs(law, category))}
+    return [s.state for s in STATES if s.asked is not None and when[s.asked]]
 
 
 def next_question(law: Law, category: str, after: str | None) -> str:
@@ -95,30 +129,3 @@ def next_question(law: Law, category: str, after: str | None) -> str:
 def button_allowed(state: str, action: str) -> bool:
     step = BY_STATE.get(state)
     return step is not None and action in step.buttons
-
-
-def mermaid() -> str:
-    """The diagram in bot/citizen/README.md, generated from the table."""
-    lines = ["stateDiagram-v2", "    [*] --> idle"]
-    edges = [
-        (IDLE, CATEGORY, "/denunciar"), (CATEGORY, PHOTOS, "categoria"),
-        (PHOTOS, PHOTOS, "foto / álbum"), (PHOTOS, LOCATION, "Pronto"),
-        (LOCATION, ADDRESS_CONFIRM, "endereço digitado"),
-        (LOCATION, LOCATION, "fora da cidade / geocoder fora do ar"),
-        (ADDRESS_CONFIRM, LOCATION, "Não"), (ADDRESS_CONFIRM, DUPLICATES, "Sim + casos perto"),
-        (LOCATION, DUPLICATES, "pino + casos perto"), (DUPLICATES, IDLE, "É este (apoio)"),
-        (DUPLICATES, PLATE, "É outro (veículo)"), (LOCATION, PLATE, "pino, sem casos perto"),
-        (ADDRESS_CONFIRM, PLATE, "Sim, sem casos perto"),
-        (PLATE, COLOUR, "placa / Pular"), (COLOUR, MAKE_MODEL, "cor / Pular"),
-        (MAKE_MODEL, TIME_THERE, "marca/modelo / Pular"),
-        (DUPLICATES, TIME_THERE, "É outro (não veículo)"),
-        (TIME_THERE, SIGNS, "tempo"), (SIGNS, SIGNS, "marcar sinal"),
-        (SIGNS, DESCRIPTION, "Continuar"), (DESCRIPTION, SUMMARY, "texto / Pular"),
-        (SUMMARY, IDLE, "Confirmar → protocolo"), (SUMMARY, "fix", "Corrigir"),
-    ]
-    for a, b, label in edges:
-        b_name = "corrigir" if b == "fix" else b.split(":")[-1]
-        lines.append(f"    {a.split(':')[-1]} --> {b_name}: {label}")
-    lines.append("    corrigir --> summary: campo respondido de novo")
-    lines.append("    note right of idle: /cancelar em qualquer estado → idle")
-    return "\n".join(lines)
