@@ -297,3 +297,18 @@ def test_every_kind_of_fact_is_asked_with_a_hint_by_the_bot_and_read_by_the_pane
              facts.WEIGHT}
     assert typed <= TYPED
     assert {READ_AS[WIDGETS[k]] for k in typed} == typed  # the panel reads them as the bot does
+
+
+PARSERS = [parse_money, parse_date, parse_time, lambda t: parse_datetime(t, TZ),
+           parse_cpf_cnpj, parse_plate, parse_count, parse_kilograms, parse_text]
+
+
+@given(st.sampled_from(PARSERS),
+       st.text(alphabet=st.sampled_from("0123456789.,/:-hR$ kgABC\x00\n\xa0é٣"), max_size=25)
+       | st.text(max_size=25))
+def test_any_typed_text_is_a_value_or_a_portuguese_refusal_never_a_crash(parser, text):
+    """Bad input always gets a clear Portuguese answer, never a stack trace."""
+    try:
+        parser(text)
+    except ParseError as exc:
+        assert exc.message and exc.message[0].isupper()
