@@ -106,7 +106,7 @@ class Call:
 
     @property
     def chat_id(self) -> Any:
-        return self.params.get("chat_id")
+        return chat_id_of(self.params.get("chat_id"))  # a refused call's params stay as sent
 
     @property
     def text(self) -> str | None:
