@@ -33,7 +33,8 @@ async def api():
 
 
 async def call(api: BotApiStandIn, method: str, params: dict | None = None, *,
-               form: dict | None = None, files: dict[str, bytes] | None = None) -> tuple[int, dict]:
+               form: dict | None = None,
+               files: dict[str, bytes] | None = None) -> tuple[int, dict]:
     """One raw HTTP call: a JSON body, or a form (multipart when there are files)."""
     url = f"{api.bot_base_url}{api.token}/{method}"
     async with aiohttp.ClientSession() as http:
