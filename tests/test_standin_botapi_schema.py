@@ -133,7 +133,8 @@ async def test_a_missing_required_field_is_refused(api, method, params, descript
     ("sendMessage", {"chat_id": MARIA.id, "text": "oi", "reply_markup": "não é JSON"},
      "can't parse reply keyboard markup JSON object"),
     ("sendMessage", {"chat_id": MARIA.id, "text": "oi",
-                     "reply_markup": {"inline_keyboard": [[{"text": "a", "callback_data": 5}]]}},
+                     "reply_markup": {"inline_keyboard": [[{"text": "a",
+                                                            "callback_data": ["a"]}]]}},
      'can\'t parse inline keyboard button: Field "callback_data" must be of type String'),
     ("sendMessage", {"chat_id": MARIA.id, "text": "oi",
                      "reply_markup": {"keyboard": [[{"text": "a", "request_location": "sim"}]]}},
@@ -175,6 +176,13 @@ async def test_form_values_are_decoded_as_telegram_decodes_them(api):
     assert params["disable_notification"] is True and params["reply_markup"] == markup
     status, body = await call(api, "sendMessage", form={"chat_id": "@canal", "text": "oi"})
     assert (status, body["description"]) == (400, "Bad Request: chat not found")
+    # a number where text is expected is read as text, at any depth, as the Bot API server does
+    markup = {"inline_keyboard": [[{"text": 1, "callback_data": 2}]]}
+    status, body = await call(api, "sendMessage", {"chat_id": "1001", "text": 42,
+                                                   "reply_markup": markup})
+    assert status == 200 and body["result"]["text"] == "42"
+    assert body["result"]["reply_markup"]["inline_keyboard"] == [[{"text": "1",
+                                                                   "callback_data": "2"}]]
 
 
 # ------------------------------------------------------------ attach:// names

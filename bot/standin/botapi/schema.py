@@ -180,6 +180,17 @@ def _value(value: Any, types: list[str], field: str, label: str | None, files: d
             if value.startswith("attach://") and ("InputFile" in types or field == "media"):
                 _attached(value, files, label)
             return value
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    for t in types:  # the Bot API server reads a number as text and text as a number
+        if t == "String" and number:
+            return str(value)
+        if t == "Integer" and isinstance(value, str) and _INT_RE.fullmatch(value.strip()):
+            return int(value)
+        if t == "Float" and isinstance(value, str):
+            try:
+                return float(value)
+            except ValueError:
+                pass
     expected = _type_names(types)
     if label is None:
         raise bad(f'parameter "{field}" must be of type {expected}')
