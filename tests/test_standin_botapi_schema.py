@@ -261,7 +261,7 @@ async def test_callback_answer_text_is_at_most_200_characters(api):
 
 @pytest.mark.parametrize("count, description", [
     (0, "media to send are not specified"),
-    (1, "wrong number of media items: an album has 2 to 10 items"),
+    (1, "media group must include 2-10 items"),
     (11, "too many messages to send as an album"),
 ])
 async def test_an_album_has_2_to_10_items(api, count, description):

@@ -12,7 +12,7 @@ from bot.standin.botapi.values import StoredFile
 
 
 class FilesMixin:
-    # ------------------------------------------------------------ files
+    """getFile and the files the bot uploads or names."""
 
     async def _m_getfile(self, params: dict, files: dict) -> dict:
         f = self.files.get(str(params.get("file_id") or ""))

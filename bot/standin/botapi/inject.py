@@ -12,7 +12,7 @@ from bot.standin.botapi.values import BotMessage, Call, Pending, User
 
 
 class InjectMixin:
-    # ------------------------------------------------------------ injecting updates
+    """What a test does as a Telegram user: updates injected as Telegram delivers them."""
 
     def add_user(self, user: User) -> None:
         """Make a user known (as if they had started the bot earlier) without an update."""

@@ -33,7 +33,7 @@ def check_limits(method: str, params: dict) -> None:
         if len(media) > MAX_ALBUM:
             raise bad("too many messages to send as an album")
         if len(media) < MIN_ALBUM:
-            raise bad("wrong number of media items: an album has 2 to 10 items")
+            raise bad("media group must include 2-10 items")
         for item in media:
             _check_caption(item)
     if method == "answerCallbackQuery":

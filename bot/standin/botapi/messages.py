@@ -11,7 +11,7 @@ from bot.standin.botapi.values import BotMessage, User, chat_id_of, commands_key
 
 
 class MessagesMixin:
-    # ------------------------------------------------------------ bot-level methods
+    """The Bot API methods of the bot's identity, commands and messages."""
 
     async def _m_getme(self, params: dict, files: dict) -> dict:
         return self.me

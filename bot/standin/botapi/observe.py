@@ -9,7 +9,7 @@ from bot.standin.botapi.values import (BotMessage, Button, Call, User, chat_id_o
 
 
 class ObserveMixin:
-    # ------------------------------------------------------------ reading what the bot did
+    """What a test reads: the calls the bot made and the chats' current state."""
 
     def mark(self) -> int:
         """A position in the call log, for ``wait_for(since=...)``."""

@@ -14,7 +14,7 @@ from bot.standin.botapi.values import WebhookDelivery
 
 
 class UpdatesMixin:
-    # ------------------------------------------------------------ updates / webhook
+    """getUpdates, setWebhook, deleteWebhook, getWebhookInfo and webhook delivery."""
 
     def _wake_pollers(self) -> None:
         self._updates_event.set()
