@@ -14,6 +14,7 @@ from telegram.error import BadRequest
 from telegram.request import HTTPXRequest
 
 from bot.standin.botapi import BotApiStandIn, User
+from bot.standin.botapi.schema import SPEC_PATH, spec
 from bot.transport import AiohttpRequest
 
 MARIA = User(1001, "Maria")
@@ -84,6 +85,16 @@ async def test_album_of_input_files_without_attach_names_is_refused_and_with_the
         sent = await bot.send_media_group(MARIA.id, fixed)
     assert len(sent) == 2 and sent[0].media_group_id == sent[1].media_group_id
     assert [api.file_bytes(m.photo[-1].file_id) for m in sent] == [jpeg("red"), jpeg("blue")]
+
+
+# ------------------------------------------------------------ the reference
+
+
+def test_the_check_uses_the_published_spec_kept_in_the_repository_with_its_licence():
+    assert SPEC_PATH.parent.name == "spec" and SPEC_PATH.parent.parent.name == "standin"
+    assert (SPEC_PATH.parent / "LICENSE-botapi-spec").read_text().startswith("MIT License")
+    assert spec().version.startswith("Bot API ")
+    assert {"sendmessage", "sendmediagroup", "answercallbackquery"} <= set(spec().methods)
 
 
 # ------------------------------------------------------------ unknown methods
