@@ -43,7 +43,7 @@ async def deliver(bot: Bot, core: Core, msg: ClaimedMessage) -> None:
     if len(photos) == 1:
         await bot.send_photo(chat, _file(core, photos[0], "foto.jpg"))
     elif photos:
-        await bot.send_media_group(chat, [InputMediaPhoto(_file(core, sha, f"foto{i}.jpg"))
+        await bot.send_media_group(chat, [InputMediaPhoto(_file(core, sha, f"foto{i}.jpg", True))
                                           for i, sha in enumerate(photos)])
     if loc := p.get("location"):
         await bot.send_venue(chat, loc["lat"], loc["lon"], loc.get("title") or "Local",
@@ -54,8 +54,10 @@ async def deliver(bot: Bot, core: Core, msg: ClaimedMessage) -> None:
     await bot.send_message(chat, p["text"], reply_markup=markup(p.get("buttons")))
 
 
-def _file(core: Core, sha: str, name: str | None) -> InputFile:
-    return InputFile(core.evidence.path_of(sha).read_bytes(), filename=name)
+def _file(core: Core, sha: str, name: str | None, attach: bool = False) -> InputFile:
+    """attach=True for album items: each gets its own attach:// name (Telegram refuses an
+    InputMediaPhoto without `media`)."""
+    return InputFile(core.evidence.path_of(sha).read_bytes(), filename=name, attach=attach)
 
 
 async def send_due(bot: Bot, core: Core, batch: int = 20) -> int:

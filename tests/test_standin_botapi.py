@@ -283,9 +283,9 @@ async def test_get_updates_honours_timeout_and_returns_promptly_on_injection(api
     url = f"{api.bot_base_url}{api.token}/getUpdates"
     async with aiohttp.ClientSession() as http:
         t0 = time.monotonic()
-        async with http.post(url, json={"timeout": 0.3}) as resp:
+        async with http.post(url, json={"timeout": 1}) as resp:  # seconds: an Integer
             assert (await resp.json()) == {"ok": True, "result": []}
-        assert time.monotonic() - t0 >= 0.3
+        assert time.monotonic() - t0 >= 1
 
         async def inject_later():
             await asyncio.sleep(0.1)
@@ -304,7 +304,7 @@ async def test_get_updates_honours_timeout_and_returns_promptly_on_injection(api
         async with http.get(f"{api.bot_base_url}{api.token}/nope") as resp:
             assert resp.status == 404
             assert await resp.json() == {"ok": False, "error_code": 404,
-                                         "description": "Not Found: method not found"}
+                                         "description": "Not Found"}
 
 
 async def test_webhook_mode_posts_updates_with_the_secret_header(api):
