@@ -35,9 +35,16 @@ from core.storage.models import Case, CaseOwner, Evidence, Inspector
 from core.storage.timeline import ActorRef, append_event
 
 Issued = tuple[str, str, bytes]
-NO_BOT_USERNAME = ("O documento não pode ser emitido: o nome do bot no Telegram ainda não é "
-                   "conhecido (o link do proprietário depende dele). Inicie o bot uma vez "
-                   "(python -m bot) ou defina TELEGRAM_BOT_USERNAME. Nada foi registrado.")
+NO_BOT_USERNAME = ("O documento deste passo não pode ser emitido, e por isso o passo não foi "
+                   "registrado: o nome do bot no Telegram ainda não é conhecido (o link do "
+                   "proprietário depende dele). Inicie o bot uma vez (python -m bot) ou defina "
+                   "TELEGRAM_BOT_USERNAME.")
+
+
+class DocumentUnavailable(InvalidInput):
+    """The step's legal document cannot be produced: the step is refused with it."""
+
+
 #: The step whose pending cases each edital publishes (Dores Art. 4º, II, b; Art. 6º, §1º;
 #: Art. 3º and Art. 8º; Dracena Art. 6º, §1º).
 EDITAL_STEPS = {D.EDITAL_NOTIFICACAO: "record_publication",
@@ -55,7 +62,7 @@ async def owner_link(core: Core, s: AsyncSession, case: Case) -> D.OwnerLink:
     TELEGRAM_BOT_USERNAME override): a document is never issued without it."""
     username = await bot_username(core, s)
     if not username:
-        raise InvalidInput(NO_BOT_USERNAME)
+        raise DocumentUnavailable(NO_BOT_USERNAME)
     return D.OwnerLink(username, case.case_code)
 
 
