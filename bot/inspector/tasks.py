@@ -26,11 +26,11 @@ async def bind(turn: Turn) -> None:
         await turn.reply(texts.BIND_USAGE)
         return
     bound = await bind_inspector(turn.core, turn.user_id, "".join(turn.args), turn.display_name)
-    await turn.reply(texts.BOUND.format(name=bound.name, agency=bound.agency_name))
     try:  # the inspector's own menu, with /tarefas (set again at each start-up)
         await set_inspector_menu(turn.context.bot, turn.router, turn.user_id)
     except TelegramError as exc:
         log.warning("inspector menu not set for %s: %s", turn.user_id, exc)
+    await turn.reply(texts.BOUND.format(name=bound.name, agency=bound.agency_name))
 
 
 def _distance(m: float | None) -> str:
