@@ -42,3 +42,10 @@ async def bot_username(core: Core, session: AsyncSession | None = None) -> str:
             return await bot_username(core, s)
     row = await session.get(AppSetting, BOT_USERNAME)
     return row.value if row is not None else ""
+
+
+async def learnt_username(core: Core) -> str:
+    """The username the bot last recorded (the override ignored), or ""."""
+    async with core.db.read() as s:
+        row = await s.get(AppSetting, BOT_USERNAME)
+    return row.value if row is not None else ""
