@@ -11,6 +11,7 @@ from core.services.inspectors import deactivate_inspector, inspector_for
 from core.storage.timeline import ActorRef
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_bot_inspector_support import ANA, BETO, bind
+from tests.test_admin_fixtures import panel, post_form  # noqa: F401
 from tests.test_bot_support import jpeg, said
 
 STAFF = ActorRef("staff", "u1", "Maria (Secretaria)")
@@ -87,3 +88,20 @@ async def test_location_prompt_explains_the_pin_from_home_and_the_button(core):
     assert "📎 → Localização" in prompt.text
     assert prompt.keyboard == "reply"
     assert prompt.buttons[0][0].request_location  # the 📍 button for who is on the spot
+
+
+async def test_deactivation_in_the_panel_reaches_the_inspectors_telegram(core, panel):
+    async with BotHarness(core) as bot:
+        await bind(bot, ANA, "Ana Fiscal", "posturas")
+        assert "tarefas" in names(bot.api.my_commands(scope=chat(ANA)))
+        ana = await inspector_for(core, ANA.id)
+        mark = bot.api.mark()
+        async with panel.client("ana") as c:  # the panel's admin
+            r = await post_form(c, "/fiscais", f"/fiscais/{ana.id}/desativar", {})
+            assert r.status == 302
+        bot.app.bot_data["outbox_wake"].set()
+        call = await bot.api.wait_for(method="deleteMyCommands", since=mark, timeout=5)
+        assert call.params["scope"] == chat(ANA)
+        assert bot.api.my_commands(scope=chat(ANA)) == []
+        await bot.api.send_command(ANA, "tarefas")
+        await said(bot, ANA, "só para fiscais")
