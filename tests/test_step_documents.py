@@ -96,3 +96,28 @@ async def test_panel_depot_entry_issues_the_termo_with_the_username_the_bot_lear
     text = pdf_text(pdf)
     assert f"t.me/ViaLivreDoresBot?start={case.case_code}" in text
     assert "Art. 6º" in text
+
+
+async def test_staff_serving_the_intimacao_issues_it_with_the_step_dracena_art_2_par_3(
+        make_core, photo):
+    """Dracena Art. 2º, §3º: staff record the intimação of an absent offender (a step staff
+    may take on the panel); its document comes out in the same transaction, and the 5 days
+    to appeal (Art. 3º) run from it."""
+    from core.services.steps import take_step
+    from tests.test_services_documents import AUTO, FISCAL
+    from tests.test_services_documents import new_case as reported
+
+    dracena = await make_core("dracena")
+    await record_bot_username(dracena, "ViaLivreDracenaBot")
+    case = await reported(dracena, photo, category="infraction")
+    await apply_transition(dracena, case.protocol, "issue_auto_absent", FISCAL,
+                           {**AUTO, "absence_reason": "Infrator não encontrado no local"},
+                           agency="fiscalizacao")
+    taken = await take_step(dracena, case.protocol, "serve_intimacao",
+                            ActorRef("staff", "u1", "bruno"),
+                            {"intimacao_date": "2026-12-01"})
+    [(sha, name, blob)] = taken.documents
+    text = pdf_text(blob)
+    assert name == f"intimacao-{case.protocol}.pdf" and "INTIMAÇÃO" in text
+    assert "Art. 3º" in text and f"t.me/ViaLivreDracenaBot?start={case.case_code}" in text
+    assert taken.result.deadline["article"].startswith("Art. 3º")
