@@ -18,6 +18,7 @@ from typing import Callable
 
 from bot.harness import BotHarness
 from bot.standin.botapi import BotMessage, Button, Call, User
+from core.services.inspectors import inspector_for
 
 REPLY_TIMEOUT_S = 5.0   # how long to wait for the bot's first answer to an input
 QUIET_S = 0.4           # the bot is done answering after this long without a new call
@@ -192,14 +193,16 @@ class Chat:
     def _next(self) -> int:
         return next(self._update_ids)
 
-    def switch(self, name: str) -> None:
+    async def switch(self, name: str) -> None:
         key = ALIASES.get(name.lower(), name.lower())
         if key not in IDENTITIES:
             self.out("(use :eu cidadao, :eu fiscal ou :eu proprietario)")
             return
         self.me = IDENTITIES[key]
-        self.out(f"(agora você é o {self.me.label} “{self.me.user.first_name}”. "
-                 f"{self.me.hint})")
+        hint = self.me.hint
+        if key == "fiscal" and await inspector_for(self.h.core, self.me.user.id) is not None:
+            hint = "Conta já vinculada como fiscal: veja suas tarefas em /tarefas."
+        self.out(f"(agora você é o {self.me.label} “{self.me.user.first_name}”. {hint})")
         for line in self._waiting.pop(self.me.user.id, []):
             self.out(line)
 
@@ -215,7 +218,7 @@ class Chat:
         if word == ":sair":
             return False
         if word == ":eu":
-            self.switch(rest)
+            await self.switch(rest)
             return True
         if word == ":foto":
             if rest:

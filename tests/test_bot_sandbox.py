@@ -136,6 +136,7 @@ async def test_cli_invite_works_in_the_sandbox_and_the_person_switches_identity(
 
     async def script():
         yield ":eu fiscal"
+        assert any("envie /fiscal CÓDIGO" in line for line in output)  # not bound yet
         yield f"/fiscal {code}"
         assert any("Conta vinculada: Ana Fiscal" in line for line in output), output[-4:]
         yield ":eu cidadao"
@@ -157,6 +158,8 @@ async def test_cli_invite_works_in_the_sandbox_and_the_person_switches_identity(
         await _printed(output, "(nova mensagem para fiscal: digite :eu fiscal para ver)")
         assert not any("Nova tarefa" in line for line in output)  # not the citizen's phone
         yield ":eu fiscal"
+        assert any(line.startswith("(agora você é o fiscal") and "já vinculada" in line
+                   for line in output)
         assert any("Nova tarefa — protocolo" in line for line in output)
         yield ":eu proprietario"
         yield "/start"
