@@ -105,3 +105,15 @@ async def test_deactivation_in_the_panel_reaches_the_inspectors_telegram(core, p
         assert bot.api.my_commands(scope=chat(ANA)) == []
         await bot.api.send_command(ANA, "tarefas")
         await said(bot, ANA, "só para fiscais")
+
+
+async def test_a_refused_start_up_call_is_logged_and_the_bot_still_serves(core, caplog):
+    harness = BotHarness(core)
+    harness.api.fail_next("setMyDescription", 400, description="Bad Request: test refusal")
+    async with harness as bot:
+        assert "Dores do Indaiá" in last_param(bot.api, "setMyShortDescription",
+                                               "short_description")  # the next steps ran
+        assert {"denunciar", "ajuda"} <= set(names(bot.api.my_commands()))
+        await bot.api.send_command(MARIA, "start")
+        await said(bot, MARIA, "Olá, Maria!")
+    assert "setMyDescription refused" in caplog.text
