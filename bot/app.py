@@ -16,8 +16,8 @@ from bot.flood import FloodLimit
 from bot.geocoding import Geocoder
 from bot.loops import LoopSettings, outbox_loop, sweep_loop
 from bot.roles import require_role
-from bot.startup import on_start
 from bot.router import Router, Turn
+from bot.startup import on_start
 from bot.texts import APOLOGY, FLOOD, STALE_BUTTON, UNKNOWN_COMMAND
 from core.services import conversation
 from core.services.context import Core

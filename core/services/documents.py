@@ -11,9 +11,9 @@ their timeline events are staff-only (public=False).
 """
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
-from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
 from sqlalchemy import select
@@ -171,7 +171,7 @@ async def issue_notification(core: Core, protocol: str, by: ActorRef, *,
 
 
 async def issue_affixed_notice(core: Core, protocol: str, by: ActorRef, *,
-                             session: AsyncSession | None = None) -> Issued:
+                               session: AsyncSession | None = None) -> Issued:
     """The notice affixed on the object when the owner is not identified (Art. 4º, II, a)."""
     async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
@@ -318,7 +318,7 @@ async def _auto_data(core: Core, s: AsyncSession, case: Case, by: ActorRef,
 
 
 async def issue_auto_infracao(core: Core, protocol: str, by: ActorRef, *,
-                             session: AsyncSession | None = None) -> Issued:
+                              session: AsyncSession | None = None) -> Issued:
     """Auto de infração (Dracena Art. 2º; back of the form, Art. 5º): two witnesses and the
     refusal to sign (§2º), intimação when the offender was absent (§3º), appeal in 5 days
     (Art. 3º)."""
@@ -336,7 +336,7 @@ async def issue_auto_infracao(core: Core, protocol: str, by: ActorRef, *,
 
 
 async def issue_intimacao(core: Core, protocol: str, by: ActorRef, *,
-                             session: AsyncSession | None = None) -> Issued:
+                          session: AsyncSession | None = None) -> Issued:
     """Intimação (Dracena Art. 2º, §3º: "Se pela circunstância especial da infração não for o
     auto lavrado em presença do infrator, será este intimado por escrito do seu inteiro
     teor"), after the step serve_intimacao; the 5 days to appeal run from the intimação
@@ -360,7 +360,7 @@ async def issue_intimacao(core: Core, protocol: str, by: ActorRef, *,
 
 
 async def issue_low_value_note(core: Core, protocol: str, by: ActorRef, *,
-                             session: AsyncSession | None = None) -> Issued:
+                               session: AsyncSession | None = None) -> Issued:
     """Nota de apreensão (Dracena Art. 4º, §1º: "uma nota contendo a relação das mercadorias
     apreendidas e mencionando a multa imposta e a lei transgredida, dispensada a lavratura do
     respectivo auto"), with the 48 hours to appeal (Art. 4º, §2º)."""
