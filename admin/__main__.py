@@ -3,6 +3,7 @@
     python -m admin                                   # ADMIN_HOST:ADMIN_PORT (127.0.0.1:8081)
     python -m admin create-user USERNAME --role admin|staff   # password from standard input
     python -m admin invite-inspector --name NAME --agency AGENCY   # code on the last line
+    python -m admin deactivate-inspector ID          # tasks reassigned, /tarefas menu removed
 """
 from __future__ import annotations
 
@@ -43,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     inv = sub.add_parser("invite-inspector", help="gerar código de convite de fiscal")
     inv.add_argument("--name", required=True)
     inv.add_argument("--agency", required=True)
+    dea = sub.add_parser("deactivate-inspector",
+                         help="desativar um fiscal (tarefas redistribuídas, menu removido)")
+    dea.add_argument("inspector_id", type=int, metavar="ID", help="número do fiscal no painel")
     args = parser.parse_args(argv)
 
     try:
@@ -59,6 +63,14 @@ def main(argv: list[str] | None = None) -> int:
                 core, args.name, args.agency, "cli")))
             print(f"Código de convite para {args.name} (uso único; o fiscal envia ao bot):")
             print(code)
+            return 0
+        if args.cmd == "deactivate-inspector":
+            from core.services.inspectors import deactivate_inspector
+            from core.storage.timeline import ActorRef
+            asyncio.run(_with_core(lambda core: deactivate_inspector(
+                core, args.inspector_id, ActorRef("staff", None, "cli"))))
+            print(f"Fiscal {args.inspector_id} desativado: as tarefas abertas foram "
+                  "redistribuídas e o menu de fiscal será removido do Telegram dele.")
             return 0
     except USER_ERRORS as exc:
         print(exc.message, file=sys.stderr)

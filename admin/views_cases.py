@@ -10,10 +10,10 @@ from admin.web import CORE, core_of, redirect, render, require, user_of
 from core.parsing import ParseError, parse_date, parse_money
 from core.lifecycle import Actor
 from core.services import panel_queries as pq
-from core.services.cases import apply_transition
 from core.services.errors import InvalidInput, NotFound
 from core.services import tasks
 from core.services.staff import close_as_duplicate
+from core.services.steps import take_step
 
 SPECIAL = {"close_duplicate"}
 
@@ -104,8 +104,10 @@ async def case_action(request: web.Request) -> web.StreamResponse:
         split = await pq.auction_split(core, d.case.protocol,
                                        Decimal(facts["auction_proceeds"]), taxes)
         facts["auction_split"] = [[s.recipient, str(s.amount)] for s in split]
-    await apply_transition(core, d.case.protocol, code, user.actor(), facts)
-    raise redirect(request, back, f"Registrado: {t.label}.")
+    taken = await take_step(core, d.case.protocol, code, user.actor(), facts)  # with its document
+    issued = "".join(f" Documento emitido: {name} (em Documentos)."
+                     for _, name, _ in taken.documents)
+    raise redirect(request, back, f"Registrado: {t.label}.{issued}")
 
 
 @require()

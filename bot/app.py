@@ -17,6 +17,7 @@ from bot.geocoding import Geocoder
 from bot.loops import LoopSettings, outbox_loop, sweep_loop
 from bot.roles import require_role
 from bot.router import Router, Turn
+from bot.startup import on_start
 from bot.texts import APOLOGY, FLOOD, STALE_BUTTON, UNKNOWN_COMMAND
 from core.services import conversation
 from core.services.context import Core
@@ -108,7 +109,7 @@ async def _post_init(app: Application) -> None:
     router: Router = app.bot_data["router"]
     core, loops = app.bot_data["core"], app.bot_data["loops"]
     await _preload(app.bot_data, core)
-    await app.bot.set_my_commands(router.menu())
+    await on_start(app.bot, core, router)  # username, menus, descriptions (bot.startup)
     wake = app.bot_data["outbox_wake"] = asyncio.Event()
     app.bot_data["tasks"] = [
         asyncio.create_task(outbox_loop(app.bot, core, loops, wake), name="outbox"),

@@ -7,11 +7,12 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
-from telegram import (Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile,
-                      InputMediaPhoto)
+from telegram import (Bot, BotCommandScopeChat, InlineKeyboardButton, InlineKeyboardMarkup,
+                      InputFile, InputMediaPhoto)
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from core.services.context import Core
+from core.services.inspectors import MENU_WITHDRAWN
 from core.services.periodic import run_periodic
 from core.storage.db import StorageUnavailable
 from core.storage.outbox import ClaimedMessage, claim_due, mark_failed, mark_sent
@@ -39,6 +40,9 @@ async def deliver(bot: Bot, core: Core, msg: ClaimedMessage) -> None:
     """Send one outbox message as the payload contract describes (photos, then venue, then
     document, then the text with its buttons)."""
     p, chat = msg.payload, msg.chat_id
+    if msg.kind == MENU_WITHDRAWN:  # an inspector deactivated: no chat-scoped menu any more
+        await bot.delete_my_commands(scope=BotCommandScopeChat(chat))
+        return
     photos = [sha for sha in p.get("photos") or [] if core.evidence.exists(sha)][:10]
     if len(photos) == 1:
         await bot.send_photo(chat, _file(core, photos[0], "foto.jpg"))

@@ -13,3 +13,14 @@ WRONG_ROLE = {
 }
 STALE_BUTTON = "Este botão não vale mais. Use os botões da última mensagem."
 GROUP_ONLY_PRIVATE = "Fale comigo em uma conversa privada."
+
+# The bot's profile (setMyDescription ≤ 512 characters, setMyShortDescription ≤ 120), naming
+# the city of the configured law.
+DESCRIPTION = (
+    "Via Livre — Prefeitura de {city}/{uf}.\n"
+    "Denuncie veículos e objetos abandonados nas ruas de {city}: envie fotos e o local, "
+    "receba um protocolo e acompanhe o caso até a remoção, nos prazos da {law}.\n"
+    "Fiscais da prefeitura recebem aqui suas tarefas de vistoria; proprietários acompanham "
+    "o prazo para retirar o bem pelo código do aviso.\n"
+    "Como tratamos seus dados (LGPD): /privacidade.")
+SHORT_DESCRIPTION = "Denuncie veículos e objetos abandonados nas ruas de {city}/{uf}."

@@ -27,3 +27,36 @@ def test_create_user_and_invite_inspector_from_the_command_line(tmp_path):
     assert inv.returncode == 0, inv.stderr
     code = inv.stdout.strip().splitlines()[-1]
     assert len(code.replace("-", "")) >= 8
+
+
+async def test_deactivate_inspector_from_the_command_line_withdraws_the_menu(tmp_path):
+    """The deactivation (core.services.inspectors) queues the deletion of the inspector's
+    chat-scoped menu (/tarefas) in the outbox, which the bot sends as deleteMyCommands."""
+    from sqlalchemy import select
+
+    from core.services.context import Core
+    from core.services.inspectors import MENU_WITHDRAWN, bind_inspector
+    from core.settings import Settings
+    from core.storage.models import Inspector, OutboxMessage
+
+    inv = _run(["invite-inspector", "--name", "Joana Silva", "--agency", "posturas"], tmp_path)
+    assert inv.returncode == 0, inv.stderr
+    core = await Core.open(Settings(_env_file=None, data_dir=tmp_path, database_url=""))
+    try:
+        bound = await bind_inspector(core, 4242, inv.stdout.strip().splitlines()[-1], "Joana")
+    finally:
+        await core.close()
+    missing = _run(["deactivate-inspector", "999"], tmp_path)
+    assert missing.returncode == 1 and "Fiscal não encontrado" in missing.stderr
+    done = _run(["deactivate-inspector", str(bound.inspector_id)], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "desativado" in done.stdout
+    core = await Core.open(Settings(_env_file=None, data_dir=tmp_path, database_url=""))
+    try:
+        async with core.db.read() as s:
+            active = (await s.execute(select(Inspector.active))).scalar_one()
+            queued = (await s.execute(select(OutboxMessage.chat_id).where(
+                OutboxMessage.kind == MENU_WITHDRAWN))).scalars().all()
+    finally:
+        await core.close()
+    assert active is False and queued == [4242]

@@ -65,8 +65,13 @@ RESUMING = "Você tem uma denúncia em andamento. Vamos continuar de onde parou 
 ASK_CATEGORY = "O que está abandonado? Escolha o tipo:"
 ASK_PHOTOS = ("Envie de 1 a 10 fotos do objeto (uma a uma ou em álbum). Mostre o objeto "
               "inteiro e, se for veículo, a placa. Quando terminar, toque em Pronto.")
-ASK_LOCATION = ("Onde está o objeto? Toque no botão 📍 para enviar sua localização (se estiver "
-                "no local), ou digite o endereço (rua, número e bairro).")
+#: How to send a pin from anywhere (the 📍 button sends only where the phone is).
+PIN_FROM_HOME = ("Está em casa? Toque no clipe 📎 → Localização e arraste o mapa até o ponto "
+                 "do objeto.")
+ASK_LOCATION = ("Onde está o objeto?\n"
+                "• No local: toque no botão 📍 abaixo para enviar sua localização.\n"
+                f"• {PIN_FROM_HOME}\n"
+                "• Ou digite o endereço (rua, número e bairro).")
 ASK_PLATE = "Qual é a placa? (ex.: ABC1D23 ou ABC-1234). Se não tiver ou não souber, toque em Pular."
 ASK_COLOUR = "Qual é a cor?"
 ASK_MAKE_MODEL = "Qual é a marca e o modelo? (ex.: VW Gol)"
@@ -89,7 +94,7 @@ PHOTO_MAX = "Você já enviou 10 fotos, o máximo. Toque em Pronto para continua
 PHOTO_SEEN = "Essa foto já estava na denúncia."
 NEED_PHOTO_FIRST = "Envie pelo menos uma foto antes de tocar em Pronto."
 NEED_LOCATION = ("Aqui preciso do local: toque no botão 📍 para enviar a localização ou "
-                 "digite o endereço (rua, número e bairro).")
+                 f"digite o endereço (rua, número e bairro). {PIN_FROM_HOME}")
 GEOCODER_DOWN = ("O serviço de endereços não respondeu agora. Por favor, envie a localização "
                  "pelo botão 📍 (ou pelo clipe 📎 → Localização, marcando o ponto no mapa).")
 NOT_FOUND = ("Não encontrei esse endereço em {city}. Confira a rua e o número, ou envie a "

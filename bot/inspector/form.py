@@ -18,6 +18,7 @@ from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.formatting import fmt_date
 from core.lifecycle import TransitionRefused
+from core.services.documents import DocumentUnavailable
 from core.services.errors import ServiceError
 from core.services.step_forms import (BOOL, CHOICE, CRITERIA, DATETIME, NO_MISSING_PARTS,
                                       NO_ODOMETER, ODOMETER, PARTS, PHOTOS, FormField, StepForm,
@@ -268,7 +269,8 @@ async def _perform(turn: Turn, form: StepForm, d: dict) -> None:
         done = await perform_step(turn.core, turn.user_id, form.protocol, form.code,
                                   d["facts"], also=turn.hook(clear=True),
                                   media=d.get("media"))
-    except TransitionRefused as exc:  # nothing written: the answers stay, the summary again
+    except (TransitionRefused, DocumentUnavailable) as exc:  # nothing written: the answers
+        # stay, the summary again
         await turn.answer()
         await _summary(turn, form, d, texts.REFUSED.format(message=exc.message) + "\n\n")
         return

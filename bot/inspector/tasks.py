@@ -2,16 +2,22 @@
 (Aceitar, Recusar with a reason, Abrir caso) and the owner's "Abrir caso" button."""
 from __future__ import annotations
 
+import logging
+
 from telegram import ReplyKeyboardRemove
+from telegram.error import TelegramError
 
 from bot.inspector import card, texts
 from bot.inspector.states import REFUSE, TASKS
 from bot.router import Turn, inline, location_keyboard
+from bot.startup import set_inspector_menu
 from bot.texts import STALE_BUTTON
 from core.services.conversation import IDLE
 from core.services.errors import Forbidden, InvalidInput
 from core.services.inspectors import bind_inspector, require_inspector, update_location
 from core.services.tasks import OPEN, accept_task, open_tasks, refuse_task
+
+log = logging.getLogger(__name__)
 
 
 async def bind(turn: Turn) -> None:
@@ -20,6 +26,10 @@ async def bind(turn: Turn) -> None:
         await turn.reply(texts.BIND_USAGE)
         return
     bound = await bind_inspector(turn.core, turn.user_id, "".join(turn.args), turn.display_name)
+    try:  # the inspector's own menu, with /tarefas (set again at each start-up)
+        await set_inspector_menu(turn.context.bot, turn.router, turn.user_id)
+    except TelegramError as exc:
+        log.warning("inspector menu not set for %s: %s", turn.user_id, exc)
     await turn.reply(texts.BOUND.format(name=bound.name, agency=bound.agency_name))
 
 

@@ -1,17 +1,20 @@
 """Legal documents for a case: build the data from the case, render the PDF
 (core/documents), keep it as evidence (kind "document"), record its SHA-256 in the timeline.
 
-Each `issue_*` returns (sha256, filename, bytes); the bot sends the bytes in chat. Deadlines
-are the ones the core counted when the step was taken (case.deadline_json), formatted with
-core.formatting. The owner's link is https://t.me/<TELEGRAM_BOT_USERNAME>?start=<case code>
-(the case code, never the protocol). Documents carry owner data, so their timeline events are
-staff-only (public=False).
+Each `issue_*` returns (sha256, filename, bytes); the bot sends the bytes in chat. Given the
+caller's `session`, it runs in the step's own transaction (core.services.steps: a step that
+starts a legal deadline never commits without its document). Deadlines are the ones the core
+counted when the step was taken (case.deadline_json), formatted with core.formatting. The
+owner's link is https://t.me/<bot username>?start=<case code> (the case code, never the
+protocol; the username from core.services.bot_identity). Documents carry owner data, so
+their timeline events are staff-only (public=False).
 """
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, AsyncIterator
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -21,6 +24,7 @@ from core.documents import data as D
 from core.formatting import TZ, date_in_full, fmt_date, fmt_time
 from core.laws.base import ReleaseSituation
 from core.laws.common import as_moment
+from core.services.bot_identity import bot_username
 from core.services.cases import case_facts, load_case
 from core.services.context import Core
 from core.services.errors import InvalidInput
@@ -31,6 +35,16 @@ from core.storage.models import Case, CaseOwner, Evidence, Inspector
 from core.storage.timeline import ActorRef, append_event
 
 Issued = tuple[str, str, bytes]
+NO_BOT_USERNAME = ("O documento deste passo não pode ser emitido, e por isso o passo não foi "
+                   "registrado: o nome do bot no Telegram ainda não é conhecido (o link do "
+                   "proprietário depende dele). Inicie o bot uma vez (python -m bot) ou defina "
+                   "TELEGRAM_BOT_USERNAME.")
+
+
+class DocumentUnavailable(InvalidInput):
+    """The step's legal document cannot be produced: the step is refused with it."""
+
+
 #: The step whose pending cases each edital publishes (Dores Art. 4º, II, b; Art. 6º, §1º;
 #: Art. 3º and Art. 8º; Dracena Art. 6º, §1º).
 EDITAL_STEPS = {D.EDITAL_NOTIFICACAO: "record_publication",
@@ -43,12 +57,23 @@ def header(core: Core) -> D.CityHeader:
     return D.CityHeader(core.law.city, core.law.uf, core.law.title, core.law.slug)
 
 
-def owner_link(core: Core, case: Case) -> D.OwnerLink:
-    username = core.settings.telegram_bot_username.strip().lstrip("@")
+async def owner_link(core: Core, s: AsyncSession, case: Case) -> D.OwnerLink:
+    """The owner's deep link, with the username the bot learnt from getMe (or the
+    TELEGRAM_BOT_USERNAME override): a document is never issued without it."""
+    username = await bot_username(core, s)
     if not username:
-        raise InvalidInput("Configure TELEGRAM_BOT_USERNAME (nome do bot) antes de emitir "
-                           "documentos: o link do proprietário depende dele.")
+        raise DocumentUnavailable(NO_BOT_USERNAME)
     return D.OwnerLink(username, case.case_code)
+
+
+@asynccontextmanager
+async def _unit(core: Core, session: AsyncSession | None) -> AsyncIterator[AsyncSession]:
+    """The caller's session (the step and its document commit together), or a unit of work."""
+    if session is not None:
+        yield session
+        return
+    async with core.db.unit_of_work() as s:
+        yield s
 
 
 def deadline_text(d: dict[str, Any]) -> D.DeadlineText:
@@ -116,10 +141,11 @@ def _now(core: Core) -> datetime:
 
 # -- Dores: notification, affixed notice, termo ------------------------------------------------
 
-async def issue_notification(core: Core, protocol: str, by: ActorRef) -> Issued:
+async def issue_notification(core: Core, protocol: str, by: ActorRef, *,
+                             session: AsyncSession | None = None) -> Issued:
     """Notificação (Anexo I): owner identified (Art. 4º, I), owner unknown after the Diário
     Oficial publication (Art. 4º, II, b), or furniture/machinery (Art. 5º, I)."""
-    async with core.db.unit_of_work() as s:
+    async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
         furniture = "furniture" in case.track
         _require_state(case, ("owner_notified",) if furniture else ("owner_notified", "published"),
@@ -136,16 +162,18 @@ async def issue_notification(core: Core, protocol: str, by: ActorRef) -> Issued:
             obj=object_data(core, case), address=case.address or f"{case.lat:.5f}, {case.lon:.5f}",
             deadline=deadline_text(d), inspector=await signer(core, s, case, by),
             place=f"{core.law.city}/{core.law.uf}", issued_on=fmt_date(now),
-            issued_at=fmt_time(now), link=owner_link(core, case), generated_at=now, track=track,
+            issued_at=fmt_time(now), link=await owner_link(core, s, case), generated_at=now,
+            track=track,
             depot_address=core.settings.depot_address if track == D.OWNER_UNIDENTIFIED else "")
         return await keep(core, s, case, by, "notificacao",
                           f"notificacao-{case.protocol}.pdf", pdfs.notification_pdf(data),
                           d["article"])
 
 
-async def issue_affixed_notice(core: Core, protocol: str, by: ActorRef) -> Issued:
+async def issue_affixed_notice(core: Core, protocol: str, by: ActorRef, *,
+                               session: AsyncSession | None = None) -> Issued:
     """The notice affixed on the object when the owner is not identified (Art. 4º, II, a)."""
-    async with core.db.unit_of_work() as s:
+    async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
         _require_state(case, ("notice_affixed",), "A notificação afixada")
         d, now = case.deadline_json, _now(core)
@@ -156,7 +184,7 @@ async def issue_affixed_notice(core: Core, protocol: str, by: ActorRef) -> Issue
             header(core), case.case_code, object_data(core, case),
             case.address or f"{case.lat:.5f}, {case.lon:.5f}", deadline_text(d),
             fmt_date(now), fmt_time(now), await signer(core, s, case, by),
-            owner_link(core, case),
+            await owner_link(core, s, case),
             f"Prefeitura Municipal de {core.law.city} — pátio: {st.depot_address} — "
             f"{st.depot_hours}", now)
         return await keep(core, s, case, by, "notificacao_afixada",
@@ -164,10 +192,11 @@ async def issue_affixed_notice(core: Core, protocol: str, by: ActorRef) -> Issue
                           pdfs.affixed_notice_pdf(data), d["article"])
 
 
-async def issue_removal_term(core: Core, protocol: str, by: ActorRef) -> Issued:
+async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,
+                             session: AsyncSession | None = None) -> Issued:
     """Termo de recolhimento in 3 vias (Art. 6º, I, b), after the depot entry: the 10 days
     to retrieve (Art. 6º, caput) and the 60 days before auction (Art. 3º, caput)."""
-    async with core.db.unit_of_work() as s:
+    async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
         facts, now = case_facts(case), _now(core)
         if not facts.get("termo_number") or not facts.get("removal_started_at"):
@@ -212,7 +241,8 @@ async def issue_removal_term(core: Core, protocol: str, by: ActorRef) -> Issued:
                                               fmt_date(retrieval.due), "Art. 6º, caput",
                                               retrieval.explain()),
             auction_after=auction_text, inspector=await signer(core, s, case, by),
-            link=owner_link(core, case), generated_at=now, missing=known, others=others,
+            link=await owner_link(core, s, case), generated_at=now, missing=known,
+            others=others,
             odometer=str(facts.get("odometer") or ""),
             evidence=await _evidence_labels(s, case, photos),
             release_conditions=tuple(f"{c.label} ({c.article})" for c in conditions))
@@ -276,7 +306,7 @@ async def _auto_data(core: Core, s: AsyncSession, case: Case, by: ActorRef,
         day=fmt_date(when), hour=fmt_time(when), provision=str(facts.get("provision_violated")
                                                               or ""),
         fine=_fine(facts), agent=await signer(core, s, case, by), appeal_deadline=appeal,
-        depot=depot(core), generated_at=now, link=owner_link(core, case),
+        depot=depot(core), generated_at=now, link=await owner_link(core, s, case),
         company=D.CompanyLiability(str(company.get("company", "")),
                                    str(company.get("relation", "")))
         if isinstance(company, dict) else None,
@@ -287,11 +317,12 @@ async def _auto_data(core: Core, s: AsyncSession, case: Case, by: ActorRef,
     return D.AutoInfracaoData(**values)
 
 
-async def issue_auto_infracao(core: Core, protocol: str, by: ActorRef) -> Issued:
+async def issue_auto_infracao(core: Core, protocol: str, by: ActorRef, *,
+                              session: AsyncSession | None = None) -> Issued:
     """Auto de infração (Dracena Art. 2º; back of the form, Art. 5º): two witnesses and the
     refusal to sign (§2º), intimação when the offender was absent (§3º), appeal in 5 days
     (Art. 3º)."""
-    async with core.db.unit_of_work() as s:
+    async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
         _require_state(case, ("appeal_window", "awaiting_intimacao"), "O auto de infração")
         d = case.deadline_json
@@ -304,12 +335,13 @@ async def issue_auto_infracao(core: Core, protocol: str, by: ActorRef) -> Issued
                           pdfs.auto_infracao_pdf(data), "Art. 2º")
 
 
-async def issue_intimacao(core: Core, protocol: str, by: ActorRef) -> Issued:
+async def issue_intimacao(core: Core, protocol: str, by: ActorRef, *,
+                          session: AsyncSession | None = None) -> Issued:
     """Intimação (Dracena Art. 2º, §3º: "Se pela circunstância especial da infração não for o
     auto lavrado em presença do infrator, será este intimado por escrito do seu inteiro
     teor"), after the step serve_intimacao; the 5 days to appeal run from the intimação
     (Art. 3º: "e da data da intimação no caso do § 3º do artigo anterior")."""
-    async with core.db.unit_of_work() as s:
+    async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
         facts, d = case_facts(case), case.deadline_json
         _require_state(case, ("appeal_window",), "A intimação")
@@ -327,11 +359,12 @@ async def issue_intimacao(core: Core, protocol: str, by: ActorRef) -> Issued:
                           pdfs.intimacao_pdf(data), "Art. 2º, §3º")
 
 
-async def issue_low_value_note(core: Core, protocol: str, by: ActorRef) -> Issued:
+async def issue_low_value_note(core: Core, protocol: str, by: ActorRef, *,
+                               session: AsyncSession | None = None) -> Issued:
     """Nota de apreensão (Dracena Art. 4º, §1º: "uma nota contendo a relação das mercadorias
     apreendidas e mencionando a multa imposta e a lei transgredida, dispensada a lavratura do
     respectivo auto"), with the 48 hours to appeal (Art. 4º, §2º)."""
-    async with core.db.unit_of_work() as s:
+    async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
         facts, d, now = case_facts(case), case.deadline_json, _now(core)
         _require_state(case, ("apprehended",), "A nota de apreensão")
@@ -351,13 +384,14 @@ async def issue_low_value_note(core: Core, protocol: str, by: ActorRef) -> Issue
                           pdfs.low_value_note_pdf(data), "Art. 4º, §1º")
 
 
-async def issue_apprehension(core: Core, protocol: str, by: ActorRef) -> Issued:
+async def issue_apprehension(core: Core, protocol: str, by: ActorRef, *,
+                             session: AsyncSession | None = None) -> Issued:
     """Auto de apreensão with the depot register entry (Dracena Art. 4º: the formalities are
     waived "com exceção das que dizem respeito à entrada de depósito e venda"; Art. 6º: "O
     objeto da apreensão será encaminhado ao depósito municipal, registrado em livro próprio,
     com as especificações do artigo 2º"), with the 48 hours to appeal (Art. 4º, §2º) and the
     back of the form (Art. 5º)."""
-    async with core.db.unit_of_work() as s:
+    async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
         facts, d = case_facts(case), case.deadline_json
         _require_state(case, ("apprehended",), "O registro de apreensão")

@@ -174,6 +174,29 @@ async def deactivate_inspector(core: Core, inspector_id: int, by: ActorRef) -> N
         inspector.active = False
         await s.flush()
         await withdraw_and_reassign(core, s, inspector.id, by)
+        await _withdraw_menu(core, s, inspector)
+
+
+#: Outbox kind (no text): the bot deletes the chat-scoped command menu (deleteMyCommands),
+#: so a deactivated inspector's chat falls back to the citizens' menu, without /tarefas.
+MENU_WITHDRAWN = "inspector_menu_withdrawn"
+
+
+async def _withdraw_menu(core: Core, s: AsyncSession, inspector: Inspector) -> None:
+    from core.storage.outbox import enqueue
+    telegram_id = (await s.execute(select(Person.telegram_id).where(
+        Person.id == inspector.person_id))).scalar_one_or_none()
+    if telegram_id is not None:
+        await enqueue(s, telegram_id, MENU_WITHDRAWN, {},
+                      f"inspector:{inspector.id}:menu_withdrawn:{core.now().isoformat()}")
+
+
+async def inspector_chats(core: Core) -> tuple[list[int], list[int]]:
+    """Telegram ids of the bound inspectors: (active, deactivated), for their chat menus."""
+    async with core.db.read() as s:
+        rows = (await s.execute(select(Person.telegram_id, Inspector.active).join(
+            Person, Person.id == Inspector.person_id).order_by(Inspector.id))).all()
+    return [t for t, a in rows if a], [t for t, a in rows if not a]
 
 
 async def inspector_for(core: Core, telegram_id: int) -> Inspector | None:

@@ -33,6 +33,7 @@ from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
 from core.services.inspectors import actor_ref, require_inspector
+from core.services.steps import DOCUMENT_AFTER, document_for
 from core.services.tasks import OFFERED, accept_task, case_card
 
 from core.facts import (BOOL, CHOICE, CPF, CRITERIA, DATE, DATETIME, GOODS, LONG, MONEY,  # noqa: F401
@@ -47,19 +48,6 @@ EXTRA_LABELS = {"owner_contact": "contato do proprietário/responsável (telefon
                 "vendor_name": "nome do ambulante (se informado)",
                 "offender_address": "endereço em que o infrator foi intimado"}
 
-#: The document each step produces (Dores Art. 4º, I (Anexo I); Art. 4º, II, a; Art. 6º, I, b;
-#: Dracena Art. 2º; Art. 2º, §3º (intimação); Art. 4º, §1º (nota); Art. 4º and Art. 6º (entry
-#: in the depot register)).
-DOCUMENT_AFTER: dict[str, Callable[..., Awaitable[docs.Issued]]] = {
-    "notify_owner": docs.issue_notification,
-    "affix_notice": docs.issue_affixed_notice,
-    "depot_entry": docs.issue_removal_term,
-    "issue_auto": docs.issue_auto_infracao,
-    "issue_auto_absent": docs.issue_auto_infracao,
-    "serve_intimacao": docs.issue_intimacao,
-    "low_value_note": docs.issue_low_value_note,
-    "apprehend": docs.issue_apprehension,
-}
 #: Optional facts asked after a step's own (fact after which to ask, extra fact).
 EXTRA_AFTER = {("low_value_note", "goods_list"): "vendor_name",  # Dracena Art. 4º, §1º
                ("serve_intimacao", "intimacao_date"): "offender_address"}  # Art. 2º, §3º
@@ -230,9 +218,10 @@ async def perform_step(core: Core, telegram_id: int, protocol: str, code: str,
                        also: Callable[[AsyncSession], Awaitable[None]] | None = None,
                        media: Mapping[str, str] | None = None) -> StepDone:
     """Take the step as the inspector holding the case (accepting an offered task first),
-    keep the photos and videos as evidence in the same transaction, then issue the step's
-    document. `media` maps a file's SHA-256 to its MIME type (default image/jpeg); "video/*"
-    is kept with kind "video" (Art. 6º, I, a: "fotografado ou filmado").
+    keep the photos and videos as evidence and issue the step's document in the same
+    transaction (core.services.steps: no deadline starts without its document). `media`
+    maps a file's SHA-256 to its MIME type (default image/jpeg); "video/*" is kept with kind
+    "video" (Art. 6º, I, a: "fotografado ou filmado").
     TransitionRefused (Portuguese, naming what is missing) leaves everything as it was; an
     offered task is accepted once the step is taken."""
     form = await step_form(core, telegram_id, protocol, code)
@@ -241,7 +230,8 @@ async def perform_step(core: Core, telegram_id: int, protocol: str, code: str,
     photos = [sha for f in form.fields if f.kind == PHOTOS for sha in given.get(f.fact, [])]
     async with core.db.unit_of_work() as s:
         inspector = await require_inspector(core, telegram_id, code, form.protocol, session=s)
-        result = await apply_transition(core, form.protocol, code, actor_ref(inspector), given,
+        by = actor_ref(inspector)
+        result = await apply_transition(core, form.protocol, code, by, given,
                                         agency=inspector.agency, session=s)
         for sha in photos:
             mime = (media or {}).get(sha) or "image/jpeg"
@@ -250,13 +240,11 @@ async def perform_step(core: Core, telegram_id: int, protocol: str, code: str,
                          uploaded_by=inspector.person_id)
         if also is not None:
             await also(s)
-        by = actor_ref(inspector)
+        # The document lists the evidence above; it commits with the step or not at all.
+        issued = await document_for(core, s, code, form.protocol, by)
     if form.task_status == OFFERED:  # working the case accepts the task
         try:
             await accept_task(core, telegram_id, form.task_id)
         except InvalidInput:
             pass  # the step closed the case: nothing left to accept
-    issued = []
-    if code in DOCUMENT_AFTER:
-        issued.append(await DOCUMENT_AFTER[code](core, form.protocol, by))
     return StepDone(result, core.law.tracks[form.track].state(result.state).label, issued)

@@ -341,3 +341,13 @@ class OwnerAccessGuard(Base):
     failures: Mapped[int] = mapped_column(Integer, default=0)
     last_failure_at: Mapped[datetime | None]
     locked_until: Mapped[datetime | None]
+
+
+class AppSetting(Base):
+    """A value the running system learnt and its processes share (key "bot_username": the
+    bot's username from getMe, recorded at the bot's start-up and read by the panel)."""
+
+    __tablename__ = "app_settings"
+    key: Mapped[str] = mapped_column(String(60), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
