@@ -9,11 +9,13 @@ from collections import OrderedDict
 from typing import Any, Callable, Iterable
 
 from telegram import Update
-from telegram.ext import (AIORateLimiter, Application, ApplicationBuilder, BaseUpdateProcessor,
-                          ContextTypes, TypeHandler)
+from telegram.ext import (Application, ApplicationBuilder, ContextTypes,
+                          TypeHandler)
 
+from bot.fairness import FairUpdates
 from bot.flood import FloodLimit
 from bot.geocoding import Geocoder
+from bot.ratelimit import FairRateLimiter
 from bot.loops import LoopSettings, outbox_loop, sweep_loop
 from bot.roles import require_role
 from bot.router import Router, Turn
@@ -35,37 +37,6 @@ def default_flows() -> list[Flow]:
     return [citizen.register, owner.register, inspector.register]
 
 
-class PerUserOrder(BaseUpdateProcessor):
-    """Updates run concurrently, but each user's updates one at a time and in arrival order
-    (a conversation must never see its steps reordered)."""
-
-    def __init__(self, max_concurrent_updates: int = 256) -> None:
-        super().__init__(max_concurrent_updates)
-        self._locks: dict[Any, tuple[asyncio.Lock, int]] = {}
-
-    async def do_process_update(self, update: object, coroutine) -> None:
-        key = None
-        if isinstance(update, Update) and update.effective_user is not None:
-            key = update.effective_user.id
-        lock, users = self._locks.get(key) or (asyncio.Lock(), 0)
-        self._locks[key] = (lock, users + 1)
-        try:
-            async with lock:
-                await coroutine
-        finally:
-            lock, users = self._locks[key]
-            if users <= 1:
-                del self._locks[key]
-            else:
-                self._locks[key] = (lock, users - 1)
-
-    async def initialize(self) -> None:
-        pass
-
-    async def shutdown(self) -> None:
-        pass
-
-
 def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] | None = None,
                       geocoder: Geocoder | None = None, loops: LoopSettings | None = None,
                       flood: FloodLimit | None = None, overall_max_rate: float = 30.0,
@@ -79,8 +50,8 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
     root = settings.telegram_api_url.rstrip("/")
     builder = (ApplicationBuilder().token(settings.telegram_bot_token)
                .base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
-               .rate_limiter(AIORateLimiter(overall_max_rate=overall_max_rate, max_retries=3))
-               .concurrent_updates(PerUserOrder())
+               .rate_limiter(FairRateLimiter(overall_max_rate=overall_max_rate, max_retries=3))
+               .concurrent_updates(FairUpdates())
                .post_init(_post_init).post_shutdown(_post_shutdown))
     if transport == "aiohttp":
         from bot.transport import AiohttpRequest
