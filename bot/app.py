@@ -9,12 +9,14 @@ from collections import OrderedDict
 from typing import Any, Callable, Iterable
 
 from telegram import Update
+from telegram.request import HTTPXRequest
 from telegram.ext import (Application, ApplicationBuilder, ContextTypes,
                           TypeHandler)
 
 from bot.fairness import FairUpdates
 from bot.flood import FloodLimit
 from bot.geocoding import Geocoder
+from bot.intake import ScreenedUpdates, Throttle, Unparsable
 from bot.ratelimit import FairRateLimiter
 from bot.loops import LoopSettings, outbox_loop, sweep_loop
 from bot.roles import require_role
@@ -47,6 +49,7 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
     The transport (settings.telegram_transport unless given): "aiohttp" talks to the Bot API
     through bot.transport (about 3× less CPU per request), "httpx" through PTB's default."""
     transport = transport or settings.telegram_transport
+    unparsable = Unparsable()
     root = settings.telegram_api_url.rstrip("/")
     builder = (ApplicationBuilder().token(settings.telegram_bot_token)
                .base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
@@ -55,8 +58,12 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
                .post_init(_post_init).post_shutdown(_post_shutdown))
     if transport == "aiohttp":
         from bot.transport import AiohttpRequest
-        builder = builder.request(AiohttpRequest()).get_updates_request(AiohttpRequest(1))
-    elif transport != "httpx":
+        builder = builder.request(AiohttpRequest()).get_updates_request(
+            ScreenedUpdates(AiohttpRequest(1), unparsable))
+    elif transport == "httpx":
+        builder = builder.get_updates_request(
+            ScreenedUpdates(HTTPXRequest(connection_pool_size=1), unparsable))
+    else:
         raise ValueError(f"unknown transport {transport!r}")
     if not updater:
         builder = builder.updater(None)
@@ -67,6 +74,7 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
     app.bot_data.update(
         core=core, settings=settings, router=router, loops=loops or LoopSettings(),
         flood=flood or FloodLimit(), album_delay_s=album_delay_s, tasks=[],
+        unparsable=unparsable, error_log=Throttle(),
         outbox_wake=asyncio.Event(),
         geocoder=geocoder or Geocoder(settings.nominatim_url, core.area,
                                       timeout_s=settings.geocoding_timeout_s))
@@ -240,7 +248,10 @@ async def _tell(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Log the failure with the update; tell the user we are sorry (never the error)."""
     data = update.to_dict() if isinstance(update, Update) else repr(update)
-    log.error("error handling update %s", data, exc_info=context.error)
+    error = context.error
+    context.bot_data["error_log"].log(  # the same failure again and again: summarised
+        log, logging.ERROR, f"{type(error).__name__}:{str(error)[:200]}",
+        "error handling update %s", data, exc_info=error)
     if not isinstance(update, Update) or update.effective_chat is None:
         return
     try:

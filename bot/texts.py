@@ -13,3 +13,12 @@ WRONG_ROLE = {
 }
 STALE_BUTTON = "Este botão não vale mais. Use os botões da última mensagem."
 GROUP_ONLY_PRIVATE = "Fale comigo em uma conversa privada."
+INVALID_LOCATION = ("Essa localização não é válida (coordenadas fora do mapa). Envie a "
+                    "localização pelo botão 📍 ou pelo clipe 📎 → Localização, marcando o ponto "
+                    "no mapa.")
+FILE_UNKNOWN = ("Não consegui baixar esse arquivo: o Telegram não o encontrou (pode ter "
+                "expirado ou sido apagado). Envie de novo, por favor, pela câmera ou galeria. "
+                "O que você já tinha enviado continua guardado.")
+FILE_TOO_BIG = ("Esse arquivo passa de 20 MB, o máximo que o Telegram deixa o robô baixar. "
+                "Envie uma versão menor (uma foto pela câmera ou galeria o Telegram já reduz). "
+                "O que você já tinha enviado continua guardado.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from telegram import InputFile
 
 from bot.citizen.media import IMAGE_TYPES, Incoming, fetch
+from bot.downloads import guarded
 from bot.owner import texts
 from bot.owner.link import CANCEL_ROW, answer, on_code
 from bot.owner.states import ANSWER, APPEAL, CODE, DATE, PREFIX
@@ -229,7 +230,7 @@ async def _appeal_message(turn: Turn) -> None:
     if refusal is None and len(d.get("files", [])) >= MAX_FILES:
         refusal = texts.APPEAL_MAX_FILES.format(n=MAX_FILES)
     if refusal is None:
-        sha, refusal = await fetch(turn.bot, turn.core, item)
+        sha, refusal = await guarded(fetch(turn.bot, turn.core, item))
     if refusal is not None:
         await turn.reply(refusal, keyboard)
         return
