@@ -54,7 +54,7 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
     builder = (ApplicationBuilder().token(settings.telegram_bot_token)
                .base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
                .rate_limiter(FairRateLimiter(overall_max_rate=overall_max_rate, max_retries=3))
-               .concurrent_updates(FairUpdates())
+               .concurrent_updates(fair := FairUpdates())
                .post_init(_post_init).post_shutdown(_post_shutdown))
     if transport == "aiohttp":
         from bot.transport import AiohttpRequest
@@ -68,6 +68,7 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
     if not updater:
         builder = builder.updater(None)
     app = builder.build()
+    fair.on_shed = lambda update: _shed_notice(app, update)
     router = Router()
     for register in (default_flows() if flows is None else flows):
         register(router)
@@ -133,6 +134,15 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _run(turn, bd)
     finally:
         await turn.settle()  # the button's answer is out before the user's next update
+
+
+def _shed_notice(app: Application, update: object) -> None:
+    """An update dropped because its user already has too many waiting (bot.fairness): the
+    flood limit's answer, at most once per its notice period."""
+    flood: FloodLimit = app.bot_data["flood"]
+    if isinstance(update, Update) and update.effective_chat is not None \
+            and flood.should_notice(update.effective_user.id):
+        app.create_task(app.bot.send_message(update.effective_chat.id, FLOOD))
 
 
 # Write-through cache of the conversations (this process is their only writer). At start-up

@@ -13,6 +13,10 @@ does the scheduling itself:
 
 So with 20 accounts each sending 2 messages a second, a citizen doing a report waits at most
 for one slot to free, not for the others' backlog.
+
+A user who keeps sending faster than the bot can answer builds a backlog of their own; past
+`max_waiting` updates waiting, further ones are dropped (counted in `shed`, and `on_shed` is
+called so the bot can say so — the flood limit's answer), so memory stays bounded.
 """
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ import itertools
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Hashable
+from typing import Any, Awaitable, Callable, Hashable
 
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
@@ -47,11 +51,15 @@ def user_key(update: object) -> Hashable:
 class FairUpdates(BaseUpdateProcessor):
     """Per-user order, `slots` updates at once, least recently served user first."""
 
-    def __init__(self, slots: int = 32, clock=time.monotonic) -> None:
+    def __init__(self, slots: int = 32, *, max_waiting: int = 50, clock=time.monotonic,
+                 on_shed: Callable[[object], None] | None = None) -> None:
         super().__init__(PARKED_MAX)
         if slots < 1:
             raise ValueError("slots must be positive")
         self.slots = slots
+        self.max_waiting = max_waiting
+        self.on_shed = on_shed
+        self.shed = 0
         self._clock = clock
         self._running = 0
         self._users: dict[Hashable, _User] = {}
@@ -73,6 +81,12 @@ class FairUpdates(BaseUpdateProcessor):
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         key = user_key(update)
+        if key is not None and self.waiting(key) >= self.max_waiting:
+            self.shed += 1
+            _close(coroutine)
+            if self.on_shed is not None:
+                self.on_shed(update)
+            return
         user = self._users.get(key)
         if user is None:
             user = self._users[key] = _User()

@@ -79,6 +79,24 @@ async def test_a_cancelled_waiting_update_frees_its_place():
     assert processor.running == 0 and processor.waiting(1) == 0
 
 
+async def test_a_backlog_past_its_limit_is_dropped_and_told_memory_stays_bounded():
+    shed: list[int] = []
+    processor = FairUpdates(slots=1, max_waiting=3, on_shed=lambda u: shed.append(u.update_id))
+    gate, handled = asyncio.Event(), []
+
+    async def handle(update: Update) -> None:
+        await gate.wait()
+        handled.append(update.update_id)
+
+    tasks = [asyncio.create_task(processor.process_update(u, handle(u)))
+             for u in (_update(i, 1) for i in range(1, 11))]
+    await asyncio.sleep(0.01)
+    assert processor.waiting(1) == 3 and processor.shed == 6 and shed == list(range(5, 11))
+    gate.set()
+    await asyncio.gather(*tasks)
+    assert handled == [1, 2, 3, 4]  # the ones kept, in order
+
+
 async def test_the_message_limit_serves_a_quiet_chat_before_a_busy_chats_queue():
     limiter = FairLimiter(max_rate=1, time_period=0.02)  # one message per 20 ms
     order: list[str] = []
