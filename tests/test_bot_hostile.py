@@ -108,3 +108,13 @@ async def test_nul_and_lone_surrogates_in_answers_and_names_are_stored_cleaned(
                   ).scalar_one()
     assert person.display_name == "Maria\ufffd"
     assert "\x00" not in repr(case.__dict__)
+
+
+async def test_inspector_location_with_nan_gets_a_clear_answer(bot, core):  # noqa: F811
+    from tests.test_bot_inspector_support import ANA, bind
+    await bind(bot, ANA, "Ana Fiscal", "posturas")
+    await bot.api.send_command(ANA, "tarefas")
+    await said(bot, ANA, "envie sua localização")
+    await bot.api.send_location(ANA, math.nan, math.inf)
+    answer = await said(bot, ANA)
+    assert "Localização inválida" in answer.text and "Desculpe" not in answer.text

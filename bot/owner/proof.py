@@ -10,7 +10,7 @@ from bot.owner.states import DATE, PROOF
 from bot.owner.view import send_view
 from bot.router import Turn, inline
 from core.services.conversation import Conversation
-from core.services.errors import Forbidden, NotFound
+from core.services.errors import Forbidden, NotFound, ServiceError
 from core.services.owner_proof import NEEDS_PROOF, Declarant, needs_proof, prove_owner
 from core.services.owners import owner_statement, owner_view
 
@@ -64,4 +64,8 @@ async def on_proof_message(turn: Turn) -> None:
         await ask_date(turn, code, done + "\n")
         return
     await turn.reply(done)
-    await record_removed(turn, code, clear=True)
+    try:
+        await record_removed(turn, code, clear=True)
+    except ServiceError as exc:  # the case moved on meanwhile (closed, towing started)
+        await turn.clear()
+        await turn.reply(exc.message)
