@@ -89,3 +89,11 @@ def test_throttle_logs_a_repeated_error_once_per_period_with_the_count(caplog):
     messages = [r.getMessage() for r in caplog.records]
     assert messages == ["falhou", "outra falha",
                         "falhou (and 999 more like it in the last 60 s)"]
+
+
+async def test_text_from_telegram_arrives_cleaned_in_both_modes(harness):
+    """U+0000 and lone surrogates are dropped before any flow sees the update (bot.intake)."""
+    odd = type(MARIA)(1099, "Jo\x00ão\ud800")
+    await harness.api.send_command(odd, "start")
+    welcome = await said(harness, odd, timeout=10)
+    assert welcome.text.startswith("Olá, João\ufffd!")
