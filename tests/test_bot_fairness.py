@@ -11,7 +11,7 @@ from telegram import Update
 from bot.fairness import FairUpdates
 from bot.harness import BotHarness
 from bot.ratelimit import FairLimiter, _CHAT
-from tests.test_bot_support import JOAO, MARIA, said
+from tests.test_bot_support import MARIA, said
 from tests.core_fixtures import clock, core, make_core  # noqa: F401
 
 

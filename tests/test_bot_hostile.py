@@ -13,7 +13,7 @@ from bot.texts import FILE_TOO_BIG, FILE_UNKNOWN, INVALID_LOCATION
 from bot.standin.botapi import User
 from core.storage.models import Case, ConversationState, Person
 from core.text import clean_data, clean_text
-from tests.test_bot_support import (CENTRE, MARIA, bot, clock, core, full_report,  # noqa: F401
+from tests.test_bot_support import (CENTRE, MARIA, bot, clock, core,  # noqa: F401
                                     jpeg, make_core, pin, press, said, send_photos,
                                     start_report)
 
