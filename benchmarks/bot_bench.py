@@ -23,7 +23,7 @@ from PIL import Image
 from telegram import Update
 from telegram.ext import ApplicationBuilder, ContextTypes, MessageHandler, filters
 
-from bot.app import PerUserOrder
+from bot.fairness import FairUpdates
 from bot.harness import BotHarness
 from bot.loops import LoopSettings
 from bot.standin.botapi import BotApiStandIn, User
@@ -58,7 +58,8 @@ def _press(api: BotApiStandIn, user: User, button: str, last: list):
 
 
 async def _citizen(api: BotApiStandIn, user: User, i: int, lat: list[float],
-                   at: tuple[float, float] | None = None) -> None:
+                   at: tuple[float, float] | None = None, think_s: float = 0.0) -> None:
+    """One report, answering each question at once (or after `think_s`, as a person would)."""
     # ~110 m apart on a grid, so no report is offered as a duplicate of another
     la, lo = at or (CENTRE[0] + (i // 20) * 0.001, CENTRE[1] + (i % 20) * 0.001)
     photos = [_jpeg(i * 3), _jpeg(i * 3 + 1)]
@@ -79,6 +80,8 @@ async def _citizen(api: BotApiStandIn, user: User, i: int, lat: list[float],
         (_press(api, user, "Confirmar", last), "Protocolo:"),
     ]
     for inject, expect in steps:
+        if think_s:
+            await asyncio.sleep(think_s)
         last[0] = await _step(api, user, inject, expect, lat)
 
 
@@ -114,7 +117,7 @@ async def _echo_rate(n: int, per_user: int, transport: str = "httpx") -> float:
         builder = (ApplicationBuilder().token(api.token).base_url(api.bot_base_url)
                    .base_file_url(api.file_base_url)
                    .rate_limiter(AIORateLimiter(overall_max_rate=10_000, max_retries=3))
-                   .concurrent_updates(PerUserOrder()))
+                   .concurrent_updates(FairUpdates()))
         if transport == "aiohttp":
             from bot.transport import AiohttpRequest
             builder = builder.request(AiohttpRequest()).get_updates_request(AiohttpRequest(1))

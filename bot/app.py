@@ -9,11 +9,15 @@ from collections import OrderedDict
 from typing import Any, Callable, Iterable
 
 from telegram import Update
-from telegram.ext import (AIORateLimiter, Application, ApplicationBuilder, BaseUpdateProcessor,
-                          ContextTypes, TypeHandler)
+from telegram.request import HTTPXRequest
+from telegram.ext import (Application, ApplicationBuilder, ContextTypes,
+                          TypeHandler)
 
+from bot.fairness import FairUpdates
 from bot.flood import FloodLimit
 from bot.geocoding import Geocoder
+from bot.intake import ScreenedUpdates, Throttle, Unparsable
+from bot.ratelimit import FairRateLimiter
 from bot.loops import LoopSettings, outbox_loop, sweep_loop
 from bot.roles import require_role
 from bot.router import Router, Turn
@@ -36,37 +40,6 @@ def default_flows() -> list[Flow]:
     return [citizen.register, owner.register, inspector.register]
 
 
-class PerUserOrder(BaseUpdateProcessor):
-    """Updates run concurrently, but each user's updates one at a time and in arrival order
-    (a conversation must never see its steps reordered)."""
-
-    def __init__(self, max_concurrent_updates: int = 256) -> None:
-        super().__init__(max_concurrent_updates)
-        self._locks: dict[Any, tuple[asyncio.Lock, int]] = {}
-
-    async def do_process_update(self, update: object, coroutine) -> None:
-        key = None
-        if isinstance(update, Update) and update.effective_user is not None:
-            key = update.effective_user.id
-        lock, users = self._locks.get(key) or (asyncio.Lock(), 0)
-        self._locks[key] = (lock, users + 1)
-        try:
-            async with lock:
-                await coroutine
-        finally:
-            lock, users = self._locks[key]
-            if users <= 1:
-                del self._locks[key]
-            else:
-                self._locks[key] = (lock, users - 1)
-
-    async def initialize(self) -> None:
-        pass
-
-    async def shutdown(self) -> None:
-        pass
-
-
 def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] | None = None,
                       geocoder: Geocoder | None = None, loops: LoopSettings | None = None,
                       flood: FloodLimit | None = None, overall_max_rate: float = 30.0,
@@ -77,26 +50,33 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
     The transport (settings.telegram_transport unless given): "aiohttp" talks to the Bot API
     through bot.transport (about 3× less CPU per request), "httpx" through PTB's default."""
     transport = transport or settings.telegram_transport
+    unparsable = Unparsable()
     root = settings.telegram_api_url.rstrip("/")
     builder = (ApplicationBuilder().token(settings.telegram_bot_token)
                .base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
-               .rate_limiter(AIORateLimiter(overall_max_rate=overall_max_rate, max_retries=3))
-               .concurrent_updates(PerUserOrder())
+               .rate_limiter(FairRateLimiter(overall_max_rate=overall_max_rate, max_retries=3))
+               .concurrent_updates(fair := FairUpdates())
                .post_init(_post_init).post_shutdown(_post_shutdown))
     if transport == "aiohttp":
         from bot.transport import AiohttpRequest
-        builder = builder.request(AiohttpRequest()).get_updates_request(AiohttpRequest(1))
-    elif transport != "httpx":
+        builder = builder.request(AiohttpRequest()).get_updates_request(
+            ScreenedUpdates(AiohttpRequest(1), unparsable))
+    elif transport == "httpx":
+        builder = builder.get_updates_request(
+            ScreenedUpdates(HTTPXRequest(connection_pool_size=1), unparsable))
+    else:
         raise ValueError(f"unknown transport {transport!r}")
     if not updater:
         builder = builder.updater(None)
     app = builder.build()
+    fair.on_shed = lambda update: _shed_notice(app, update)
     router = Router()
     for register in (default_flows() if flows is None else flows):
         register(router)
     app.bot_data.update(
         core=core, settings=settings, router=router, loops=loops or LoopSettings(),
         flood=flood or FloodLimit(), album_delay_s=album_delay_s, tasks=[],
+        unparsable=unparsable, error_log=Throttle(),
         outbox_wake=asyncio.Event(),
         geocoder=geocoder or Geocoder(settings.nominatim_url, core.area,
                                       timeout_s=settings.geocoding_timeout_s))
@@ -155,6 +135,15 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _run(turn, bd)
     finally:
         await turn.settle()  # the button's answer is out before the user's next update
+
+
+def _shed_notice(app: Application, update: object) -> None:
+    """An update dropped because its user already has too many waiting (bot.fairness): the
+    flood limit's answer, at most once per its notice period."""
+    flood: FloodLimit = app.bot_data["flood"]
+    if isinstance(update, Update) and update.effective_chat is not None \
+            and flood.should_notice(update.effective_user.id):
+        app.create_task(app.bot.send_message(update.effective_chat.id, FLOOD))
 
 
 # Write-through cache of the conversations (this process is their only writer). At start-up
@@ -270,7 +259,10 @@ async def _tell(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Log the failure with the update; tell the user we are sorry (never the error)."""
     data = update.to_dict() if isinstance(update, Update) else repr(update)
-    log.error("error handling update %s", data, exc_info=context.error)
+    error = context.error
+    context.bot_data["error_log"].log(  # the same failure again and again: summarised
+        log, logging.ERROR, f"{type(error).__name__}:{str(error)[:200]}",
+        "error handling update %s", data, exc_info=error)
     if not isinstance(update, Update) or update.effective_chat is None:
         return
     try:

@@ -38,7 +38,7 @@ class FloodLimit:
     def should_notice(self, user_id: int) -> bool:
         """True at most once per `notice_every` seconds for a flooding user."""
         now = self.clock()
-        b = self._buckets[user_id]
+        b = self._buckets.setdefault(user_id, _Bucket(self.capacity, now))
         if now - b.noticed_at >= self.notice_every:
             b.noticed_at = now
             return True

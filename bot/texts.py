@@ -24,3 +24,12 @@ DESCRIPTION = (
     "o prazo para retirar o bem pelo código do aviso.\n"
     "Como tratamos seus dados (LGPD): /privacidade.")
 SHORT_DESCRIPTION = "Denuncie veículos e objetos abandonados nas ruas de {city}/{uf}."
+INVALID_LOCATION = ("Essa localização não é válida (coordenadas fora do mapa). Envie a "
+                    "localização pelo botão 📍 ou pelo clipe 📎 → Localização, marcando o ponto "
+                    "no mapa.")
+FILE_UNKNOWN = ("Não consegui baixar esse arquivo: o Telegram não o encontrou (pode ter "
+                "expirado ou sido apagado). Envie de novo, por favor, pela câmera ou galeria. "
+                "O que você já tinha enviado continua guardado.")
+FILE_TOO_BIG = ("Esse arquivo passa de 20 MB, o máximo que o Telegram deixa o robô baixar. "
+                "Envie uma versão menor (uma foto pela câmera ou galeria o Telegram já reduz). "
+                "O que você já tinha enviado continua guardado.")

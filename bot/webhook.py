@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from aiohttp import web
-from telegram import Update
 from telegram.ext import Application
 
+from bot.intake import Unparsable, parse
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -30,10 +30,12 @@ ALLOWED_UPDATES = ["message", "callback_query"]
 
 def webhook_app(application: Application, secret: str, path: str = "/telegram") -> web.Application:
     """The aiohttp app: POST `path` with the right secret header queues the update; a
-    missing or wrong secret gets 403 and nothing is queued."""
+    missing or wrong secret gets 403, a body that is not an update 400 (counted and logged
+    under a throttle: bot.intake), and nothing is queued."""
     if not secret:
         raise ValueError("a webhook needs a secret token")
     expected = secret.encode()
+    unparsable: Unparsable = application.bot_data.setdefault("unparsable", Unparsable())
 
     async def receive(request: web.Request) -> web.Response:
         given = request.headers.get(SECRET_HEADER, "")
@@ -43,9 +45,13 @@ def webhook_app(application: Application, secret: str, path: str = "/telegram") 
             return web.Response(status=403, text="forbidden")
         try:
             data = await request.json()
-        except ValueError:
+        except ValueError:  # not JSON (nor UTF-8)
+            unparsable.record(None, ValueError("body is not JSON"), "webhook")
             return web.Response(status=400, text="bad json")
-        await application.update_queue.put(Update.de_json(data, application.bot))
+        update = parse(data, application.bot, unparsable, "webhook")
+        if update is None:  # [], "x", {} without update_id, an update PTB cannot read
+            return web.Response(status=400, text="not an update")
+        await application.update_queue.put(update)
         return web.Response(text="ok")
 
     app = web.Application()

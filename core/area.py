@@ -4,6 +4,7 @@ A citizen's point outside it is refused before a report is written."""
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +19,8 @@ class CityArea:
     polygons: tuple[tuple[tuple[float, float], ...], ...] = ()  # rings of (lon, lat)
 
     def contains(self, lat: float, lon: float) -> bool:
+        if not valid_point(lat, lon):
+            return False
         if self.polygons:
             return any(_in_ring(lon, lat, ring) for ring in self.polygons)
         # great-circle: metres of error on a city's radius don't matter, and it is fast
@@ -39,6 +42,16 @@ class CityArea:
         ys = [y for r in rings for _, y in r]
         centre = ((min(ys) + max(ys)) / 2, (min(xs) + max(xs)) / 2)
         return cls(name, centre, None, tuple(rings))
+
+
+def valid_point(lat: float, lon: float) -> bool:
+    """A point on Earth: finite numbers, latitude within ±90°, longitude within ±180°. A
+    location message can carry anything (NaN, infinity, 91°): refuse it before using it."""
+    try:
+        lat, lon = float(lat), float(lon)
+    except (TypeError, ValueError):
+        return False
+    return math.isfinite(lat) and math.isfinite(lon) and -90 <= lat <= 90 and -180 <= lon <= 180
 
 
 def _geometries(doc: dict):

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import func, select
 
 from core.services import conversation
+from core.services.owner_proof import prove_owner
 from core.services.owners import (check_appeal, file_appeal, link_by_code, owner_statement,
                                   owner_view, set_owner_situation)
 from core.storage.models import ConversationState, Event, OwnerLink
@@ -38,6 +39,7 @@ async def test_statement_and_hook_commit_together_art_6_par_3(core, photo):
         await link_by_code(core, OWNER, sub.case_code, also=boom)
     assert await counts(core) == (3, 0, 0)  # report, diligence, notice: no link, no state
     await link_by_code(core, OWNER, sub.case_code)
+    await prove_owner(core, OWNER, sub.case_code, "ABC1D23")  # more than the notice shows
     before = await counts(core)
     with pytest.raises(Boom):
         await owner_statement(core, OWNER, sub.case_code, "will_remove", date(2026, 12, 5),

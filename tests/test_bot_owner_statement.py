@@ -28,7 +28,9 @@ async def test_will_remove_with_a_date_reaches_the_inspector_art_6_par_3(bot, co
     ana = await bind_inspector(core, ANA.id, code, "Ana")
     await assign_case(core, sub.protocol, ana.inspector_id, STAFF)
     await open_by_qr(bot, JOSE, sub.case_code)
-    await press(bot, JOSE, "Vou retirar", expect="Até que dia")
+    await press(bot, JOSE, "Vou retirar", expect="confirme que o objeto é seu")
+    await bot.api.send_text(JOSE, "abc-1d23")  # the plate: more than the notice shows
+    await said(bot, JOSE, "Até que dia")
     await bot.api.send_text(JOSE, "31/02/2026")
     await said(bot, JOSE, "dd/mm/aaaa")
     await bot.api.send_text(JOSE, "20/12/2026")  # beyond the deadline the agent set
@@ -51,7 +53,9 @@ async def test_will_remove_with_a_date_reaches_the_inspector_art_6_par_3(bot, co
 async def test_already_removed_and_buttons_of_a_closed_case(bot, core, photo):
     sub = await notified(core, photo)
     await open_by_qr(bot, JOSE, sub.case_code)
-    await press(bot, JOSE, "Já retirei", expect="Registramos sua declaração")
+    await press(bot, JOSE, "Já retirei", expect="confirme que o objeto é seu")
+    await bot.api.send_text(JOSE, "ABC1D23")
+    await said(bot, JOSE, "Registramos sua declaração")
     await said(bot, JOSE, "O fiscal vai conferir")
     await apply_transition(core, sub.protocol, "confirm_owner_removed", FISCAL,
                            {"verification_notes": "Veículo retirado"}, agency="posturas")

@@ -150,7 +150,7 @@ async def test_five_failures_cool_the_account_down_for_an_hour_persisted(core, p
 async def test_owner_statement_reaches_the_inspector_art_6_par_3(core, photo):
     sub = await notified(core, photo)
     await add_inspector(core, sub.case_id)
-    await link_by_code(core, OWNER, sub.case_code)
+    await link_by_code_and_plate(core, OWNER, sub.case_code, "ABC1D23")
     with pytest.raises(InvalidInput) as late:  # beyond the deadline the agent set
         await owner_statement(core, OWNER, sub.case_code, "will_remove", date(2026, 12, 20))
     assert "11/12/2026" in late.value.message
@@ -171,7 +171,7 @@ async def test_statement_refused_once_towing_started_art_6_par_4(core, photo):
                            {**ABANDONED, "previous_case": "2025-000009",
                             "removal_photos": ["sha1"], "removal_started_at": "2026-12-01T13:00"},
                            agency="posturas")
-    await link_by_code(core, OWNER, sub.case_code)
+    await link_by_code_and_plate(core, OWNER, sub.case_code, "ABC1D23")
     with pytest.raises(InvalidInput) as err:
         await owner_statement(core, OWNER, sub.case_code, "removed")
     assert "Art. 6º, §4º" in err.value.message

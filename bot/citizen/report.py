@@ -14,13 +14,15 @@ from telegram import InputFile, ReplyKeyboardRemove
 
 from bot.citizen import texts
 from bot.citizen.media import fetch, photo_of
+from bot.downloads import guarded
 from core.services.evidence import public_photo
 from bot.citizen.states import (ADDRESS_CONFIRM, CATEGORY, DESCRIPTION, DUPLICATES, FIXABLE,
                                 IDLE, LOCATION, MAKE_MODEL, PHOTOS, PLATE, SIGNS, SUMMARY,
                                 TIME_THERE, COLOUR, button_allowed, next_question)
 from bot.geocoding import GeocodingUnavailable
 from bot.router import Turn, inline, location_keyboard
-from bot.texts import STALE_BUTTON
+from bot.texts import INVALID_LOCATION, STALE_BUTTON
+from core.area import valid_point
 from core.identifiers import InvalidIdentifier, format_plate, normalize_plate
 from core.services.evidence import EvidenceIn
 from core.services.guidance import citizen_signs, next_steps
@@ -174,7 +176,7 @@ async def _photos_message(turn: Turn) -> None:
     if refusal is None and any(p["unique_id"] == item.unique_id for p in d["photos"]):
         refusal = texts.PHOTO_SEEN
     if refusal is None:
-        sha, refusal = await fetch(turn.bot, turn.core, item)
+        sha, refusal = await guarded(fetch(turn.bot, turn.core, item))
     if refusal is not None:
         await turn.reply(refusal, inline([[("✅ Pronto", _b(d, "done"))]]))
         return
@@ -229,9 +231,9 @@ async def _location_message(turn: Turn) -> None:
     if msg.location is not None or msg.venue is not None:
         loc = msg.location or msg.venue.location
         lat, lon = loc.latitude, loc.longitude
-        if not core.area.contains(lat, lon):
-            await turn.reply(texts.OUTSIDE.format(city=core.law.city, law=core.law.short),
-                             location_keyboard())
+        if not core.area.contains(lat, lon):  # NaN, infinity, 91°… are not on the map at all
+            await turn.reply(texts.OUTSIDE.format(city=core.law.city, law=core.law.short)
+                             if valid_point(lat, lon) else INVALID_LOCATION, location_keyboard())
             return
         address = neighbourhood = None
         try:

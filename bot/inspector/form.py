@@ -11,6 +11,7 @@ from datetime import date
 
 from telegram import InputFile
 
+from bot.downloads import guarded
 from bot.inspector import card, texts
 from bot.inspector.media import fetch_media, media_of
 from bot.inspector.states import FORM
@@ -247,7 +248,7 @@ async def _photo(turn: Turn, form: StepForm, d: dict, f: FormField) -> None:
     if refusal is None and len(have) >= MAX_PHOTOS:
         refusal = texts.MAX_MEDIA
     if refusal is None:
-        sha, refusal = await fetch_media(turn.bot, turn.core, item)
+        sha, refusal = await guarded(fetch_media(turn.bot, turn.core, item))
     if refusal is not None:
         await turn.reply(refusal, inline([[(texts.DONE, _b(d, "next"))]]))
         return

@@ -10,9 +10,10 @@ from __future__ import annotations
 from telegram import InputFile
 
 from bot.citizen.media import IMAGE_TYPES, Incoming, fetch
-from bot.owner import texts
+from bot.downloads import guarded
+from bot.owner import proof, texts
 from bot.owner.link import CANCEL_ROW, answer, on_code
-from bot.owner.states import ANSWER, APPEAL, CODE, DATE, PREFIX
+from bot.owner.states import ANSWER, APPEAL, CODE, DATE, PREFIX, PROOF
 from bot.owner.view import SITUATION_FLAGS, edit_view, refuse, send_view
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
@@ -47,12 +48,11 @@ async def _view(turn: Turn, args: list[str]) -> None:
 
 
 async def _removed(turn: Turn, args: list[str]) -> None:
-    """"Já retirei": recorded at once; the inspector is asked to verify."""
+    """"Já retirei": recorded at once (once the owner proved more than the code); the
+    inspector is asked to verify."""
     code = _code(args)
-    res = await owner_statement(turn.core, turn.user_id, code, "removed", also=turn.hook())
-    await turn.answer()
-    await turn.reply(res.message)
-    await send_view(turn, await owner_view(turn.core, turn.user_id, code))
+    if not await proof.asked(turn, code, "removed"):
+        await proof.record_removed(turn, code)
 
 
 async def _will_remove(turn: Turn, args: list[str]) -> None:
@@ -63,9 +63,8 @@ async def _will_remove(turn: Turn, args: list[str]) -> None:
                for a in row):
         await refuse(turn, view.next_step)
         return
-    await turn.save(DATE, {"code": code})
-    await turn.answer()
-    await turn.reply(texts.ASK_DATE, inline([CANCEL_ROW]))
+    if not await proof.asked(turn, code, "will_remove"):
+        await proof.ask_date(turn, code)
 
 
 async def _situation(turn: Turn, args: list[str]) -> None:
@@ -176,6 +175,8 @@ async def on_message(turn: Turn) -> None:
         await answer(turn, turn.text)
     elif state == DATE:
         await _date_message(turn)
+    elif state == PROOF:
+        await proof.on_proof_message(turn)
 
 
 async def _date_message(turn: Turn) -> None:
@@ -187,7 +188,8 @@ async def _date_message(turn: Turn) -> None:
         return
     try:
         res = await owner_statement(turn.core, turn.user_id, code, "will_remove", when,
-                                    also=turn.hook(clear=True))
+                                    also=turn.hook(clear=True),
+                                    declarant=proof.declarant(turn))
     except InvalidInput as exc:
         await turn.reply(f"{exc.message}\n{texts.DATE_AGAIN}", inline([CANCEL_ROW]))
         return
@@ -230,7 +232,7 @@ async def _appeal_message(turn: Turn) -> None:
     if refusal is None and len(d.get("files", [])) >= MAX_FILES:
         refusal = texts.APPEAL_MAX_FILES.format(n=MAX_FILES)
     if refusal is None:
-        sha, refusal = await fetch(turn.bot, turn.core, item)
+        sha, refusal = await guarded(fetch(turn.bot, turn.core, item))
     if refusal is not None:
         await turn.reply(refusal, keyboard)
         return

@@ -4,6 +4,8 @@
                                 ▲                       │ wrong answer (service's message)
                                 └───────────────────────┘ cool-down → idle
     view ──"Vou retirar"──▶ owner:date ──dd/mm/aaaa──▶ idle (owner_statement)
+    view ──"Já retirei" / "Vou retirar", linked by the code alone──▶ owner:proof
+         ──plate / chassis tail / CPF-CNPJ──▶ idle ("Já retirei" recorded) or owner:date
     view ──"Recorrer"──▶ owner:appeal ──text / photos / documents──▶ owner:appeal ──"Enviar recurso"──▶ idle
 
 "Cancelar" (and the citizen's /cancelar) go back to idle from any of them. The deep link
@@ -16,6 +18,7 @@ PREFIX = "owner:"
 CODE = "owner:code"
 ANSWER = "owner:answer"
 DATE = "owner:date"
+PROOF = "owner:proof"  # the plate / chassis tail / CPF-CNPJ before a statement
 APPEAL = "owner:appeal"
 
 #: core.storage.protocol.new_case_code: secrets.token_urlsafe(8) → 11 characters.

@@ -3,7 +3,8 @@ handled. Both are written in the SAME transaction as the step's effect, so a cra
 SIGKILL) between two updates loses nothing, and an update delivered twice does nothing twice.
 
 The bot never uses python-telegram-bot's persistence (it writes on an interval and loses what
-came in since the last write)."""
+came in since the last write). Drafts hold what people typed: they are stored cleaned of the
+characters the database refuses (core.text)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from core.storage.dialect import insert_ignore
 from core.storage.group_commit import GroupCommit
 from core.storage.models import ConversationState, ProcessedUpdate
 from core.storage.types import utcnow
+from core.text import clean_data
 
 IDLE = "idle"
 
@@ -62,7 +64,7 @@ async def load_all(core: Core, limit: int) -> dict[int, Conversation] | None:
 async def save(s: AsyncSession, user_id: int, state: str, draft: dict[str, Any],
                now: datetime | None = None) -> None:
     """Store the user's state and draft in the caller's transaction (one upsert)."""
-    values = {"user_id": user_id, "state": state, "draft": dict(draft),
+    values = {"user_id": user_id, "state": state, "draft": clean_data(dict(draft)),
               "updated_at": now or utcnow()}
     module = sqlite if s.get_bind().dialect.name == "sqlite" else postgresql
     stmt = module.insert(ConversationState.__table__).values(**values)
@@ -141,8 +143,8 @@ async def write(core: Core, user_id: int, update_id: int | None, op: str = SAVE,
     before. Concurrent calls share one transaction (see above)."""
     if op == SAVE and state is None:
         raise ValueError("SAVE needs a state")
-    w = _Write(op, user_id, update_id, state, dict(draft or {}) if op == SAVE else None,
-               core.now())
+    draft = clean_data(dict(draft or {})) if op == SAVE else None
+    w = _Write(op, user_id, update_id, state, draft, core.now())
     await _WRITES.submit(core.db, w)
 
 

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from core.area import valid_point
 from core.lifecycle import Actor
 from core.services.context import Core
 from core.services.errors import Forbidden, InvalidInput, NotFound
@@ -244,7 +245,7 @@ async def require_inspector(core: Core, telegram_id: int, step_code: str | None 
 
 async def update_location(core: Core, telegram_id: int, lat: float, lon: float) -> None:
     """The inspector shared their location: used to rank tasks by distance."""
-    if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+    if not valid_point(lat, lon):
         raise InvalidInput("Localização inválida. Envie a localização pelo botão do Telegram.")
     async with core.db.unit_of_work() as s:
         inspector = await active_inspector(s, telegram_id)

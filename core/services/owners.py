@@ -30,6 +30,7 @@ from core.services.cases import apply_transition
 from core.services.context import Core
 from core.services.errors import Forbidden, InvalidInput, NotFound
 from core.services.evidence import EvidenceIn, attach
+from core.services.owner_proof import Declarant, declared_by, require_proof
 from core.services.people import person_for
 from core.storage import outbox
 from core.storage.models import (Case, Event, Inspector, OwnerAccessGuard, OwnerLink, Person,
@@ -627,18 +628,21 @@ STATEMENT_KINDS = {"removed": "Já retirei o objeto do espaço público.",
 
 async def owner_statement(core: Core, telegram_id: int, case_code: str, kind: str,
                           agreed_date: date | None = None, *,
-                          also: SessionHook | None = None) -> StatementResult:
+                          also: SessionHook | None = None,
+                          declarant: Declarant | None = None) -> StatementResult:
     """"Já retirei" / "Vou retirar": Art. 6º, §3º — "A remoção [...] deixará de acontecer, caso o
     proprietário/responsável se prontifique, de imediato, e dentro do prazo estipulado pelo
     agente fiscalizador, a retirar o objeto do espaço público [...] antes do início da
     operação." Recorded by the lifecycle's owner_commits where it allows it (otherwise as a
-    timeline note); the assigned inspector is asked to verify."""
+    timeline note); the assigned inspector is asked to verify. Only an owner who proved more
+    than the code may make it, and the inspector sees who did (core.services.owner_proof)."""
     if kind not in STATEMENT_KINDS:
         raise InvalidInput("Escolha “Já retirei” ou “Vou retirar”.")
     now = core.now()
     today = now.astimezone(_tz(core)).date()
     async with core.db.unit_of_work() as s:
         case, _link = await _owned(s, telegram_id, case_code, for_update=True)
+        who = declared_by(telegram_id, declarant, await require_proof(s, case, _link))
         lifecycle = core.law.tracks[case.track]
         state = lifecycle.state(case.state)
         if not case.is_open:
@@ -667,7 +671,7 @@ async def owner_statement(core: Core, telegram_id: int, case_code: str, kind: st
         person = await person_for(s, telegram_id)
         actor = ActorRef(Actor.OWNER.value, person.id, None)
         facts = {"owner_statement": text, "agreed_removal_by": agreed.isoformat(),
-                 "owner_statement_kind": kind, "submitted_via": VIA_OWNER}
+                 "owner_statement_kind": kind, "submitted_via": VIA_OWNER, "declared_by": who}
         if can_commit:
             res = await apply_transition(core, case.id, "owner_commits", actor, facts, session=s)
             seq, label = res.event_seq, lifecycle.state(res.state).label
@@ -675,7 +679,7 @@ async def owner_statement(core: Core, telegram_id: int, case_code: str, kind: st
             ev = await append_event(s, case, actor, "owner_statement", "Art. 6º, §3º",
                                     {**facts, "needs_verification": True}, public=False, at=now)
             seq, label = ev.seq, state.label
-        notified = await _ask_verification(s, case, text, seq)
+        notified = await _ask_verification(s, case, text, seq, who)
         if also is not None:
             await also(s)
     msg = (f"Registramos sua declaração: “{text}” A fiscalização vai conferir no local. "
@@ -683,7 +687,8 @@ async def owner_statement(core: Core, telegram_id: int, case_code: str, kind: st
     return StatementResult(case.protocol, label, msg, notified)
 
 
-async def _ask_verification(s: AsyncSession, case: Case, statement: str, seq: int) -> bool:
+async def _ask_verification(s: AsyncSession, case: Case, statement: str, seq: int,
+                             who: str = "") -> bool:
     """Queue "please verify" for the assigned inspector (the inspector who last acted on the
     case if none is assigned). False when there is none: staff see the statement in the panel
     (a non-public timeline entry / the owner_removing state)."""
@@ -707,6 +712,8 @@ async def _ask_verification(s: AsyncSession, case: Case, statement: str, seq: in
         Person.id == inspector.person_id))).scalar_one()
     text = (f"Protocolo {case.protocol}: o proprietário declarou: “{statement}” "
             "Confira no local e registre a retirada (Art. 6º, §3º).")
+    if who:
+        text += f"\nDeclarado por: {who}"
     payload = {"text": text,
                "buttons": [[{"text": "Abrir caso", "callback_data": f"case:open:{case.protocol}"}]],
                "location": {"lat": case.lat, "lon": case.lon,

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from core.area import valid_point
 from core.identifiers import InvalidIdentifier, normalize_plate, validate_chassis
 from core.lifecycle import Actor
 from core.parsing import ParseError, parse_text
@@ -30,6 +31,7 @@ from core.storage.models import Case, Event, Evidence, Person, Subscription, Sup
 from core.storage.protocol import allocate_protocols, new_case_code
 from core.storage.queries import nearby_open_cases
 from core.storage.timeline import ActorRef, append_event, build_event
+from core.text import clean_optional
 
 MAX_PHOTOS = 10
 MAX_TEXT = 1000  # description, colour, make/model, how long: each
@@ -92,7 +94,7 @@ def validate_report(core: Core, r: ReportIn) -> dict:
     law = core.law
     if r.category not in law.categories:
         raise InvalidInput("Categoria desconhecida. Escolha uma das opções apresentadas.")
-    if not (-90 <= r.lat <= 90 and -180 <= r.lon <= 180):
+    if not valid_point(r.lat, r.lon):
         raise InvalidInput("Localização inválida. Envie a localização pelo botão do Telegram.")
     if not core.area.contains(r.lat, r.lon):
         raise InvalidInput(f"Esse ponto fica fora da área de {law.city}. Esta prefeitura só pode "
@@ -126,6 +128,8 @@ async def submit_report(core: Core, telegram_id: int, report: ReportIn, *,
     AAAA-NNNNNN, the photos as evidence, the reporter subscribed to its updates. `also` runs
     in the same transaction (the bot clears its draft there, so a retry cannot report twice).
     Concurrent calls are committed in groups (see the module docstring)."""
+    report = _clean(report)
+    display_name = clean_optional(display_name)
     norm = validate_report(core, report)
     report = replace(report, **norm.pop("text"))
     for p in report.photos:  # checked before anything is written, as attach() would
@@ -135,6 +139,15 @@ async def submit_report(core: Core, telegram_id: int, report: ReportIn, *,
     job = _Job(core, telegram_id, report, norm, display_name, also, now,
                now.astimezone(ZoneInfo(core.settings.timezone)).year)
     return await _SUBMISSIONS.submit(core.db, job)
+
+
+def _clean(r: ReportIn) -> ReportIn:
+    """The report's typed texts as the database can keep them (core.text)."""
+    return replace(r, **{name: clean_optional(getattr(r, name)) for name in _TEXTS})
+
+
+_TEXTS = ("address", "neighbourhood", "plate", "chassis", "colour", "make_model",
+          "time_there", "description")
 
 
 # -- grouped commit (core.storage.group_commit; see the module docstring) ---------------------
@@ -267,6 +280,7 @@ async def support_case(core: Core, protocol: str, telegram_id: int,
                        also: SessionHook | None = None) -> str:
     """"É este": the citizen's report supports an open case; they follow its updates."""
     from core.services.cases import load_case
+    note, display_name = clean_optional(note), clean_optional(display_name)
     if note and len(note) > MAX_TEXT:
         raise InvalidInput(f"Texto longo demais (máximo de {MAX_TEXT} caracteres).")
     async with core.db.unit_of_work() as s:

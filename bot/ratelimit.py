@@ -1,0 +1,130 @@
+"""Telegram's overall limit (about 30 messages a second to different chats) shared fairly
+between chats.
+
+PTB's AIORateLimiter queues every message behind the overall limiter in arrival order: when
+20 accounts keep the bot answering 40 messages a second, each answer waits behind theirs.
+`FairRateLimiter` is AIORateLimiter (group limits, retry_after handling, max_retries) with the
+overall limiter replaced by `FairLimiter`: the same leaky bucket, but when messages wait, the
+next free slot goes to the chat that used fewest slots recently (usage decays with a time
+constant of `memory_s`), so a quiet chat's answer goes first.
+"""
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import math
+import time
+from collections import OrderedDict, deque
+from contextvars import ContextVar
+from typing import Any, Hashable
+
+from telegram.ext import AIORateLimiter
+
+_CHAT: ContextVar[Hashable] = ContextVar("rate_limited_chat", default=None)
+REMEMBERED_CHATS = 10_000
+
+
+class FairLimiter:
+    """`async with limiter:` at most `max_rate` entries per `time_period` (bursts up to
+    `max_rate`), waiting chats served least-used first. The chat is read from a context
+    variable set by FairRateLimiter.process_request."""
+
+    def __init__(self, max_rate: float, time_period: float = 1.0, *, memory_s: float = 10.0,
+                 clock=time.monotonic) -> None:
+        self.capacity = float(max_rate)
+        self.rate = max_rate / time_period
+        self.memory_s = memory_s
+        self._clock = clock
+        self._level = 0.0
+        self._at = clock()
+        self._queues: dict[Hashable, deque[asyncio.Future]] = {}
+        self._ready: list[tuple[float, int, Hashable]] = []
+        self._seq = itertools.count()
+        self._usage: OrderedDict[Hashable, tuple[float, float]] = OrderedDict()  # (uses, at)
+        self._timer: asyncio.TimerHandle | None = None
+
+    def _leak(self) -> float:
+        now = self._clock()
+        self._level = max(0.0, self._level - (now - self._at) * self.rate)
+        self._at = now
+        return now
+
+    def _key(self, chat: Hashable) -> float:
+        """Orders chats by recent use: log(uses) + at / memory_s is, up to a term common to
+        all chats, the log of the use count decayed to now."""
+        uses, at = self._usage.get(chat, (0.0, 0.0))
+        return -math.inf if uses <= 0 else math.log(uses) + at / self.memory_s
+
+    def _take(self, chat: Hashable, now: float) -> None:
+        self._level += 1
+        uses, at = self._usage.pop(chat, (0.0, now))
+        self._usage[chat] = (uses * math.exp(-(now - at) / self.memory_s) + 1, now)
+        while len(self._usage) > REMEMBERED_CHATS:
+            self._usage.popitem(last=False)
+
+    async def __aenter__(self) -> None:
+        chat = _CHAT.get()
+        now = self._leak()
+        if not self._ready and self._level + 1 <= self.capacity:
+            self._take(chat, now)
+            return
+        turn = asyncio.get_running_loop().create_future()
+        queue = self._queues.setdefault(chat, deque())
+        queue.append(turn)
+        if len(queue) == 1:
+            heapq.heappush(self._ready, (self._key(chat), next(self._seq), chat))
+        self._schedule()
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._level = max(0.0, self._level - 1)  # granted but never used
+            turn.cancel()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    def _schedule(self) -> None:
+        if self._timer is None and self._ready:
+            wait = max(0.0, (self._level + 1 - self.capacity) / self.rate)
+            self._timer = asyncio.get_running_loop().call_later(wait, self._drain)
+
+    def _drain(self) -> None:
+        self._timer = None
+        now = self._leak()
+        while self._ready and self._level + 1 <= self.capacity + 1e-9:
+            _, _, chat = heapq.heappop(self._ready)
+            queue = self._queues.get(chat)
+            while queue and queue[0].done():
+                queue.popleft()  # cancelled while waiting
+            if not queue:
+                self._queues.pop(chat, None)
+                continue
+            queue.popleft().set_result(None)
+            self._take(chat, now)
+            if queue:
+                heapq.heappush(self._ready, (self._key(chat), next(self._seq), chat))
+            else:
+                del self._queues[chat]
+        self._schedule()
+
+
+class FairRateLimiter(AIORateLimiter):
+    """AIORateLimiter whose overall limit is shared fairly between chats (see module doc)."""
+
+    def __init__(self, overall_max_rate: float = 30.0, overall_time_period: float = 1.0,
+                 **kwargs: Any) -> None:
+        super().__init__(overall_max_rate=overall_max_rate,
+                         overall_time_period=overall_time_period, **kwargs)
+        if self._base_limiter is not None:  # PTB 22's overall limiter, used as `async with`
+            self._base_limiter = FairLimiter(overall_max_rate, overall_time_period)
+
+    async def process_request(self, callback, args, kwargs, endpoint, data, rate_limit_args):
+        token = _CHAT.set(data.get("chat_id"))
+        try:
+            return await super().process_request(callback, args, kwargs, endpoint, data,
+                                                 rate_limit_args)
+        finally:
+            _CHAT.reset(token)
