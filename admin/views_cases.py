@@ -5,6 +5,7 @@ from decimal import Decimal
 
 from aiohttp import web
 
+from admin.files import file_response
 from admin.forms import fields_for, parse_fact
 from admin.web import CORE, core_of, redirect, render, require, user_of
 from core.formatting import parse_date_br
@@ -131,8 +132,7 @@ async def evidence_file(request: web.Request) -> web.StreamResponse:
         data = await core.evidence.aget(sha)
     except (FileNotFoundError, ValueError):
         raise web.HTTPNotFound(text="Arquivo ausente ou corrompido no armazenamento.")
-    return web.Response(body=data, content_type=ev.mime,
-                        headers={"Cache-Control": "private, max-age=3600"})
+    return file_response(data, f"evidencia-{sha[:12]}")
 
 
 _ = CORE

@@ -8,12 +8,14 @@ from datetime import datetime
 
 from aiohttp import web
 
+from admin.files import file_response
 from admin.views_cases import _filter_from
 from admin.web import SETTINGS, core_of, require
 from core.formatting import fmt_datetime
 from core.services import panel_queries as pq
 from core.services.errors import InvalidInput
-from core.services.evidence import EvidenceIn
+from core import media
+from core.services.evidence import EvidenceIn, store_upload
 from core.services.reports import ReportIn
 from core.services.staff import submit_external_report
 
@@ -87,8 +89,7 @@ async def media_file(request: web.Request) -> web.Response:
                                  request.match_info["sha"])
     if copy is None or pq.MEDIA_EXT.get(copy.mime) != request.match_info["ext"]:
         return _error(404, "Imagem não encontrada.")
-    return web.Response(body=copy.data, content_type=copy.mime,
-                        headers={"Cache-Control": "public, max-age=86400, immutable"})
+    return file_response(copy.data, copy.sha256[:12], cache="public, max-age=86400, immutable")
 
 
 async def requests_json(request: web.Request) -> web.Response:
@@ -129,9 +130,8 @@ async def post_request(request: web.Request) -> web.Response:
         if hasattr(item, "file"):
             data = item.file.read()
             if data:
-                sha = await core.evidence.aput(data)
-                photos.append(EvidenceIn(sha, item.content_type or "image/jpeg", "photo",
-                                         None, None))
+                stored = await store_upload(core, data, (media.IMAGE,))
+                photos.append(EvidenceIn(stored.sha256, stored.mime, "photo", None, None))
     report = ReportIn(category=str(form.get("service_code", "")), lat=lat, lon=lon,
                       photos=photos, address=str(form.get("address_string", "")) or None,
                       description=str(form.get("description", "")) or None)

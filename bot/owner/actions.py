@@ -16,6 +16,7 @@ from bot.owner.states import ANSWER, APPEAL, CODE, DATE, PREFIX
 from bot.owner.view import SITUATION_FLAGS, edit_view, refuse, send_view
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
+from core import media
 from core.formatting import fmt_datetime, parse_date_br
 from core.services.conversation import Conversation
 from core.services.errors import InvalidInput, ServiceError
@@ -229,7 +230,8 @@ async def _appeal_message(turn: Turn) -> None:
     if refusal is None and len(d.get("files", [])) >= MAX_FILES:
         refusal = texts.APPEAL_MAX_FILES.format(n=MAX_FILES)
     if refusal is None:
-        sha, refusal = await fetch(turn.bot, turn.core, item)
+        sha, refusal = await fetch(turn.bot, turn.core, item, (media.IMAGE,) if kind == "photo"
+                                   else (media.IMAGE, media.PDF))
     if refusal is not None:
         await turn.reply(refusal, keyboard)
         return
