@@ -18,6 +18,9 @@ TZ = ZoneInfo("America/Sao_Paulo")
 LOCALE = "pt_BR"
 
 _DATE_BR = re.compile(r"^\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{4})\s*$")
+#: Years a typed date may have: deadlines are computed from it, and a year like 9999 would
+#: overflow that arithmetic (a crash instead of a clear answer).
+YEARS = (1900, 2199)
 
 
 def now() -> datetime:
@@ -87,6 +90,9 @@ def parse_date_br(text: str) -> date:
             "por exemplo 10/12/2026."
         )
     day, month, year = (int(g) for g in m.groups())
+    if not YEARS[0] <= year <= YEARS[1]:
+        raise ValueError(f"Ano fora do intervalo aceito ({YEARS[0]} a {YEARS[1]}): confira "
+                         "a data (formato dd/mm/aaaa).")
     try:
         return date(year, month, day)
     except ValueError:

@@ -33,6 +33,7 @@ ROLE_LABELS = {"admin": "Administrador(a)", "staff": "Servidor(a)"}
 CLOSURE_KINDS = {"holiday": "Feriado municipal", "optional": "Ponto facultativo",
                  "decree": "Fechamento por decreto"}
 MIN_PASSWORD = 10
+MAX_MONEY = Decimal("1e12")  # no fee, tariff or auction reaches R$ 1 trilhão
 _USERNAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{1,39}$")
 _hasher = PasswordHasher()
 # Verified when the username does not exist, so a miss costs as long as a wrong password.
@@ -49,6 +50,7 @@ class StaffUserInfo:
     role: str
     active: bool
     last_login_at: datetime | None = None
+    session_version: int = 0  # sessions signed with another version are over
 
     @property
     def is_admin(self) -> bool:
@@ -60,7 +62,8 @@ class StaffUserInfo:
 
 
 def _info(u: StaffUser) -> StaffUserInfo:
-    return StaffUserInfo(u.id, u.username, u.role, u.active, u.last_login_at)
+    return StaffUserInfo(u.id, u.username, u.role, u.active, u.last_login_at,
+                         u.session_version or 0)
 
 
 # -- accounts --------------------------------------------------------------------------------
@@ -121,7 +124,39 @@ async def set_user_active(core: Core, user_id: int, active: bool, by: StaffUserI
         user = await s.get(StaffUser, user_id)
         if user is None:
             raise NotFound("Usuário não encontrado.")
+        if user.active and not active:
+            user.session_version = (user.session_version or 0) + 1  # signed out everywhere
         user.active = active
+
+
+async def end_sessions(core: Core, user_id: int) -> None:
+    """Log out: every panel session of this user issued so far is refused from now on."""
+    async with core.db.unit_of_work() as s:
+        user = await s.get(StaffUser, user_id)
+        if user is not None:
+            user.session_version = (user.session_version or 0) + 1
+
+
+async def change_password(core: Core, user_id: int, current: str, new: str,
+                          repeated: str) -> StaffUserInfo:
+    """A user's own new password (the current one must be right); every other session of
+    the user ends (the returned info carries the new session version)."""
+    if len(new or "") < MIN_PASSWORD:
+        raise InvalidInput(f"A nova senha precisa ter pelo menos {MIN_PASSWORD} caracteres.")
+    if new != repeated:
+        raise InvalidInput("A repetição não confere com a nova senha.")
+    async with core.db.unit_of_work() as s:
+        user = await s.get(StaffUser, user_id)
+        if user is None or not user.active:
+            raise NotFound("Usuário não encontrado.")
+        try:
+            _hasher.verify(user.password_hash, current or "")
+        except (VerificationError, InvalidHashError):
+            raise InvalidInput("A senha atual está incorreta.") from None
+        user.password_hash = _hasher.hash(new)
+        user.session_version = (user.session_version or 0) + 1
+        await s.flush()
+        return _info(user)
 
 
 # -- tariffs and calendar ------------------------------------------------------------------
@@ -138,9 +173,10 @@ def parse_money(text: str) -> Decimal:
     try:
         value = Decimal(raw)
     except InvalidOperation:
-        raise InvalidInput(f"Valor inválido: “{text}”. Use, por exemplo, 1.234,56.") from None
-    if not value.is_finite() or value < 0:
-        raise InvalidInput(f"Valor inválido: “{text}”.")
+        raise InvalidInput(f"Valor inválido: “{text[:40]}”. Use, por exemplo, 1.234,56."
+                           ) from None
+    if not value.is_finite() or value < 0 or value >= MAX_MONEY:
+        raise InvalidInput(f"Valor inválido: “{text[:40]}”.")
     return value.quantize(Decimal("0.01"))
 
 
