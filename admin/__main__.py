@@ -3,6 +3,8 @@
     python -m admin                                   # ADMIN_HOST:ADMIN_PORT (127.0.0.1:8081)
     python -m admin create-user USERNAME --role admin|staff   # password from standard input
     python -m admin invite-inspector --name NAME --agency AGENCY   # code on the last line
+    python -m admin public-copies      # EXIF-free copies of photos stored before they were
+                                       # made at upload (once, after upgrading)
 """
 from __future__ import annotations
 
@@ -43,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     inv = sub.add_parser("invite-inspector", help="gerar código de convite de fiscal")
     inv.add_argument("--name", required=True)
     inv.add_argument("--agency", required=True)
+    sub.add_parser("public-copies", help="fazer as cópias públicas (sem EXIF) que faltam")
     args = parser.parse_args(argv)
 
     try:
@@ -59,6 +62,12 @@ def main(argv: list[str] | None = None) -> int:
                 core, args.name, args.agency, "cli")))
             print(f"Código de convite para {args.name} (uso único; o fiscal envia ao bot):")
             print(code)
+            return 0
+        if args.cmd == "public-copies":
+            from core.services.evidence import make_missing_public_copies
+            made, refused = asyncio.run(_with_core(make_missing_public_copies))
+            print(f"Cópias públicas feitas: {made}; fotos recusadas (não decodificáveis ou "
+                  f"grandes demais): {refused}.")
             return 0
     except USER_ERRORS as exc:
         print(exc.message, file=sys.stderr)

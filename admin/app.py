@@ -1,8 +1,10 @@
 """The staff panel's aiohttp application: `create_app(core)`.
 
-Middlewares, outermost first: security headers; session (signed cookie → request user);
-CSRF check on every POST (except the Open311 API, which uses its API key); user errors from
-the core shown as a message instead of a stack trace.
+Middlewares, outermost first: security headers; session (signed cookie → request user,
+refused when the user's session version moved on); CSRF check on every POST (except the
+Open311 API, which uses its API key); user errors from the core shown as a 400 message and
+anything unexpected as a plain 500 page, never a stack trace; the parameter check
+(admin.params: control characters and oversized values are a 400).
 """
 from __future__ import annotations
 

@@ -17,7 +17,8 @@ from PIL import Image
 from sqlalchemy import select
 
 from core import media
-from core.services.evidence import EvidenceIn, attach, store_upload
+from core.services.evidence import (EvidenceIn, attach, make_missing_public_copies,
+                                   store_upload)
 from core.storage.models import Case, Evidence
 from tests.core_fixtures import clock, core, jpeg, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import CENTRE, Panel, new_case, panel  # noqa: F401
@@ -176,3 +177,14 @@ async def test_public_requests_never_decode_an_image(panel):
         rows = await (await c.get("/open311/v2/requests.json")).json()
     assert {r["service_request_id"]: r.get("media_url") for r in rows}[s.protocol] is None
     assert not core.evidence.path_of(sha).with_name(sha + ".public").exists()
+
+
+async def test_photos_stored_before_the_rule_get_their_copy_from_the_operator_command(panel):
+    core = panel.core
+    old = core.evidence.put(jpeg((7, 7, 7)))
+    bomb = core.evidence.put(bomb_png())
+    await new_case(core, None, 5, photos=[EvidenceIn(old, "image/jpeg", "photo"),
+                                          EvidenceIn(bomb, "image/png", "photo")])
+    assert await make_missing_public_copies(core) == (1, 1)  # the bomb is never decoded
+    assert core.evidence.public_copy(old).mime == "image/jpeg"
+    assert await make_missing_public_copies(core) == (0, 1)  # made once

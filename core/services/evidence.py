@@ -81,3 +81,27 @@ async def public_photo(core: Core, sha256: str) -> bytes | None:
         return (await core.evidence.apublic_copy(sha256)).data
     except UnsupportedMedia:
         return None
+
+
+async def make_missing_public_copies(core: Core) -> tuple[int, int]:
+    """Photos stored before public copies were made at upload get theirs now: an operator's
+    one-off command (`python -m admin public-copies`), never a public request. The pixel limit
+    applies (core.media). Returns (made, refused)."""
+    async with core.db.read() as s:
+        shas = (await s.execute(select(Evidence.sha256).where(Evidence.kind == "photo")
+                                .distinct())).scalars().all()
+    made = refused = 0
+    for sha in shas:
+        if not core.evidence.exists(sha):
+            continue
+        try:
+            await core.evidence.apublic_copy(sha)
+            continue  # already there
+        except UnsupportedMedia:
+            pass
+        try:
+            await asyncio.to_thread(core.evidence.make_public_copy, sha)
+            made += 1
+        except (UnsupportedMedia, ValueError, OSError):
+            refused += 1
+    return made, refused
