@@ -143,3 +143,21 @@ async def test_csv_cells_cannot_run_as_formulas(panel, photo):
     for row in rows:
         for cell in row:
             assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
+
+
+# -- bad input -----------------------------------------------------------------------------------
+
+async def test_the_reported_hostile_values_get_a_clear_400(panel):
+    """The values that answered 500 before (issue 13): each is now a 400 with the reason."""
+    async with panel.client("bruno") as c:
+        for url, params, reason in [
+                ("/casos", {"inspector": "99999999999999999999999"}, "Fiscal: valor inválido"),
+                ("/casos", {"inspector": "²"}, "Fiscal: valor inválido"),
+                ("/casos", {"q": "a\x00b"}, "caracteres de controle"),
+                ("/casos", {"date_to": "31/12/9999"}, "Ano fora do intervalo"),
+                ("/casos", {"after": "ZZZZ"}, "Página inválida"),
+                ("/exportar/casos.csv", {"q": "'\""}, "informe um protocolo"),
+                ("/patio", {"split": "2026-000001", "gross": "1e999999"}, "Valor inválido")]:
+            r = await c.get(url, params=params)
+            assert r.status == 400, (url, params)
+            assert reason in await r.text(), (url, params)
