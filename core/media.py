@@ -9,6 +9,7 @@ are also opened by Pillow, which reads only the header, so a decompression bomb 
 that decodes to gigabytes, e.g. a 410 KB PNG of 12000 × 12000) is refused by its dimensions
 before a single pixel is decoded. Pillow's own MAX_IMAGE_PIXELS is set to the same limit so
 that any decode elsewhere in the process stops at twice that (DecompressionBombError).
+HEIC/HEIF photos are kept as evidence but never decoded here (no public copy is made of them).
 """
 from __future__ import annotations
 

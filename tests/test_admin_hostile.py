@@ -82,7 +82,7 @@ async def test_no_route_answers_5xx_to_hostile_parameters(make_core, photo):
                   id(staff): csrf_of(await (await staff.get("/usuarios")).text())}
         for method, template, handler in routes:
             if handler is views_auth.logout:
-                continue  # tested in test_admin_sessions (it ends the session on purpose)
+                continue  # tested in test_admin_security (it ends the session on purpose)
             names = read_params(handler)
             if template.endswith("/acao/{code}"):
                 names |= {"duplicate_of", "publication_date", "publication_reference"}
