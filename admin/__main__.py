@@ -4,6 +4,8 @@
     python -m admin create-user USERNAME --role admin|staff   # password from standard input
     python -m admin invite-inspector --name NAME --agency AGENCY   # code on the last line
     python -m admin deactivate-inspector ID          # tasks reassigned, /tarefas menu removed
+    python -m admin public-copies      # EXIF-free copies of photos stored before they were
+                                       # made at upload (once, after upgrading)
 """
 from __future__ import annotations
 
@@ -47,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     dea = sub.add_parser("deactivate-inspector",
                          help="desativar um fiscal (tarefas redistribuídas, menu removido)")
     dea.add_argument("inspector_id", type=int, metavar="ID", help="número do fiscal no painel")
+    sub.add_parser("public-copies", help="fazer as cópias públicas (sem EXIF) que faltam")
     args = parser.parse_args(argv)
 
     try:
@@ -71,6 +74,11 @@ def main(argv: list[str] | None = None) -> int:
                 core, args.inspector_id, ActorRef("staff", None, "cli"))))
             print(f"Fiscal {args.inspector_id} desativado: as tarefas abertas foram "
                   "redistribuídas e o menu de fiscal será removido do Telegram dele.")
+        if args.cmd == "public-copies":
+            from core.services.evidence import make_missing_public_copies
+            made, refused = asyncio.run(_with_core(make_missing_public_copies))
+            print(f"Cópias públicas feitas: {made}; fotos recusadas (não decodificáveis ou "
+                  f"grandes demais): {refused}.")
             return 0
     except USER_ERRORS as exc:
         print(exc.message, file=sys.stderr)

@@ -1,8 +1,10 @@
 """The staff panel's aiohttp application: `create_app(core)`.
 
-Middlewares, outermost first: security headers; session (signed cookie → request user);
-CSRF check on every POST (except the Open311 API, which uses its API key); user errors from
-the core shown as a message instead of a stack trace.
+Middlewares, outermost first: security headers; session (signed cookie → request user,
+refused when the user's session version moved on); CSRF check on every POST (except the
+Open311 API, which uses its API key); user errors from the core shown as a 400 message and
+anything unexpected as a plain 500 page, never a stack trace; the parameter check
+(admin.params: control characters and oversized values are a 400).
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import jinja2
 from aiohttp import web
 
 from admin import filters
+from admin.params import params_middleware
 from admin.security import (SECURITY_HEADERS, csp, SESSION_COOKIE, SESSION_HOURS, LoginThrottle,
                             Session, Signer, load_secret, read_session)
 from admin.web import CORE, SESSION, SETTINGS, SIGNER, THROTTLE, USER, render
@@ -64,8 +67,8 @@ async def session_middleware(request: web.Request, handler) -> web.StreamRespons
     request[SESSION] = session
     user = None
     if session.user_id is not None:
-        user = await get_user(request.app[CORE], int(session.user_id))
-        if user is None or not user.active:
+        user = await get_user(request.app[CORE], session.user_id)
+        if user is None or not user.active or user.session_version != session.version:
             user = None
             request[SESSION] = Session.anonymous()
     request[USER] = user
@@ -95,6 +98,13 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
             raise redirect(request, back.split(request.host, 1)[1], exc.message, "error")
         return render(request, "error.html", {"title": "Não foi possível concluir",
                                               "message": exc.message}, status=400)
+    except Exception:  # a bug: logged with its trace, the person sees a plain Portuguese page
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        if request.path.startswith(CSRF_EXEMPT_PREFIX):
+            return web.json_response([{"code": 500, "description": "Erro interno."}], status=500)
+        return render(request, "error.html", {
+            "title": "Erro interno", "message": "Algo deu errado do nosso lado. A equipe técnica "
+            "foi avisada pelo registro do servidor; tente de novo mais tarde."}, status=500)
 
 
 def _jinja(app: web.Application) -> None:
@@ -109,7 +119,8 @@ def create_app(core: Core | None = None, settings: Settings | None = None) -> we
     from `settings` when the app starts."""
     settings = settings or (core.settings if core else get_settings())
     app = web.Application(middlewares=[headers_middleware, session_middleware,
-                                       errors_middleware], client_max_size=12 * 1024 ** 2)
+                                       errors_middleware, params_middleware],
+                          client_max_size=12 * 1024 ** 2)
     app[SETTINGS] = settings
     app[SIGNER] = Signer(load_secret(settings.admin_secret_key, settings.data_dir))
     app[THROTTLE] = LoginThrottle()

@@ -12,6 +12,8 @@ def setup(app: web.Application) -> None:
     r.add_get("/login", auth.login_page)
     r.add_post("/login", auth.login)
     r.add_post("/logout", auth.logout)
+    r.add_get("/senha", auth.password_page)
+    r.add_post("/senha", auth.password_change)
     r.add_get("/", c.dashboard)
     r.add_get("/casos", c.case_list)
     r.add_get("/casos/{protocol}", c.case_page)

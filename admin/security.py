@@ -1,11 +1,12 @@
 """Sessions, CSRF, login throttling and security headers for the panel.
 
-Sessions are signed tokens, not server-side rows: the cookie holds {user id, random nonce,
-issue time}, signed with HMAC-SHA256 under ADMIN_SECRET_KEY (generated once and kept in
-DATA_DIR/admin_secret_key when the setting is empty). Every request reloads the user, so a
-deactivated account or a changed role takes effect at once; a token expires SESSION_HOURS
-after login. Logging out deletes the cookie (a copied token stays valid until it expires —
-the price of not keeping sessions in the database).
+Sessions are signed tokens: the cookie holds {user id, session version, random nonce, issue
+time}, signed with HMAC-SHA256 under ADMIN_SECRET_KEY (generated once and kept in
+DATA_DIR/admin_secret_key when the setting is empty). Every request reloads the user and
+compares the user's session version (staff_users.session_version) with the token's: logout,
+a password change and deactivation raise the version, so every token issued before — a copied
+cookie included — is refused at once, server-side. (One version per user: logging out ends the
+user's sessions on every device.) A token also expires SESSION_HOURS after login.
 
 CSRF: every form carries HMAC(secret, "csrf:" + nonce) of the session's nonce (anonymous
 visitors get a nonce too, so the login form is protected); every POST is checked.
@@ -15,8 +16,9 @@ WINDOW lock that pair out for WINDOW. A restart clears it (documented trade-off)
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import base64
 import hashlib
@@ -33,6 +35,28 @@ FLASH_COOKIE = "vl_flash"
 SESSION_HOURS = 12
 MAX_FAILURES = 5
 WINDOW_S = 15 * 60
+
+_UNSAFE_RAW = re.compile(r"[\x00-\x20\x7f\\]")  # controls, spaces, backslashes
+_UNSAFE_DECODED = re.compile(r"[\x00-\x1f\x7f\\]")  # "%20" (a space) is a fine search
+
+
+def safe_next(value: object) -> str:
+    """Where to go after login: `value` only if it is a local path of this panel, else "/".
+
+    Browsers drop tabs and line breaks inside URLs and read a backslash as a slash, so
+    "/\t/evil.example" or "/\\evil.example" would become "//evil.example" (another site):
+    any control character or backslash is refused, in the value and once percent-decoded
+    (and a raw space), as are scheme-relative ("//host") and absolute ("https:...") URLs."""
+    text = value if isinstance(value, str) else ""
+    for form, unsafe in ((text, _UNSAFE_RAW), (unquote(text), _UNSAFE_DECODED)):
+        if (not form.startswith("/") or form.startswith("//") or len(form) > 1000
+                or unsafe.search(form)):
+            return "/"
+        parts = urlsplit(form)
+        if parts.scheme or parts.netloc:
+            return "/"
+    return text
+
 
 @lru_cache(maxsize=4)
 def csp(tile_url: str = "") -> str:
@@ -106,13 +130,14 @@ class Session:
     nonce: str
     issued: float
     fresh: bool = False  # must be (re)written to the cookie
+    version: int = 0  # the user's session version when it was issued
 
     @classmethod
     def anonymous(cls) -> "Session":
         return cls(None, secrets.token_urlsafe(18), time.time(), True)
 
     def payload(self) -> dict:
-        return {"u": self.user_id, "n": self.nonce, "t": int(self.issued)}
+        return {"u": self.user_id, "n": self.nonce, "t": int(self.issued), "v": self.version}
 
 
 def read_session(signer: Signer, token: str | None, now: float | None = None) -> Session:
@@ -122,7 +147,10 @@ def read_session(signer: Signer, token: str | None, now: float | None = None) ->
         return Session.anonymous()
     if data.get("u") is not None and now - float(data.get("t", 0)) > SESSION_HOURS * 3600:
         return Session.anonymous()
-    return Session(data.get("u"), data["n"], float(data.get("t", now)))
+    user, version = data.get("u"), data.get("v", 0)
+    if user is not None and not (isinstance(user, int) and isinstance(version, int)):
+        return Session.anonymous()
+    return Session(user, data["n"], float(data.get("t", now)), version=version)
 
 
 @dataclass

@@ -6,6 +6,7 @@ from datetime import date
 from aiohttp import web
 from sqlalchemy import select
 
+from admin import params
 from admin.web import core_of, redirect, render, require, user_of
 from core.parsing import ParseError, parse_date, parse_money
 from core.services import panel_queries as pq
@@ -22,6 +23,13 @@ def _date(raw: str, label: str) -> date:
         return parse_date(raw)
     except ParseError as exc:
         raise InvalidInput(f"{label}: {exc.message}") from None
+
+
+def _path_id(request: web.Request) -> int:
+    found = params.int_id(request.match_info["id"], "Identificador")
+    if found is None:
+        raise web.HTTPNotFound()
+    return found
 
 
 @require("admin")
@@ -43,7 +51,7 @@ async def invite(request: web.Request) -> web.Response:
 
 @require("admin")
 async def deactivate(request: web.Request) -> web.StreamResponse:
-    await inspectors.deactivate_inspector(core_of(request), int(request.match_info["id"]),
+    await inspectors.deactivate_inspector(core_of(request), _path_id(request),
                                    user_of(request).actor())
     raise redirect(request, "/fiscais", "Fiscal desativado.")
 
@@ -87,7 +95,7 @@ async def closure_add(request: web.Request) -> web.StreamResponse:
 
 @require("admin")
 async def closure_remove(request: web.Request) -> web.StreamResponse:
-    await remove_closure(core_of(request), int(request.match_info["id"]), user_of(request))
+    await remove_closure(core_of(request), _path_id(request), user_of(request))
     raise redirect(request, "/tarifas", "Fechamento removido.")
 
 
@@ -109,6 +117,6 @@ async def user_add(request: web.Request) -> web.StreamResponse:
 async def user_active(request: web.Request) -> web.StreamResponse:
     form = await request.post()
     active = form.get("active") == "1"
-    await set_user_active(core_of(request), int(request.match_info["id"]), active,
+    await set_user_active(core_of(request), _path_id(request), active,
                           user_of(request))
     raise redirect(request, "/usuarios", "Usuário ativado." if active else "Usuário desativado.")

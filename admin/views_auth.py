@@ -5,31 +5,26 @@ import time
 
 from aiohttp import web
 
-from admin.security import Session
-from admin.web import CORE, SESSION, THROTTLE, USER, redirect, render
-from core.services.staff import authenticate
+from admin.security import Session, safe_next
+from admin.web import CORE, SESSION, THROTTLE, USER, redirect, render, require
+from core.services.staff import StaffUserInfo, authenticate, change_password, end_sessions
 
 
 def _client_ip(request: web.Request) -> str:
     return request.remote or "?"
 
 
-def _safe_next(value: str | None) -> str:
-    value = value or "/"
-    return value if value.startswith("/") and not value.startswith("//") else "/"
-
-
 async def login_page(request: web.Request) -> web.Response:
     if request.get(USER):
         raise web.HTTPFound("/")
-    return render(request, "login.html", {"next": _safe_next(request.query.get("next"))})
+    return render(request, "login.html", {"next": safe_next(request.query.get("next"))})
 
 
 async def login(request: web.Request) -> web.StreamResponse:
     form = await request.post()
     username = str(form.get("username", "")).strip().lower()
     password = str(form.get("password", ""))
-    nxt = _safe_next(str(form.get("next", "/")))
+    nxt = safe_next(str(form.get("next", "/")))
     ip = _client_ip(request)
     throttle = request.app[THROTTLE]
     wait = throttle.blocked_for(username, ip)
@@ -47,14 +42,42 @@ async def login(request: web.Request) -> web.StreamResponse:
                       status=401)
     throttle.succeeded(username, ip)
     # A new nonce at login: a token planted before login is worthless afterwards.
-    session = Session.anonymous()
-    session.user_id, session.issued = user.id, time.time()
-    request[SESSION] = session
-    request[USER] = user
+    _sign_in(request, user)
     raise web.HTTPFound(nxt)
 
 
+def _sign_in(request: web.Request, user: StaffUserInfo) -> None:
+    """A new session (new nonce) for `user`, at the user's current session version."""
+    session = Session.anonymous()
+    session.user_id, session.issued = user.id, time.time()
+    session.version = user.session_version
+    request[SESSION] = session
+    request[USER] = user
+
+
 async def logout(request: web.Request) -> web.StreamResponse:
+    """Ends the session server-side: the user's session version is raised, so this cookie —
+    and any copy of it — is refused from now on."""
+    user = request.get(USER)
+    if user is not None:
+        await end_sessions(request.app[CORE], user.id)
     request[SESSION] = Session.anonymous()
     request[USER] = None
     raise redirect(request, "/login", "Você saiu do painel.")
+
+
+@require()
+async def password_page(request: web.Request) -> web.Response:
+    return render(request, "password.html", {})
+
+
+@require()
+async def password_change(request: web.Request) -> web.StreamResponse:
+    """The user's own password; every other session of the user ends, this one goes on."""
+    form = await request.post()
+    user = await change_password(request.app[CORE], request[USER].id,
+                                 str(form.get("current", "")), str(form.get("new", "")),
+                                 str(form.get("repeat", "")))
+    _sign_in(request, user)
+    raise redirect(request, "/", "Senha alterada. As outras sessões abertas com a sua conta "
+                                 "foram encerradas.")

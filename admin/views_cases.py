@@ -5,6 +5,8 @@ from decimal import Decimal
 
 from aiohttp import web
 
+from admin import params
+from admin.files import file_response
 from admin.forms import fields_for, parse_fact
 from admin.web import CORE, core_of, redirect, render, require, user_of
 from core.parsing import ParseError, parse_date, parse_money
@@ -25,20 +27,15 @@ async def dashboard(request: web.Request) -> web.Response:
 
 
 def _filter_from(request: web.Request) -> pq.CaseFilter:
+    """The case list's (and the CSV export's) filters, each checked (admin.params)."""
     q = request.query
-    f = pq.CaseFilter(state=q.get("state", ""), category=q.get("category", ""),
-                      neighbourhood=q.get("neighbourhood", ""), q=q.get("q", ""),
-                      open_only=q.get("open") == "1")
-    for attr in ("date_from", "date_to"):
-        raw = q.get(attr, "").strip()
-        if raw:
-            try:
-                setattr(f, attr, parse_date(raw))
-            except ParseError as exc:
-                raise InvalidInput(exc.message) from None
-    if q.get("inspector", "").isdigit():
-        f.inspector_id = int(q["inspector"])
-    return f
+    return pq.CaseFilter(state=params.text(q.get("state"), "Situação", 80),
+                         category=params.text(q.get("category"), "Categoria", 80),
+                         neighbourhood=params.text(q.get("neighbourhood"), "Bairro"),
+                         q=params.text(q.get("q"), "Busca", 40), open_only=q.get("open") == "1",
+                         date_from=params.date_br(q.get("date_from"), "Data inicial"),
+                         date_to=params.date_br(q.get("date_to"), "Data final"),
+                         inspector_id=params.int_id(q.get("inspector"), "Fiscal"))
 
 
 def _states(core) -> list[tuple[str, str]]:
@@ -53,10 +50,10 @@ def _states(core) -> list[tuple[str, str]]:
 async def case_list(request: web.Request) -> web.Response:
     core = core_of(request)
     f = _filter_from(request)
-    page = await pq.list_cases(core, f, request.query.get("after") or None)
-    params = {k: v for k, v in request.query.items() if k != "after" and v}
+    page = await pq.list_cases(core, f, params.cursor(request.query.get("after")))
+    kept = {k: v for k, v in request.query.items() if k != "after" and v}
     return render(request, "cases.html", {
-        "page": page, "f": f, "states": _states(core), "params": params,
+        "page": page, "f": f, "states": _states(core), "params": kept,
         "raw": request.query, "inspectors": await pq.inspectors(core)})
 
 
@@ -115,10 +112,10 @@ async def assign(request: web.Request) -> web.StreamResponse:
     core = core_of(request)
     form = await request.post()
     protocol = request.match_info["protocol"]
-    raw = str(form.get("inspector_id", ""))
-    if not raw.isdigit():
+    inspector_id = params.int_id(form.get("inspector_id"), "Fiscal")
+    if inspector_id is None:
         raise InvalidInput("Escolha um fiscal.")
-    await tasks.assign_case(core, protocol, int(raw), user_of(request).actor())
+    await tasks.assign_case(core, protocol, inspector_id, user_of(request).actor())
     raise redirect(request, f"/casos/{protocol}", "Caso atribuído; o fiscal foi avisado.")
 
 
@@ -133,8 +130,7 @@ async def evidence_file(request: web.Request) -> web.StreamResponse:
         data = await core.evidence.aget(sha)
     except (FileNotFoundError, ValueError):
         raise web.HTTPNotFound(text="Arquivo ausente ou corrompido no armazenamento.")
-    return web.Response(body=data, content_type=ev.mime,
-                        headers={"Cache-Control": "private, max-age=3600"})
+    return file_response(data, f"evidencia-{sha[:12]}")
 
 
 _ = CORE

@@ -8,12 +8,15 @@ from datetime import datetime
 
 from aiohttp import web
 
+from admin.files import FILE_CSP, file_response
 from admin.views_cases import _filter_from
 from admin.web import SETTINGS, core_of, require
 from core.formatting import fmt_datetime
+from core.parsing import YEARS
 from core.services import panel_queries as pq
 from core.services.errors import InvalidInput
-from core.services.evidence import EvidenceIn
+from core import media
+from core.services.evidence import EvidenceIn, store_upload
 from core.services.reports import ReportIn
 from core.services.staff import submit_external_report
 
@@ -26,24 +29,40 @@ def _dt(value: datetime | None) -> str:
     return fmt_datetime(value) if value else ""
 
 
+#: OWASP "CSV injection": a cell that starts with one of these is a formula to a spreadsheet.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> str:
+    """A CSV cell safe to open in a spreadsheet: a text starting like a formula is prefixed
+    with a single quote, as OWASP recommends (the csv module quotes separators and quotes)."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
 @require()
 async def cases_csv(request: web.Request) -> web.StreamResponse:
     core = core_of(request)
     f = _filter_from(request)
+    rows = pq.iter_cases(core, f)
+    first = await anext(rows, None)  # a refused filter is a 400 page, before any byte is sent
     resp = web.StreamResponse(headers={
         "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": 'attachment; filename="casos.csv"'})
+        "Content-Disposition": 'attachment; filename="casos.csv"',
+        "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store",
+        "Content-Security-Policy": FILE_CSP})
     await resp.prepare(request)
     buf = io.StringIO()
     writer = csv.writer(buf, delimiter=";")
     buf.write("\ufeff")  # Excel opens UTF-8 with accents correctly
     writer.writerow(CSV_HEADER)
     n = 0
-    async for r in pq.iter_cases(core, f):
-        writer.writerow([r.protocol, r.category, r.state, "sim" if r.is_open else "não",
-                         r.neighbourhood or "", r.address or "", r.plate or "", r.assignee or "",
-                         _dt(r.created_at), _dt(r.updated_at), _dt(r.closed_at),
-                         _dt(r.deadline_at)])
+    while first is not None:
+        r, first = first, await anext(rows, None)
+        writer.writerow([csv_cell(v) for v in (
+            r.protocol, r.category, r.state, "sim" if r.is_open else "não", r.neighbourhood,
+            r.address, r.plate, r.assignee, _dt(r.created_at), _dt(r.updated_at),
+            _dt(r.closed_at), _dt(r.deadline_at))])
         n += 1
         if n % 500 == 0:
             await resp.write(buf.getvalue().encode())
@@ -70,9 +89,11 @@ def _when(raw: str | None) -> datetime | None:
     try:
         moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
     except ValueError:
-        raise InvalidInput(f"Data inválida: {raw} (use W3C/ISO 8601).") from None
+        raise InvalidInput(f"Data inválida: {raw[:40]} (use W3C/ISO 8601).") from None
     if moment.tzinfo is None:
-        raise InvalidInput(f"Data sem fuso horário: {raw}.")
+        raise InvalidInput(f"Data sem fuso horário: {raw[:40]}.")
+    if not YEARS[0] < moment.year < YEARS[1]:
+        raise InvalidInput(f"Data fora do intervalo aceito ({YEARS[0]} a {YEARS[1]}): {raw[:40]}.")
     return moment
 
 
@@ -87,8 +108,7 @@ async def media_file(request: web.Request) -> web.Response:
                                  request.match_info["sha"])
     if copy is None or pq.MEDIA_EXT.get(copy.mime) != request.match_info["ext"]:
         return _error(404, "Imagem não encontrada.")
-    return web.Response(body=copy.data, content_type=copy.mime,
-                        headers={"Cache-Control": "public, max-age=86400, immutable"})
+    return file_response(copy.data, copy.sha256[:12], cache="public, max-age=86400, immutable")
 
 
 async def requests_json(request: web.Request) -> web.Response:
@@ -118,7 +138,7 @@ async def post_request(request: web.Request) -> web.Response:
     key = request.app[SETTINGS].open311_api_key
     form = await request.post()
     given = str(form.get("api_key", ""))
-    if not key or not hmac.compare_digest(key, given):
+    if not key or not hmac.compare_digest(key.encode(), given.encode()):
         return _error(403, "api_key inválida.")
     try:
         lat, lon = float(str(form.get("lat", ""))), float(str(form.get("long", "")))
@@ -129,9 +149,8 @@ async def post_request(request: web.Request) -> web.Response:
         if hasattr(item, "file"):
             data = item.file.read()
             if data:
-                sha = await core.evidence.aput(data)
-                photos.append(EvidenceIn(sha, item.content_type or "image/jpeg", "photo",
-                                         None, None))
+                stored = await store_upload(core, data, (media.IMAGE,))
+                photos.append(EvidenceIn(stored.sha256, stored.mime, "photo", None, None))
     report = ReportIn(category=str(form.get("service_code", "")), lat=lat, lon=lon,
                       photos=photos, address=str(form.get("address_string", "")) or None,
                       description=str(form.get("description", "")) or None)

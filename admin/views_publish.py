@@ -5,6 +5,7 @@ from decimal import Decimal
 
 from aiohttp import web
 
+from admin.files import file_response
 from admin.web import core_of, redirect, render, require, user_of
 from core.parsing import parse_date, parse_money
 from core.services import panel_queries as pq
@@ -40,9 +41,8 @@ async def edital_file(request: web.Request) -> web.StreamResponse:
                                           request.query.get("role", ""))
     name = f"edital-{kind}"
     if request.match_info["ext"] == "pdf":
-        return web.Response(body=pdf, content_type="application/pdf", headers={
-            "Content-Disposition": f'inline; filename="{name}.pdf"'})
-    return web.Response(text=text, content_type="text/plain", charset="utf-8")
+        return file_response(pdf, name, cache="no-store")
+    return file_response(text.encode(), name, cache="no-store", text=True)
 
 
 @require()

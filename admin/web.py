@@ -41,8 +41,9 @@ def require(role: str = "staff") -> Callable[[Handler], Handler]:
         async def wrapped(request: web.Request) -> web.StreamResponse:
             user = user_of(request)
             if user is None:
-                if request.method == "GET":
-                    raise web.HTTPFound(f"/login?next={quote(request.path_qs, safe='')}")
+                back = request.path_qs if len(request.path_qs) <= 1000 else request.path
+                if request.method == "GET" and len(back) <= 1000:
+                    raise web.HTTPFound(f"/login?next={quote(back, safe='')}")
                 raise web.HTTPFound("/login")
             if role == "admin" and not user.is_admin:
                 return render(request, "forbidden.html", {}, status=403)

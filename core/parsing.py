@@ -44,6 +44,9 @@ LOCALE = "pt_BR"
 CENT = Decimal("0.01")
 #: The largest amount a money column (Numeric(12, 2)) holds.
 MAX_MONEY = Decimal("9999999999.99")
+#: Years a typed date may have: deadlines are computed from it, and a year like 9999 would
+#: overflow that arithmetic (a crash instead of a clear answer).
+YEARS = (1900, 2199)
 MAX_KILOGRAMS = Decimal("1000000")
 MAX_COUNT = 100_000
 DEFAULT_TEXT_LIMIT = 1000
@@ -121,6 +124,9 @@ def parse_date(text: str) -> date:
         raise ParseError(f"Data inválida: “{_shown(text)}”. Use o formato dd/mm/aaaa, com o "
                          f"ano de quatro dígitos, por exemplo {DATE_EXAMPLE}.")
     day, month, year = (int(g) for g in m.groups())
+    if not YEARS[0] <= year <= YEARS[1]:
+        raise ParseError(f"Ano fora do intervalo aceito ({YEARS[0]} a {YEARS[1]}): confira a "
+                         "data (formato dd/mm/aaaa).")
     try:
         return date(year, month, day)
     except ValueError:

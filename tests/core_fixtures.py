@@ -61,6 +61,6 @@ def jpeg(colour=(120, 30, 30)) -> bytes:
 def photo(core):
     """`photo(i)`: a distinct JPEG stored as evidence, as the bot stores it on arrival."""
     def make(i: int = 0) -> EvidenceIn:
-        sha = core.evidence.put(jpeg((i * 7 % 256, 30, 30)))
+        sha, _ = core.evidence.put_image(jpeg((i * 7 % 256, 30, 30)))  # public copy made too
         return EvidenceIn(sha, "image/jpeg", "photo", f"file-{i}", f"uniq-{i}")
     return make

@@ -92,7 +92,7 @@ async def test_media_url_serves_only_the_exif_free_copy_of_the_first_photo(panel
     """LGPD: the citizen's photo reaches the public only without EXIF/GPS; the route serves
     public copies of case photos and nothing else (originals, documents, unknown → 404)."""
     core = panel.core
-    original = core.evidence.put(_gps_jpeg())
+    original, _ = core.evidence.put_image(_gps_jpeg())  # as every upload path stores it
     assert Image.open(io.BytesIO(core.evidence.get(original))).getexif().get_ifd(0x8825)
     s = await new_case(core, photo, 1, photos=[EvidenceIn(original, "image/jpeg", "photo",
                                                           "f-gps", "u-gps"), photo(2)])

@@ -16,7 +16,7 @@ from tests.test_bot_inspector_support import (ANA, CARLA, DRACENA, NEAR, answer,
                                               clock, core, document, make_core, open_card,
                                               pdf_text, photo, report, send_photo, tap,
                                               task_message)
-from tests.test_bot_support import said
+from tests.test_bot_support import jpeg, said
 
 STAFF = ActorRef("staff", "u1", "Maria (Secretaria)")
 
@@ -130,7 +130,7 @@ async def test_furniture_removed_immediately_owner_unknown_art_5_II(bot, core, p
     await tap(bot, CARLA, "Mau estado de conservação visível")
     await tap(bot, CARLA, "Continuar", expect="motivo da remoção imediata")
     await answer(bot, CARLA, "Proprietário não identificado no local", "fotos ou vídeo")
-    await bot.api.send_photo(CARLA, b"\xff\xd8" + bytes(200))
+    await bot.api.send_photo(CARLA, jpeg(11))
     await said(bot, CARLA, "Recebido(s): 1 foto(s) e 0 vídeo(s)")
     await tap(bot, CARLA, "Pronto", expect="início da remoção")
     await answer(bot, CARLA, "31/12/2099 10:00", "ainda não chegaram")

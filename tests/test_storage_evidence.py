@@ -49,8 +49,7 @@ def test_public_copy_has_no_exif_or_gps_and_stays_upright(data_dir):
     store = EvidenceStore(data_dir)
     original = _jpeg_with_gps()
     assert Image.open(io.BytesIO(original)).getexif().get_ifd(GPS_IFD)  # the fixture has GPS
-    sha = store.put(original)
-    public = store.public_copy(sha)
+    sha, public = store.put_image(original)
     img = Image.open(io.BytesIO(public.data))
     assert public.mime == "image/jpeg"
     assert len(img.getexif()) == 0 and not img.getexif().get_ifd(GPS_IFD)
@@ -58,7 +57,8 @@ def test_public_copy_has_no_exif_or_gps_and_stays_upright(data_dir):
     assert img.size == (48, 64)  # orientation applied before the tag was dropped
     assert public.sha256 == hashlib.sha256(public.data).hexdigest()
     assert store.get(public.sha256) == public.data
-    assert store.public_copy(sha) == public  # made once, then reused
+    assert store.public_copy(sha) == public  # made once at arrival, then only read
+    assert store.make_public_copy(sha) == public
     assert store.get(sha) == original  # the original evidence is untouched
 
 
@@ -66,11 +66,24 @@ def test_public_copy_of_a_non_image_is_refused(data_dir):
     store = EvidenceStore(data_dir)
     sha = store.put(b"%PDF-1.4 a document")
     with pytest.raises(UnsupportedMedia):
+        store.make_public_copy(sha)
+    with pytest.raises(UnsupportedMedia):
+        store.put_image(b"%PDF-1.4 another document")
+
+
+def test_reading_a_public_copy_never_makes_one(data_dir):
+    """A public request only reads the copy made at upload: an image stored without one (as
+    before this rule) has no public copy, and asking for it decodes nothing."""
+    store = EvidenceStore(data_dir)
+    sha = store.put(_jpeg_with_gps())
+    with pytest.raises(UnsupportedMedia):
         store.public_copy(sha)
+    assert not store.path_of(sha).with_name(sha + ".public").exists()
+    assert store.make_public_copy(sha) == store.public_copy(sha)
 
 
 async def test_async_wrappers(data_dir):
     store = EvidenceStore(data_dir)
-    sha = await store.aput(_jpeg_with_gps())
+    sha, _ = await store.aput_image(_jpeg_with_gps())
     assert (await store.apublic_copy(sha)).mime == "image/jpeg"
     assert await store.aget(sha)

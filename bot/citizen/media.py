@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from telegram import Message
 
 from bot.citizen import texts
+from core import media
 from core.services.context import Core
+from core.services.evidence import store_upload
 
 MAX_DOWNLOAD = 20 * 1024 * 1024  # Bot API getFile limit
 IMAGE_TYPES = ("image/jpeg", "image/png", "image/webp", "image/heic", "image/heif")
@@ -39,12 +41,18 @@ def photo_of(message: Message) -> tuple[Incoming | None, str | None]:
     return None, texts.NEED_PHOTO
 
 
-async def fetch(bot, core: Core, item: Incoming) -> tuple[str | None, str | None]:
-    """Download through getFile and store; (sha256, None) or (None, refusal)."""
+async def fetch(bot, core: Core, item: Incoming, allowed: tuple[str, ...] = (media.IMAGE,)
+                ) -> tuple[str | None, str | None]:
+    """Download through getFile and store through the core's one upload check (the type
+    decided from the bytes must be in `allowed`; images within the pixel limit, their public
+    copy made now); (sha256, None) or (None, refusal)."""
     if item.size is not None and item.size > MAX_DOWNLOAD:
         return None, texts.TOO_BIG
     file = await bot.get_file(item.file_id)
     if file.file_size is not None and file.file_size > MAX_DOWNLOAD:
         return None, texts.TOO_BIG
     data = bytes(await file.download_as_bytearray())
-    return core.evidence.put(data), None
+    try:
+        return (await store_upload(core, data, allowed)).sha256, None
+    except media.MediaRefused as exc:
+        return None, exc.message

@@ -11,7 +11,9 @@ from telegram import Message
 from telegram.error import BadRequest
 
 from bot.citizen.media import MAX_DOWNLOAD, IMAGE_TYPES, Incoming, fetch, photo_of
+from bot.citizen import texts as citizen_texts
 from bot.inspector import texts
+from core import media
 from core.services.context import Core
 
 VIDEO_TYPES = ("video/mp4", "video/quicktime", "video/webm", "video/3gpp", "video/x-matroska",
@@ -50,11 +52,12 @@ async def fetch_media(bot, core: Core, item: Incoming) -> tuple[str | None, str 
     if too_big and item.mime.startswith("video/"):
         return None, texts.VIDEO_TOO_BIG
     try:
-        sha, refusal = await fetch(bot, core, item)
+        kind = media.VIDEO if item.mime.startswith("video/") else media.IMAGE
+        sha, refusal = await fetch(bot, core, item, (kind,))
     except BadRequest as exc:  # getFile: "file is too big" when the size was not announced
         if "too big" not in str(exc).lower():
             raise
         sha, refusal = None, texts.FILE_TOO_BIG
-    if refusal is not None and item.mime.startswith("video/"):
+    if refusal == citizen_texts.TOO_BIG and item.mime.startswith("video/"):
         return None, texts.VIDEO_TOO_BIG
     return sha, refusal

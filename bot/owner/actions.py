@@ -17,6 +17,7 @@ from bot.owner.states import ANSWER, APPEAL, CODE, DATE, PREFIX, PROOF
 from bot.owner.view import SITUATION_FLAGS, edit_view, refuse, send_view
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
+from core import media
 from core.formatting import fmt_datetime
 from core.parsing import ParseError, parse_date
 from core.services.conversation import Conversation
@@ -232,7 +233,9 @@ async def _appeal_message(turn: Turn) -> None:
     if refusal is None and len(d.get("files", [])) >= MAX_FILES:
         refusal = texts.APPEAL_MAX_FILES.format(n=MAX_FILES)
     if refusal is None:
-        sha, refusal = await guarded(fetch(turn.bot, turn.core, item))
+        sha, refusal = await guarded(fetch(turn.bot, turn.core, item,
+                                           (media.IMAGE,) if kind == "photo"
+                                           else (media.IMAGE, media.PDF)))
     if refusal is not None:
         await turn.reply(refusal, keyboard)
         return

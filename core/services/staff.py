@@ -49,6 +49,7 @@ class StaffUserInfo:
     role: str
     active: bool
     last_login_at: datetime | None = None
+    session_version: int = 0  # sessions signed with another version are over
 
     @property
     def is_admin(self) -> bool:
@@ -60,7 +61,8 @@ class StaffUserInfo:
 
 
 def _info(u: StaffUser) -> StaffUserInfo:
-    return StaffUserInfo(u.id, u.username, u.role, u.active, u.last_login_at)
+    return StaffUserInfo(u.id, u.username, u.role, u.active, u.last_login_at,
+                         u.session_version or 0)
 
 
 # -- accounts --------------------------------------------------------------------------------
@@ -121,7 +123,39 @@ async def set_user_active(core: Core, user_id: int, active: bool, by: StaffUserI
         user = await s.get(StaffUser, user_id)
         if user is None:
             raise NotFound("Usuário não encontrado.")
+        if user.active and not active:
+            user.session_version = (user.session_version or 0) + 1  # signed out everywhere
         user.active = active
+
+
+async def end_sessions(core: Core, user_id: int) -> None:
+    """Log out: every panel session of this user issued so far is refused from now on."""
+    async with core.db.unit_of_work() as s:
+        user = await s.get(StaffUser, user_id)
+        if user is not None:
+            user.session_version = (user.session_version or 0) + 1
+
+
+async def change_password(core: Core, user_id: int, current: str, new: str,
+                          repeated: str) -> StaffUserInfo:
+    """A user's own new password (the current one must be right); every other session of
+    the user ends (the returned info carries the new session version)."""
+    if len(new or "") < MIN_PASSWORD:
+        raise InvalidInput(f"A nova senha precisa ter pelo menos {MIN_PASSWORD} caracteres.")
+    if new != repeated:
+        raise InvalidInput("A repetição não confere com a nova senha.")
+    async with core.db.unit_of_work() as s:
+        user = await s.get(StaffUser, user_id)
+        if user is None or not user.active:
+            raise NotFound("Usuário não encontrado.")
+        try:
+            _hasher.verify(user.password_hash, current or "")
+        except (VerificationError, InvalidHashError):
+            raise InvalidInput("A senha atual está incorreta.") from None
+        user.password_hash = _hasher.hash(new)
+        user.session_version = (user.session_version or 0) + 1
+        await s.flush()
+        return _info(user)
 
 
 # -- tariffs and calendar ------------------------------------------------------------------

@@ -5,6 +5,11 @@ half-written photo under a valid name, and identical uploads are stored once. Th
 copy of a photo is re-encoded by Pillow without EXIF/XMP/comments (GPS position, camera
 serial, time), after applying the EXIF orientation so it still displays upright; it is
 stored content-addressed too, and `<sha256>.public` records which file it is.
+
+Public copies are made once, when the photo arrives (`make_public_copy`, called by
+core.services.evidence.store_upload); `public_copy` only reads one, so nothing a member of the
+public can request (Open311, the bot's duplicate offer) ever decodes an image. Decoding checks
+the dimensions first and refuses more than Pillow's MAX_IMAGE_PIXELS (set by core.media).
 """
 from __future__ import annotations
 
@@ -67,16 +72,34 @@ class EvidenceStore:
         return data
 
     def public_copy(self, sha256: str) -> PublicCopy:
-        """The metadata-free copy of an image (made once, then reused)."""
+        """The metadata-free copy made when the image arrived; UnsupportedMedia if there is
+        none (not an image, or never made). Never decodes the original."""
         link = self.path_of(sha256).with_name(sha256 + ".public")
         if link.is_file():
             public_sha = link.read_text().strip()
-            if self.exists(public_sha):
+            if _SHA_RE.match(public_sha) and self.exists(public_sha):
                 data = self.get(public_sha)
                 return PublicCopy(public_sha, data, _mime_of(data))
-        data, mime = strip_metadata(self.get(sha256))
+        raise UnsupportedMedia("não há cópia pública desta imagem")
+
+    def make_public_copy(self, sha256: str) -> PublicCopy:
+        """Make (once) and return the metadata-free copy of a stored image."""
+        try:
+            return self.public_copy(sha256)
+        except UnsupportedMedia:
+            pass
+        return self._link_public(sha256, *strip_metadata(self.get(sha256)))
+
+    def put_image(self, data: bytes) -> tuple[str, PublicCopy]:
+        """Store an arriving image with its public copy; the copy is made first, so an image
+        that cannot be decoded (UnsupportedMedia) leaves nothing behind."""
+        clean, mime = strip_metadata(data)
+        sha = self.put(data)
+        return sha, self._link_public(sha, clean, mime)
+
+    def _link_public(self, sha256: str, data: bytes, mime: str) -> PublicCopy:
         public_sha = self.put(data)
-        _atomic_write(link, public_sha.encode())
+        _atomic_write(self.path_of(sha256).with_name(sha256 + ".public"), public_sha.encode())
         return PublicCopy(public_sha, data, mime)
 
     async def aput(self, data: bytes) -> str:
@@ -88,13 +111,22 @@ class EvidenceStore:
     async def apublic_copy(self, sha256: str) -> PublicCopy:
         return await asyncio.to_thread(self.public_copy, sha256)
 
+    async def aput_image(self, data: bytes) -> tuple[str, PublicCopy]:
+        return await asyncio.to_thread(self.put_image, data)
+
 
 def strip_metadata(data: bytes) -> tuple[bytes, str]:
-    """Re-encode an image without any metadata; returns (bytes, mime)."""
+    """Re-encode an image without any metadata; returns (bytes, mime). The dimensions are
+    checked before decoding: more than Image.MAX_IMAGE_PIXELS is refused, never decoded."""
     try:
-        img = Image.open(io.BytesIO(data))
+        img = Image.open(io.BytesIO(data), formats=["JPEG", "PNG", "WEBP"])
+        width, height = img.size
+        if width * height > (Image.MAX_IMAGE_PIXELS or width * height):
+            raise UnsupportedMedia(f"imagem grande demais ({width} × {height} pixels)")
         img.load()
-    except Exception as exc:  # Pillow raises several types for non-images
+    except UnsupportedMedia:
+        raise
+    except Exception as exc:  # Pillow raises several types for non-images and bombs
         raise UnsupportedMedia("não é uma imagem reconhecida") from exc
     fmt = img.format if img.format in ("JPEG", "PNG", "WEBP") else "JPEG"
     img = ImageOps.exif_transpose(img)

@@ -314,6 +314,9 @@ class StaffUser(Base):
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_login_at: Mapped[datetime | None]
+    #: Signed into each panel session; raised by logout, a password change and deactivation,
+    #: which ends every session issued before (admin.security).
+    session_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class OwnerLink(Base):
