@@ -74,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
                 core, args.inspector_id, ActorRef("staff", None, "cli"))))
             print(f"Fiscal {args.inspector_id} desativado: as tarefas abertas foram "
                   "redistribuídas e o menu de fiscal será removido do Telegram dele.")
+            return 0
         if args.cmd == "public-copies":
             from core.services.evidence import make_missing_public_copies
             made, refused = asyncio.run(_with_core(make_missing_public_copies))

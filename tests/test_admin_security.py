@@ -139,7 +139,9 @@ async def test_csv_cells_cannot_run_as_formulas(panel, photo):
     address = header.index("endereço")
     neighbourhood = header.index("bairro")
     got = sorted((r[address], r[neighbourhood]) for r in rows)
-    assert got == sorted(("'" + t, "'" + t) for t in hostile.values())
+    # Typed text is trimmed when a report is taken (core.parsing.parse_text), so the tab and CR
+    # cases reach the export as "=1+1": neutralised all the same.
+    assert got == sorted(("'" + t.strip(), "'" + t.strip()) for t in hostile.values())
     for row in rows:
         for cell in row:
             assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), cell
@@ -157,7 +159,7 @@ async def test_the_reported_hostile_values_get_a_clear_400(panel):
                 ("/casos", {"date_to": "31/12/9999"}, "Ano fora do intervalo"),
                 ("/casos", {"after": "ZZZZ"}, "Página inválida"),
                 ("/exportar/casos.csv", {"q": "'\""}, "informe um protocolo"),
-                ("/patio", {"split": "2026-000001", "gross": "1e999999"}, "Valor inválido")]:
+                ("/patio", {"split": "2026-000001", "gross": "1e999999"}, "Não entendi o valor")]:
             r = await c.get(url, params=params)
             assert r.status == 400, (url, params)
             assert reason in await r.text(), (url, params)
