@@ -9,16 +9,19 @@ from collections import OrderedDict
 from typing import Any, Callable, Iterable
 
 from telegram import Update
-from telegram.ext import (AIORateLimiter, Application, ApplicationBuilder, BaseUpdateProcessor,
-                          ContextTypes, TypeHandler)
+from telegram.ext import (Application, ApplicationBuilder, BaseUpdateProcessor, ContextTypes,
+                          TypeHandler)
 
 from bot.flood import FloodLimit
 from bot.geocoding import Geocoder
 from bot.loops import LoopSettings, outbox_loop, sweep_loop
+from bot.ratelimit import RateLimiter
+from bot.replies import send_or_queue
+from bot.sender import DeliveryState
 from bot.roles import require_role
 from bot.router import Router, Turn
 from bot.texts import APOLOGY, FLOOD, STALE_BUTTON, UNKNOWN_COMMAND
-from core.services import conversation
+from core.services import conversation, delivery
 from core.services.context import Core
 from core.services.conversation import IDLE, AlreadyProcessed, Conversation
 from core.services.errors import USER_ERRORS
@@ -79,7 +82,7 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
     root = settings.telegram_api_url.rstrip("/")
     builder = (ApplicationBuilder().token(settings.telegram_bot_token)
                .base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
-               .rate_limiter(AIORateLimiter(overall_max_rate=overall_max_rate, max_retries=3))
+               .rate_limiter(RateLimiter(overall_max_rate=overall_max_rate, max_retries=3))
                .concurrent_updates(PerUserOrder())
                .post_init(_post_init).post_shutdown(_post_shutdown))
     if transport == "aiohttp":
@@ -96,7 +99,7 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
     app.bot_data.update(
         core=core, settings=settings, router=router, loops=loops or LoopSettings(),
         flood=flood or FloodLimit(), album_delay_s=album_delay_s, tasks=[],
-        outbox_wake=asyncio.Event(),
+        outbox_wake=asyncio.Event(), delivery=DeliveryState(),
         geocoder=geocoder or Geocoder(settings.nominatim_url, core.area,
                                       timeout_s=settings.geocoding_timeout_s))
     app.add_handler(TypeHandler(Update, dispatch))
@@ -110,8 +113,9 @@ async def _post_init(app: Application) -> None:
     await _preload(app.bot_data, core)
     await app.bot.set_my_commands(router.menu())
     wake = app.bot_data["outbox_wake"] = asyncio.Event()
+    state: DeliveryState = app.bot_data["delivery"]
     app.bot_data["tasks"] = [
-        asyncio.create_task(outbox_loop(app.bot, core, loops, wake), name="outbox"),
+        asyncio.create_task(outbox_loop(app.bot, core, loops, wake, state), name="outbox"),
         asyncio.create_task(sweep_loop(core, loops, wake), name="sweep"),
     ]
 
@@ -142,6 +146,7 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await context.bot.send_message(chat.id, FLOOD)
         return
     try:
+        await _unblocked(bd, core, user.id)
         if await _seen_before(bd, core, update.update_id):
             log.info("update %s already processed: ignored", update.update_id)
             return
@@ -154,6 +159,14 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _run(turn, bd)
     finally:
         await turn.settle()  # the button's answer is out before the user's next update
+
+
+async def _unblocked(bd: dict, core: Core, user_id: int) -> None:
+    """A person who had blocked the bot writes again: their messages may be sent again."""
+    state: DeliveryState = bd["delivery"]
+    if user_id in state.blocked:
+        await delivery.clear_blocked(core, user_id)
+        state.blocked.discard(user_id)
 
 
 # Write-through cache of the conversations (this process is their only writer). At start-up
@@ -173,6 +186,12 @@ async def _preload(bd: dict, core: Core) -> None:
         stored = None
     bd["conversations"] = OrderedDict(stored or {})
     bd["conversations_complete"] = stored is not None
+    state: DeliveryState = bd["delivery"]
+    try:  # who blocked the bot, and chats whose earlier replies still wait in the outbox
+        state.blocked |= await delivery.blocked_people(core)
+        state.held |= await delivery.chats_with_queued_replies(core)
+    except StorageUnavailable:
+        log.warning("database unavailable at start-up: delivery state starts empty")
 
 
 async def _conversation(bd: dict, core: Core, user_id: int) -> Conversation:
@@ -263,7 +282,7 @@ async def _tell(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
             turn.answered = True
         await update.callback_query.answer(text[:200], show_alert=True)
     else:
-        await context.bot.send_message(update.effective_chat.id, text)
+        await send_or_queue(context.bot, context.bot_data, update.effective_chat.id, text)
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -278,7 +297,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
                 await update.callback_query.answer()
             except Exception:
                 pass
-        await context.bot.send_message(update.effective_chat.id, APOLOGY)
+        await send_or_queue(context.bot, context.bot_data, update.effective_chat.id, APOLOGY)
     except Exception:
         log.exception("could not send the apology")
 

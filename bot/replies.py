@@ -1,0 +1,66 @@
+"""Direct replies that are never lost: the answer to a person's update goes straight to
+Telegram, and if Telegram fails at that moment (5xx, connection error, timeout, 429) it is
+queued in the outbox (durably) and delivered when Telegram answers again. Once a chat has a
+reply waiting in the outbox, the next replies to that chat queue behind it, so the person
+reads them in order."""
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from telegram import Bot, Message
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
+
+from bot.ratelimit import NO_RETRY
+from bot.sender import DeliveryState
+from core.services import delivery
+from core.services.context import Core
+from core.storage.types import utcnow
+
+log = logging.getLogger(__name__)
+
+
+async def send_or_queue(bot: Bot, bot_data: dict, chat_id: int, text: str,
+                        markup: Any = None) -> Message | None:
+    """Send `text` (with `markup`) to `chat_id` now, or queue it; None when queued (or when
+    the person blocked the bot)."""
+    core: Core = bot_data["core"]
+    state: DeliveryState = bot_data.setdefault("delivery", DeliveryState())
+    payload: dict[str, Any] = {"text": text}
+    if markup is not None:
+        payload["reply_markup"] = markup.to_dict()
+    if chat_id in state.held:  # an earlier reply waits in the outbox: this one goes after it
+        if await delivery.chats_with_queued_replies(core, {chat_id}):
+            await _queue(core, bot_data, state, chat_id, payload)
+            return None
+        state.held.discard(chat_id)
+    rl = {"rate_limit_args": NO_RETRY} if getattr(bot, "rate_limiter", None) else {}
+    try:
+        return await bot.send_message(chat_id, text, reply_markup=markup, **rl)
+    except Forbidden:
+        log.info("chat %s blocked the bot: reply dropped, person marked", chat_id)
+        state.blocked.add(chat_id)
+        await delivery.mark_person_blocked(core, chat_id)
+        return None
+    except BadRequest:
+        raise  # our mistake, not Telegram's moment: the error handler logs it
+    except RetryAfter as exc:
+        wait = exc.retry_after
+        seconds = wait.total_seconds() if hasattr(wait, "total_seconds") else float(wait)
+        log.info("reply to %s: 429, queued for %.0f s", chat_id, seconds)
+        await _queue(core, bot_data, state, chat_id, payload,
+                     utcnow() + timedelta(seconds=seconds))
+    except (NetworkError, OSError) as exc:
+        log.warning("reply to %s failed (%s): queued in the outbox", chat_id, exc)
+        await _queue(core, bot_data, state, chat_id, payload)
+    return None
+
+
+async def _queue(core: Core, bot_data: dict, state: DeliveryState, chat_id: int,
+                 payload: dict, not_before=None) -> None:
+    await delivery.queue_reply(core, chat_id, payload, not_before)
+    state.held.add(chat_id)
+    wake = bot_data.get("outbox_wake")
+    if wake is not None:
+        wake.set()
