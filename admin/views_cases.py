@@ -12,7 +12,7 @@ from core.lifecycle import Actor
 from core.services import panel_queries as pq
 from core.services.cases import apply_transition
 from core.services.errors import InvalidInput, NotFound
-from core.services import tasks
+from core.services import delivery, tasks
 from core.services.staff import close_as_duplicate, parse_money
 
 SPECIAL = {"close_duplicate"}
@@ -20,8 +20,11 @@ SPECIAL = {"close_duplicate"}
 
 @require()
 async def dashboard(request: web.Request) -> web.Response:
-    data = await pq.dashboard(core_of(request))
-    return render(request, "dashboard.html", {"d": data})
+    core = core_of(request)
+    data = await pq.dashboard(core)
+    return render(request, "dashboard.html", {
+        "d": data, "untold": await delivery.untold_cases(core),
+        "dead_letters": await delivery.dead_letter_count(core)})
 
 
 def _filter_from(request: web.Request) -> pq.CaseFilter:
