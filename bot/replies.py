@@ -13,7 +13,7 @@ from telegram import Bot, Message
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
 from bot.ratelimit import NO_RETRY
-from bot.sender import DeliveryState
+from bot.sender import DeliveryState, retry_seconds
 from core.services import delivery
 from core.services.context import Core
 from core.storage.types import utcnow
@@ -46,8 +46,7 @@ async def send_or_queue(bot: Bot, bot_data: dict, chat_id: int, text: str,
     except BadRequest:
         raise  # our mistake, not Telegram's moment: the error handler logs it
     except RetryAfter as exc:
-        wait = exc.retry_after
-        seconds = wait.total_seconds() if hasattr(wait, "total_seconds") else float(wait)
+        seconds = retry_seconds(exc)
         log.info("reply to %s: 429, queued for %.0f s", chat_id, seconds)
         await _queue(core, bot_data, state, chat_id, payload,
                      utcnow() + timedelta(seconds=seconds))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, Callable
@@ -27,6 +28,7 @@ from typing import Any, Callable
 from telegram import (Bot, ForceReply, InlineKeyboardButton, InlineKeyboardMarkup, InputFile,
                       InputMediaPhoto, ReplyKeyboardMarkup, ReplyKeyboardRemove)
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+from telegram.warnings import PTBDeprecationWarning
 
 from bot.ratelimit import NO_RETRY
 from core.services import delivery
@@ -217,7 +219,7 @@ async def _send_one(bot: Bot, core: Core, msg: ClaimedMessage, state: DeliverySt
         await deliver(bot, core, msg, progress)
     except RetryAfter as exc:  # this chat is rate-limited: only its queue waits
         state.destination.answered()
-        wait = _seconds(exc.retry_after)
+        wait = retry_seconds(exc)
         await release(core.db, [msg.id], f"429: {exc}", progress=progress,
                       retry_at=utcnow() + timedelta(seconds=wait))
     except Forbidden as exc:  # the user blocked the bot: sending again will not help
@@ -240,5 +242,9 @@ async def _send_one(bot: Bot, core: Core, msg: ClaimedMessage, state: DeliverySt
     return True
 
 
-def _seconds(value) -> float:
+def retry_seconds(exc: RetryAfter) -> float:
+    """A 429's retry_after in seconds (int today, timedelta in PTB's next major version)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        value = exc.retry_after
     return value.total_seconds() if hasattr(value, "total_seconds") else float(value)
