@@ -12,6 +12,7 @@ from bot.sender import DeliveryState, send_due
 from core.services.context import Core
 from core.services.periodic import run_periodic
 from core.storage.db import StorageUnavailable
+from core.storage.outbox import release_claims_of
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,12 @@ async def outbox_loop(bot, core: Core, settings: LoopSettings, wake: asyncio.Eve
     """Send what is due; sleep until woken (a message queued by this process), the next poll,
     or — while Telegram is down — the next probe."""
     state = state or DeliveryState()
+    try:
+        if released := await release_claims_of(core.db, state.name):
+            log.warning("outbox: %s message(s) left mid-delivery by the last run are due again",
+                        released)
+    except StorageUnavailable as exc:
+        log.warning("outbox: database unavailable: %s", exc.detail)
     while True:
         try:
             sent = await send_due(bot, core, settings.outbox_batch, state)

@@ -19,6 +19,7 @@ Failures are charged to what failed:
 from __future__ import annotations
 
 import logging
+import socket
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -93,9 +94,16 @@ class Destination:
         return down_for
 
 
+def sender_name() -> str:
+    """This sender's name on its leases: one bot per host (Telegram lets one process consume a
+    token's updates), so a restarted bot recognises the claims its killed run left."""
+    return f"bot@{socket.gethostname()}"[:80]
+
+
 @dataclass
 class DeliveryState:
     """What the bot process knows about delivery (shared by the sender and direct replies)."""
+    name: str = field(default_factory=sender_name)
     destination: Destination = field(default_factory=Destination)
     blocked: set[int] = field(default_factory=set)  # people who blocked the bot
     held: set[int] = field(default_factory=set)  # chats with a direct reply in the outbox
@@ -201,7 +209,7 @@ async def send_due(bot: Bot, core: Core, batch: int = 20,
     allowance = dest.allowance(batch)
     if allowance == 0:
         return 0
-    claimed = await claim_due(core.db, limit=allowance)
+    claimed = await claim_due(core.db, limit=allowance, sender=state.name)
     for i, msg in enumerate(claimed):
         if not await _send_one(bot, core, msg, state):
             await release(core.db, [m.id for m in claimed[i + 1:]])  # untried, not counted

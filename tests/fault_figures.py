@@ -11,6 +11,7 @@ from bot.standin.botapi import BotApiStandIn
 from core.storage import outbox
 
 PREFIX = "Mensagem de teste"
+REPORT: list[str] = []  # printed at the end of the run (tests/conftest.py)
 
 
 @dataclass
@@ -27,6 +28,12 @@ class Figures:
         return (f"[faults] {name}: queued={self.queued} delivered={self.delivered} "
                 f"duplicated={self.duplicated} out_of_order={self.out_of_order} "
                 f"lost={self.lost} recovery={rec}")
+
+
+def report(fig: Figures, name: str) -> None:
+    line = fig.line(name)
+    REPORT.append(line)
+    print("\n" + line)
 
 
 def text_of(chat: int, n: int) -> str:

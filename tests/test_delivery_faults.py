@@ -15,7 +15,7 @@ import time
 import pytest
 
 from bot.standin.botapi import User
-from tests.fault_figures import figures, queue, received, until_delivered
+from tests.fault_figures import figures, report, queue, received, until_delivered
 from tests.test_bot_support import MARIA, bot, clock, core, make_core, press, said  # noqa: F401
 
 pytestmark = pytest.mark.faults
@@ -45,7 +45,7 @@ async def test_outage_then_recovery_every_message_in_order_within_15_s(bot, core
     last = await until_delivered(bot.api, expected, 30)
     fig = figures(bot.api, expected)
     fig.recovery_s = last - recovered
-    print("\n" + fig.line(f"outage {OUTAGE_S:.0f} s (502)"))
+    report(fig, f"outage {OUTAGE_S:.0f} s (502)")
     assert fig.lost == 0 and fig.out_of_order == 0 and fig.duplicated == 0
     assert fig.recovery_s <= 15
     # while down, one message at a time probed Telegram (not the whole queue every time)
@@ -77,7 +77,7 @@ async def test_429_storm_each_chat_in_order_and_retry_after_honoured(bot, core):
     fig = figures(bot.api, expected)
     fig.recovery_s = last - started
     too_many = [c for c in bot.api.sent(ok=False) if c.error_code == 429]
-    print("\n" + fig.line(f"429 storm ({len(too_many)} × 429)"))
+    report(fig, f"429 storm ({len(too_many)} × 429)")
     assert fig.lost == 0 and fig.out_of_order == 0 and fig.duplicated == 0
     for c in too_many:  # nothing sent to that chat before its retry_after
         wait = int(c.description.rsplit(" ", 1)[1])

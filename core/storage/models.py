@@ -256,6 +256,7 @@ class OutboxMessage(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     progress: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     failed_at: Mapped[datetime | None]
+    claimed_by: Mapped[str | None] = mapped_column(String(80))  # the sender holding the lease
 
     __table_args__ = (
         Index("ix_outbox_due", "status", "next_attempt_at"),

@@ -86,9 +86,10 @@ def _heads(now: datetime):
 
 
 async def claim_due(db: Database, limit: int = 20, now: datetime | None = None,
-                    lease: timedelta = LEASE) -> list[ClaimedMessage]:
+                    lease: timedelta = LEASE, sender: str | None = None) -> list[ClaimedMessage]:
     """Claim up to `limit` chat heads due at `now` (pending, or sending with an expired lease),
-    at most one per chat, oldest due first, in a short transaction of their own."""
+    at most one per chat, oldest due first, in a short transaction of their own, for
+    `sender` (see `release_claims_of`)."""
     now = now or utcnow()
     due = _heads(now)
     async with db.read() as session:  # nothing due (the usual case): no write lock taken
@@ -105,7 +106,7 @@ async def claim_due(db: Database, limit: int = 20, now: datetime | None = None,
         await session.execute(
             update(OutboxMessage).where(OutboxMessage.id.in_(ids))
             .values(status=SENDING, attempts=OutboxMessage.attempts + 1,
-                    next_attempt_at=now + lease)
+                    next_attempt_at=now + lease, claimed_by=sender)
             .execution_options(synchronize_session=False))
         blocked = set((await session.execute(select(Person.telegram_id).where(
             Person.telegram_id.in_({r.chat_id for r in rows}),
@@ -113,6 +114,19 @@ async def claim_due(db: Database, limit: int = 20, now: datetime | None = None,
         return [ClaimedMessage(r.id, r.chat_id, r.kind, dict(r.payload), r.dedupe_key,
                                r.attempts + 1, dict(r.progress or {}), r.chat_id in blocked)
                 for r in rows]
+
+
+async def release_claims_of(db: Database, sender: str, now: datetime | None = None) -> int:
+    """At a sender's start: the messages its previous run claimed and never settled (it was
+    killed mid-delivery) are due again now instead of when their lease ends. Each may have
+    reached Telegram already: that is the at-least-once window (one duplicate at most per
+    message in flight). Only this sender's own claims: another sender's lease is left alone."""
+    async with db.unit_of_work() as session:
+        result = await session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.status == SENDING, OutboxMessage.claimed_by == sender)
+            .values(status=PENDING, next_attempt_at=now or utcnow()))
+        return result.rowcount
 
 
 async def mark_sent(db: Database, message_id: int, now: datetime | None = None,
