@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import Any
+from typing import Any, Awaitable, Callable
 
-from telegram import Bot, Message
+from telegram import Bot, InputFile, Message
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
 from bot.ratelimit import NO_RETRY
@@ -25,19 +25,34 @@ async def send_or_queue(bot: Bot, bot_data: dict, chat_id: int, text: str,
                         markup: Any = None) -> Message | None:
     """Send `text` (with `markup`) to `chat_id` now, or queue it; None when queued (or when
     the person blocked the bot)."""
-    core: Core = bot_data["core"]
-    state: DeliveryState = bot_data.setdefault("delivery", DeliveryState())
     payload: dict[str, Any] = {"text": text}
     if markup is not None:
         payload["reply_markup"] = markup.to_dict()
+    return await _send_or_queue(bot, bot_data, chat_id, payload, lambda rl: bot.send_message(
+        chat_id, text, reply_markup=markup, **rl))
+
+
+async def send_document_or_queue(bot: Bot, bot_data: dict, chat_id: int, sha256: str,
+                                 filename: str, caption: str | None,
+                                 blob: bytes) -> Message | None:
+    """A document kept in the evidence store (`sha256`), sent now or queued like a reply."""
+    payload = {"document": {"sha256": sha256, "filename": filename, "caption": caption}}
+    return await _send_or_queue(bot, bot_data, chat_id, payload, lambda rl: bot.send_document(
+        chat_id, InputFile(blob, filename=filename), caption=caption, **rl))
+
+
+async def _send_or_queue(bot: Bot, bot_data: dict, chat_id: int, payload: dict,
+                         send: Callable[[dict], Awaitable[Message]]) -> Message | None:
+    core: Core = bot_data["core"]
+    state: DeliveryState = bot_data.setdefault("delivery", DeliveryState())
     if chat_id in state.held:  # an earlier reply waits in the outbox: this one goes after it
         if await delivery.chats_with_queued_replies(core, {chat_id}):
             await _queue(core, bot_data, state, chat_id, payload)
             return None
         state.held.discard(chat_id)
-    rl = {"rate_limit_args": NO_RETRY} if getattr(bot, "rate_limiter", None) else {}
     try:
-        return await bot.send_message(chat_id, text, reply_markup=markup, **rl)
+        return await send({"rate_limit_args": NO_RETRY} if getattr(bot, "rate_limiter", None)
+                          else {})
     except Forbidden:
         log.info("chat %s blocked the bot: reply dropped, person marked", chat_id)
         state.blocked.add(chat_id)

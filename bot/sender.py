@@ -138,9 +138,10 @@ def _file(core: Core, sha: str, name: str | None, attach: bool = False) -> Input
 
 
 def parts_of(payload: dict[str, Any]) -> list[str]:
-    """The parts a payload asks for, in sending order (the text with its buttons last)."""
+    """The parts a payload asks for, in sending order (the text with its buttons last; a
+    queued reply may be a document alone)."""
     names = [p for p in ("photos", "location", "document") if payload.get(p)]
-    return names + ["text"]
+    return names + (["text"] if payload.get("text") is not None else [])
 
 
 async def deliver(bot: Bot, core: Core, msg: ClaimedMessage, progress: dict[str, list]) -> None:
@@ -150,7 +151,8 @@ async def deliver(bot: Bot, core: Core, msg: ClaimedMessage, progress: dict[str,
     p, chat = msg.payload, msg.chat_id
     done, refused = progress.setdefault("done", []), progress.setdefault("refused", [])
     rl = {"rate_limit_args": NO_RETRY} if getattr(bot, "rate_limiter", None) else {}
-    for part in parts_of(p):
+    parts = parts_of(p)
+    for part in parts:
         if part in done:
             continue
         try:
@@ -169,12 +171,12 @@ async def deliver(bot: Bot, core: Core, msg: ClaimedMessage, progress: dict[str,
                                        reply_markup=markup(p.get("buttons"))
                                        or reply_markup(p.get("reply_markup"), bot), **rl)
         except BadRequest as exc:
-            if part == "text":
+            if part == "text" or "text" not in parts:  # no text to say what is missing
                 raise
             log.warning("outbox %s: Telegram refused the %s part: %s", msg.id, part, exc)
             refused.append(part)
         except OSError as exc:  # a file gone from the evidence store
-            if part == "text" or isinstance(exc, ConnectionError):
+            if part == "text" or "text" not in parts or isinstance(exc, ConnectionError):
                 raise
             log.warning("outbox %s: %s part unreadable: %s", msg.id, part, exc)
             refused.append(part)
