@@ -1,6 +1,6 @@
 """Delivery under a bad day, through the real bot and the Bot API stand-in: a Bot API outage
-(every call answers 502) then recovery, a 429 for one chat, a 429 storm, and a direct reply
-that fails at the moment it is sent. Nothing is lost, each chat gets its messages in order,
+(every call answers 502) then recovery, refused connections then recovery, a 429 for one
+chat, a 429 storm, and a direct reply that fails at the moment it is sent. Nothing is lost, each chat gets its messages in order,
 and after an outage the queue is out within seconds (15 s at most), however long it lasted.
 
 The outage lasts FAULT_OUTAGE_S seconds (6 by default; set 60 for the full-length run): the
@@ -10,11 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import time
 
 import pytest
+from sqlalchemy import select
+from telegram.ext import ExtBot
 
-from bot.standin.botapi import User
+from bot.loops import LoopSettings, outbox_loop
+from bot.ratelimit import RateLimiter
+from bot.sender import PROBE_MAX_S, DeliveryState
+from bot.standin.botapi import BotApiStandIn, User
+from core.storage.models import OutboxMessage
 from tests.fault_figures import figures, report, queue, received, until_delivered
 from tests.test_bot_support import MARIA, bot, clock, core, make_core, press, said  # noqa: F401
 
@@ -50,6 +57,46 @@ async def test_outage_then_recovery_every_message_in_order_within_15_s(bot, core
     assert fig.recovery_s <= 15
     # while down, one message at a time probed Telegram (not the whole queue every time)
     assert len(probes) <= OUTAGE_S + 2
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def test_refused_connections_then_recovery_through_the_outbox_loop(core):
+    """The Bot API host refuses connections (nothing listens), then answers: the outbox loop
+    probes, counts no attempt against the messages, and delivers them all, in order, within
+    seconds of the host coming back."""
+    async with BotApiStandIn() as api:
+        for u in USERS:
+            api.add_user(u)
+        state, loops = DeliveryState(), LoopSettings(outbox_interval_s=0.1)
+        dead = ExtBot(api.token, base_url=f"http://127.0.0.1:{_closed_port()}/bot",
+                      rate_limiter=RateLimiter())
+        live = ExtBot(api.token, base_url=api.bot_base_url, rate_limiter=RateLimiter())
+        expected = await queue(core.db, CHATS, 4)
+        down = asyncio.create_task(outbox_loop(dead, core, loops, asyncio.Event(), state))
+        await asyncio.sleep(min(OUTAGE_S, 4.0))
+        down.cancel()
+        await asyncio.gather(down, return_exceptions=True)
+        assert state.destination.is_down
+        async with core.db.read() as s:
+            rows = (await s.execute(select(OutboxMessage))).scalars().all()
+        assert {(r.status, r.attempts) for r in rows} == {("pending", 0)}  # none used up
+        recovered = time.time()
+        up = asyncio.create_task(outbox_loop(live, core, loops, asyncio.Event(), state))
+        try:
+            last = await until_delivered(api, expected, 20)
+        finally:
+            up.cancel()
+            await asyncio.gather(up, return_exceptions=True)
+    fig = figures(api, expected)
+    fig.recovery_s = last - recovered
+    report(fig, "connections refused")
+    assert fig.lost == 0 and fig.out_of_order == 0 and fig.duplicated == 0
+    assert fig.recovery_s <= PROBE_MAX_S + 3
 
 
 async def test_429_for_one_chat_does_not_hold_the_others(bot, core):
