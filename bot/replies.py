@@ -41,6 +41,24 @@ async def send_document_or_queue(bot: Bot, bot_data: dict, chat_id: int, sha256:
         chat_id, InputFile(blob, filename=filename), caption=caption, **rl))
 
 
+async def edit_or_send(bot: Bot, bot_data: dict, chat_id: int, message_id: int, text: str,
+                       markup: Any = None) -> None:
+    """Redraw a message in place (the pressed button's). If Telegram fails at that moment, the
+    new text goes out as a new message instead (queued if need be): the answer is never lost.
+    A refusal of the edit itself (400, e.g. too old to edit) is the caller's to handle."""
+    rl = {"rate_limit_args": NO_RETRY} if getattr(bot, "rate_limiter", None) else {}
+    try:
+        await bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
+                                    reply_markup=markup, **rl)
+    except BadRequest:
+        raise
+    except Forbidden:
+        return
+    except (RetryAfter, NetworkError, OSError) as exc:
+        log.warning("edit in chat %s failed (%s): sent as a new message", chat_id, exc)
+        await send_or_queue(bot, bot_data, chat_id, text, markup)
+
+
 async def _send_or_queue(bot: Bot, bot_data: dict, chat_id: int, payload: dict,
                          send: Callable[[dict], Awaitable[Message]]) -> Message | None:
     core: Core = bot_data["core"]

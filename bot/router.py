@@ -26,7 +26,7 @@ from telegram import (BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Ke
                       Message, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update)
 from telegram.ext import ContextTypes
 
-from bot.replies import send_or_queue
+from bot.replies import edit_or_send, send_or_queue
 from core.services import conversation
 from core.services.context import Core
 from core.services.conversation import Conversation
@@ -153,6 +153,16 @@ class Turn:
         """Send now, or (Telegram failing at this moment) queue durably in the outbox: the
         answer is never lost (bot/replies.py). None when queued."""
         return await send_or_queue(self.bot, self.context.bot_data, self.chat_id, text, markup)
+
+    async def edit(self, text: str, markup: Any = None) -> None:
+        """Redraw the pressed button's message; a new message when it cannot be reached, and
+        when Telegram fails at that moment (bot/replies.py). A 400 is the caller's."""
+        msg = self.query.message if self.query is not None else None
+        if msg is None:
+            await self.reply(text, markup)
+            return
+        await edit_or_send(self.bot, self.context.bot_data, self.chat_id, msg.message_id, text,
+                           markup)
 
     async def answer(self, text: str | None = None, alert: bool = False) -> None:
         """Answer the pressed button (no-op for messages). The answer goes out alongside the

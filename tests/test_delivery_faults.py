@@ -23,7 +23,8 @@ from bot.sender import PROBE_MAX_S, DeliveryState
 from bot.standin.botapi import BotApiStandIn, User
 from core.storage.models import OutboxMessage
 from tests.fault_figures import figures, report, queue, received, until_delivered
-from tests.test_bot_support import MARIA, bot, clock, core, make_core, press, said  # noqa: F401
+from tests.test_bot_support import (MARIA, bot, clock, core, full_report,  # noqa: F401
+                                    make_core, press, said)
 
 pytestmark = pytest.mark.faults
 OUTAGE_S = float(os.environ.get("FAULT_OUTAGE_S", "6"))
@@ -147,3 +148,15 @@ async def test_direct_reply_failing_at_that_moment_arrives_after_recovery(bot, c
     assert call is None and photos.time - refused.time >= 1.9
     texts = [c.text for c in bot.api.sent(MARIA, "sendMessage")]
     assert texts.index(question.text) < texts.index(photos.text)
+
+
+async def test_edit_failing_at_that_moment_comes_as_a_new_message(bot, core):
+    """A button that redraws its message (/minhas → Parar avisos): when the edit fails with a
+    502, the new text still reaches the person, as a new message."""
+    protocol = await full_report(bot, MARIA)
+    await bot.api.send_command(MARIA, "minhas")
+    await said(bot, MARIA, f"Protocolo {protocol}")
+    bot.api.fail_next("editMessageText", 502)
+    await press(bot, MARIA, "Parar avisos")
+    redrawn = await said(bot, MARIA, "Avisos: desligados", timeout=10)
+    assert protocol in redrawn.text and "Retomar avisos" in str(redrawn.reply_markup)
