@@ -246,6 +246,9 @@ async def _send_one(bot: Bot, core: Core, msg: ClaimedMessage, state: DeliverySt
     except TelegramError as exc:
         state.destination.answered()
         await mark_failed(core.db, msg.id, f"{type(exc).__name__}: {exc}", progress=progress)
+    except Exception as exc:  # a malformed payload, a bug: counted, then a dead letter
+        log.exception("outbox %s could not be sent", msg.id)
+        await mark_failed(core.db, msg.id, f"{type(exc).__name__}: {exc}", progress=progress)
     else:
         state.destination.answered()
         await mark_sent(core.db, msg.id, progress=progress if progress.get("refused") else None)

@@ -14,14 +14,16 @@ import socket
 import time
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 from telegram.ext import ExtBot
 
 from bot.loops import LoopSettings, outbox_loop
 from bot.ratelimit import RateLimiter
 from bot.sender import PROBE_MAX_S, DeliveryState
 from bot.standin.botapi import BotApiStandIn, User
+from core.storage import outbox
 from core.storage.models import OutboxMessage
+from core.storage.types import utcnow
 from tests.fault_figures import figures, report, queue, received, until_delivered
 from tests.test_bot_support import (MARIA, bot, clock, core, full_report,  # noqa: F401
                                     make_core, press, said)
@@ -160,3 +162,30 @@ async def test_edit_failing_at_that_moment_comes_as_a_new_message(bot, core):
     await press(bot, MARIA, "Parar avisos")
     redrawn = await said(bot, MARIA, "Avisos: desligados", timeout=10)
     assert protocol in redrawn.text and "Retomar avisos" in str(redrawn.reply_markup)
+
+
+async def test_a_message_the_sender_cannot_build_ends_as_a_dead_letter(bot, core):
+    """A malformed payload (a button without its data) does not hold its chat forever: it is
+    counted, backs off, becomes a dead letter, and the chat's next message goes out."""
+    _known(bot)
+    chat = USERS[0].id
+    async with core.db.unit_of_work() as s:
+        await outbox.enqueue(s, chat, "case_update",
+                             {"text": "quebrada", "buttons": [[{"text": "x"}]]}, "bad:1")
+    expected = await queue(core.db, [chat], 1)
+    for _ in range(100):  # skip the backoff waits between its attempts
+        async with core.db.unit_of_work() as s:
+            await s.execute(update(OutboxMessage).where(
+                OutboxMessage.dedupe_key == "bad:1", OutboxMessage.status == "pending")
+                .values(next_attempt_at=utcnow()))
+            status = (await s.execute(select(OutboxMessage.status).where(
+                OutboxMessage.dedupe_key == "bad:1"))).scalar_one()
+        if status == "failed":
+            break
+        await asyncio.sleep(0.1)
+    await until_delivered(bot.api, expected, 10)
+    async with core.db.read() as s:
+        bad = (await s.execute(select(OutboxMessage).where(
+            OutboxMessage.dedupe_key == "bad:1"))).scalar_one()
+    assert bad.status == "failed" and "KeyError" in bad.last_error
+    assert bad.attempts == outbox.MAX_ATTEMPTS
