@@ -95,7 +95,7 @@ def _role(msg: OutboxMessage, roles: list[Any] | None) -> str:
     if msg.kind == "owner_reminder":
         return ROLE_LABELS["owner"]
     if roles is None:
-        return "Grupo ou conversa sem cadastro"
+        return "Grupo" if msg.chat_id < 0 else "Pessoa sem cadastro"
     known = [ROLE_LABELS[r] for r in ("inspector", "owner", "citizen") if r in roles]
     return " / ".join(known) or ROLE_LABELS["citizen"]
 
