@@ -17,9 +17,9 @@ from bot.geocoding import Geocoder
 from bot.loops import LoopSettings, outbox_loop, sweep_loop
 from bot.ratelimit import RateLimiter
 from bot.replies import send_or_queue
-from bot.sender import DeliveryState
 from bot.roles import require_role
 from bot.router import Router, Turn
+from bot.sender import DeliveryState
 from bot.texts import APOLOGY, FLOOD, STALE_BUTTON, UNKNOWN_COMMAND
 from core.services import conversation, delivery
 from core.services.context import Core
