@@ -53,7 +53,7 @@ async def edit_or_send(bot: Bot, bot_data: dict, chat_id: int, message_id: int, 
     except BadRequest:
         raise
     except Forbidden:
-        return
+        await _blocked(bot_data, chat_id)
     except (RetryAfter, NetworkError, OSError) as exc:
         log.warning("edit in chat %s failed (%s): sent as a new message", chat_id, exc)
         await send_or_queue(bot, bot_data, chat_id, text, markup)
@@ -72,9 +72,7 @@ async def _send_or_queue(bot: Bot, bot_data: dict, chat_id: int, payload: dict,
         return await send({"rate_limit_args": NO_RETRY} if getattr(bot, "rate_limiter", None)
                           else {})
     except Forbidden:
-        log.info("chat %s blocked the bot: reply dropped, person marked", chat_id)
-        state.blocked.add(chat_id)
-        await delivery.mark_person_blocked(core, chat_id)
+        await _blocked(bot_data, chat_id)
         return None
     except BadRequest:
         raise  # our mistake, not Telegram's moment: the error handler logs it
@@ -87,6 +85,13 @@ async def _send_or_queue(bot: Bot, bot_data: dict, chat_id: int, payload: dict,
         log.warning("reply to %s failed (%s): queued in the outbox", chat_id, exc)
         await _queue(core, bot_data, state, chat_id, payload)
     return None
+
+
+async def _blocked(bot_data: dict, chat_id: int) -> None:
+    """403: the person blocked the bot; recorded on them until they write again."""
+    log.info("chat %s blocked the bot: answer dropped, person marked", chat_id)
+    bot_data.setdefault("delivery", DeliveryState()).blocked.add(chat_id)
+    await delivery.mark_person_blocked(bot_data["core"], chat_id)
 
 
 async def _queue(core: Core, bot_data: dict, state: DeliveryState, chat_id: int,

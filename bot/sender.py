@@ -34,7 +34,8 @@ from telegram.warnings import PTBDeprecationWarning
 from bot.ratelimit import NO_RETRY
 from core.services import delivery
 from core.services.context import Core
-from core.storage.outbox import ClaimedMessage, claim_due, mark_failed, mark_sent, release
+from core.storage.outbox import (FAILED, ClaimedMessage, claim_due, mark_failed, mark_sent,
+                                 release)
 from core.storage.types import utcnow
 
 log = logging.getLogger(__name__)
@@ -239,20 +240,28 @@ async def _send_one(bot: Bot, core: Core, msg: ClaimedMessage, state: DeliverySt
     except BadRequest as exc:  # the text itself is refused: staff must look at it
         state.destination.answered()
         await mark_failed(core.db, msg.id, f"400: {exc}", permanent=True, progress=progress)
+        log.warning("outbox %s (%s to %s) is a dead letter: %s", msg.id, msg.kind, msg.chat_id,
+                    exc)
     except (NetworkError, OSError) as exc:  # 5xx, refused connection, timeout: Telegram down
         state.destination.failed()
         await release(core.db, [msg.id], f"{type(exc).__name__}: {exc}", progress=progress)
         return False
     except TelegramError as exc:
         state.destination.answered()
-        await mark_failed(core.db, msg.id, f"{type(exc).__name__}: {exc}", progress=progress)
+        await _failed(core, msg, f"{type(exc).__name__}: {exc}", progress)
     except Exception as exc:  # a malformed payload, a bug: counted, then a dead letter
         log.exception("outbox %s could not be sent", msg.id)
-        await mark_failed(core.db, msg.id, f"{type(exc).__name__}: {exc}", progress=progress)
+        await _failed(core, msg, f"{type(exc).__name__}: {exc}", progress)
     else:
         state.destination.answered()
         await mark_sent(core.db, msg.id, progress=progress if progress.get("refused") else None)
     return True
+
+
+async def _failed(core: Core, msg: ClaimedMessage, error: str, progress: dict) -> None:
+    if await mark_failed(core.db, msg.id, error, progress=progress) == FAILED:
+        log.warning("outbox %s (%s to %s) is a dead letter after %s attempts: %s", msg.id,
+                    msg.kind, msg.chat_id, msg.attempts, error)
 
 
 def retry_seconds(exc: RetryAfter) -> float:

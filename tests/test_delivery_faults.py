@@ -189,3 +189,29 @@ async def test_a_message_the_sender_cannot_build_ends_as_a_dead_letter(bot, core
             OutboxMessage.dedupe_key == "bad:1"))).scalar_one()
     assert bad.status == "failed" and "KeyError" in bad.last_error
     assert bad.attempts == outbox.MAX_ATTEMPTS
+
+
+async def test_answer_to_a_person_who_blocked_the_bot_marks_them_until_they_write(bot, core):
+    """A 403 on a direct answer (here a redrawn view) records the block on the person;
+    writing to the bot again clears it."""
+    from core.storage.models import Person
+    protocol = await full_report(bot, MARIA)
+    await bot.api.send_command(MARIA, "minhas")
+    await said(bot, MARIA, f"Protocolo {protocol}")
+    bot.api.fail_next("editMessageText", 403)  # she blocked the bot meanwhile
+    await press(bot, MARIA, "Parar avisos")
+    await bot.api.wait_for(method="editMessageText", chat_id=MARIA, ok=False)
+
+    async def blocked_at():
+        async with core.db.read() as s:
+            return (await s.execute(select(Person.blocked_bot_at).where(
+                Person.telegram_id == MARIA.id))).scalar_one()
+
+    for _ in range(50):
+        if await blocked_at() is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert await blocked_at() is not None
+    await bot.api.send_command(MARIA, "ajuda")  # she unblocks the bot and writes
+    await said(bot, MARIA, "Como denunciar")
+    assert await blocked_at() is None
