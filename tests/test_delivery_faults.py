@@ -22,7 +22,7 @@ from bot.ratelimit import RateLimiter
 from bot.sender import PROBE_MAX_S, DeliveryState
 from bot.standin.botapi import BotApiStandIn, User
 from core.storage import outbox
-from core.storage.models import OutboxMessage
+from core.storage.models import OutboxMessage, Person
 from core.storage.types import utcnow
 from tests.fault_figures import figures, report, queue, received, until_delivered
 from tests.test_bot_support import (MARIA, bot, clock, core, full_report,  # noqa: F401
@@ -194,7 +194,6 @@ async def test_a_message_the_sender_cannot_build_ends_as_a_dead_letter(bot, core
 async def test_answer_to_a_person_who_blocked_the_bot_marks_them_until_they_write(bot, core):
     """A 403 on a direct answer (here a redrawn view) records the block on the person;
     writing to the bot again clears it."""
-    from core.storage.models import Person
     protocol = await full_report(bot, MARIA)
     await bot.api.send_command(MARIA, "minhas")
     await said(bot, MARIA, f"Protocolo {protocol}")
