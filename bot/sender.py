@@ -4,7 +4,7 @@ chat's order), sends it part by part, and records what happened.
 A notification's parts (photos, venue pin, document, text with buttons) are separate calls:
 a part Telegram refuses (400) is skipped and the text says what could not be shown, so a
 refused photo never takes the text and its buttons with it. Parts already delivered are
-recorded when an attempt stops, and the retry resumes after them.
+recorded as they go, and a retry (or a restarted sender) resumes after them.
 
 Failures are charged to what failed:
 - Telegram as a whole (5xx, connection refused, timeout): `Destination` goes down; the
@@ -35,7 +35,7 @@ from bot.ratelimit import NO_RETRY
 from core.services import delivery
 from core.services.context import Core
 from core.storage.outbox import (FAILED, ClaimedMessage, claim_due, mark_failed, mark_sent,
-                                 release)
+                                 release, save_progress)
 from core.storage.types import utcnow
 
 log = logging.getLogger(__name__)
@@ -147,8 +147,9 @@ def parts_of(payload: dict[str, Any]) -> list[str]:
 
 async def deliver(bot: Bot, core: Core, msg: ClaimedMessage, progress: dict[str, list]) -> None:
     """Send what `progress["done"]` does not hold yet; a refused photo, pin or document is
-    recorded in `progress["refused"]` and named at the end of the text. Raises on the text's
-    failure or on any failure that is not the part's own (5xx, 429, 403)."""
+    recorded in `progress["refused"]` and named at the end of the text. The progress is saved
+    after each part but the last. Raises on the text's failure or on any failure that is not
+    the part's own (5xx, 429, 403)."""
     p, chat = msg.payload, msg.chat_id
     done, refused = progress.setdefault("done", []), progress.setdefault("refused", [])
     rl = {"rate_limit_args": NO_RETRY} if getattr(bot, "rate_limiter", None) else {}
@@ -182,6 +183,8 @@ async def deliver(bot: Bot, core: Core, msg: ClaimedMessage, progress: dict[str,
             log.warning("outbox %s: %s part unreadable: %s", msg.id, part, exc)
             refused.append(part)
         done.append(part)
+        if part != parts[-1]:  # a kill between parts resends only the part in flight
+            await save_progress(core.db, msg.id, progress)
 
 
 async def _photos(bot: Bot, core: Core, chat: int, shas: list[str], rl: dict) -> None:

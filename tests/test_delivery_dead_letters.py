@@ -116,3 +116,19 @@ async def test_blocked_person_marked_not_retried_and_cleared_when_they_write(bot
         r = await post_form(c, "/entregas", f"/entregas/{row.id}/reenviar", {})
         assert r.status == 302
         await task_message(bot, ANA, first)
+
+
+async def test_sender_stopped_between_parts_resends_only_the_part_in_flight(bot, core, photo):
+    """The bot stops while the task's text is on its way (album and pin already out): after
+    the restart the text goes out at once, and the album and pin are not sent again."""
+    await bind(bot, ANA, "Ana Fiscal", "posturas", NEAR)
+    bot.api.fail_next("sendMessage", None, delay=3.0, times=2)  # slow: caught in flight
+    protocol = await report(core, photo)
+    await bot.api.wait_for(method="sendVenue", chat_id=ANA, since=0, timeout=8)
+    await asyncio.sleep(0.3)
+    await bot.restart()
+    bot.api.clear_faults()
+    await task_message(bot, ANA, protocol)
+    await task_row(core, protocol, "sent")
+    assert len(bot.api.sent(ANA, "sendMediaGroup")) == 1
+    assert len(bot.api.sent(ANA, "sendVenue")) == 1

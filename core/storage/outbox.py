@@ -143,6 +143,16 @@ async def mark_sent(db: Database, message_id: int, now: datetime | None = None,
         return result.rowcount == 1
 
 
+async def save_progress(db: Database, message_id: int, progress: Mapping[str, Any]) -> None:
+    """Record the parts of a message delivered so far (while it is being sent), so a sender
+    killed between parts resends only the part in flight."""
+    async with db.unit_of_work() as session:
+        await session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id == message_id, OutboxMessage.status == SENDING)
+            .values(progress=dict(progress)))
+
+
 async def release(db: Database, message_ids: list[int], error: str | None = None, *,
                   retry_at: datetime | None = None, progress: Mapping[str, Any] | None = None,
                   now: datetime | None = None) -> None:
