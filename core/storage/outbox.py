@@ -16,9 +16,11 @@ Delivery is at-least-once. `claim_due` marks messages `sending` with a lease
 (`next_attempt_at = now + lease`) and commits before anything is sent. The sender then calls
 `mark_sent`, `release` (the destination failed: Telegram down, or this chat rate-limited; the
 attempt is not counted against the message) or `mark_failed` (the message itself failed).
-If the sender crashes after sending but before `mark_sent`, the lease expires and the message
-is claimed and sent again: a duplicate is possible in that window (Telegram has no idempotency
-key for sendMessage), a lost message is not. Exactly-once would need the receiver to
+If the sender crashes after sending but before `mark_sent`, the message is claimed and sent
+again (at once by the same sender restarted, `release_claims_of`; by another when the lease
+expires): a duplicate is possible in that window (Telegram has no idempotency key for
+sendMessage), a lost message is not. A message in parts saves its progress after each part
+(`save_progress`), so only the part in flight can be duplicated. Exactly-once would need the receiver to
 deduplicate, which a chat cannot.
 """
 from __future__ import annotations
