@@ -132,3 +132,18 @@ async def test_sender_stopped_between_parts_resends_only_the_part_in_flight(bot,
     await task_row(core, protocol, "sent")
     assert len(bot.api.sent(ANA, "sendMediaGroup")) == 1
     assert len(bot.api.sent(ANA, "sendVenue")) == 1
+
+
+async def test_resend_route_refuses_hostile_ids_and_forms_without_csrf(core):  # noqa: F811
+    await create_user(core, "bruno", PASSWORD, "staff")
+    async with Panel(core).client("bruno") as c:
+        for bad in ("99999999999999999999", "²", "-1", "1%00"):
+            r = await post_form(c, "/entregas", f"/entregas/{bad}/reenviar", {})
+            assert r.status < 500
+        r = await post_form(c, "/entregas", "/entregas/123/reenviar", {})
+        assert r.status == 400 and "não encontrada" in await r.text()
+        r = await c.post("/entregas/123/reenviar", data={}, allow_redirects=False)
+        assert r.status == 403  # no CSRF token
+    async with Panel(core).client() as anonymous:
+        r = await anonymous.get("/entregas", allow_redirects=False)
+        assert r.status == 302 and r.headers["Location"].startswith("/login")
