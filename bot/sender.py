@@ -34,6 +34,7 @@ from telegram.warnings import PTBDeprecationWarning
 from bot.ratelimit import NO_RETRY
 from core.services import delivery
 from core.services.context import Core
+from core.storage.db import StorageUnavailable
 from core.storage.outbox import (FAILED, ClaimedMessage, claim_due, mark_failed, mark_sent,
                                  release, save_progress)
 from core.storage.types import utcnow
@@ -252,6 +253,8 @@ async def _send_one(bot: Bot, core: Core, msg: ClaimedMessage, state: DeliverySt
     except TelegramError as exc:
         state.destination.answered()
         await _failed(core, msg, f"{type(exc).__name__}: {exc}", progress)
+    except StorageUnavailable:
+        raise  # the database, not the message: the claim's lease brings it back
     except Exception as exc:  # a malformed payload, a bug: counted, then a dead letter
         log.exception("outbox %s could not be sent", msg.id)
         await _failed(core, msg, f"{type(exc).__name__}: {exc}", progress)
