@@ -13,7 +13,7 @@ from core.parsing import ParseError, parse_date, parse_money
 from core.lifecycle import Actor
 from core.services import panel_queries as pq
 from core.services.errors import InvalidInput, NotFound
-from core.services import tasks
+from core.services import delivery, tasks
 from core.services.staff import close_as_duplicate
 from core.services.steps import take_step
 
@@ -22,8 +22,11 @@ SPECIAL = {"close_duplicate"}
 
 @require()
 async def dashboard(request: web.Request) -> web.Response:
-    data = await pq.dashboard(core_of(request))
-    return render(request, "dashboard.html", {"d": data})
+    core = core_of(request)
+    data = await pq.dashboard(core)
+    return render(request, "dashboard.html", {
+        "d": data, "untold": await delivery.untold_cases(core),
+        "dead_letters": await delivery.dead_letter_count(core)})
 
 
 def _filter_from(request: web.Request) -> pq.CaseFilter:

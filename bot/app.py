@@ -19,11 +19,13 @@ from bot.geocoding import Geocoder
 from bot.intake import ScreenedUpdates, Throttle, Unparsable
 from bot.ratelimit import FairRateLimiter
 from bot.loops import LoopSettings, outbox_loop, sweep_loop
+from bot.replies import send_or_queue
 from bot.roles import require_role
 from bot.router import Router, Turn
 from bot.startup import on_start
+from bot.sender import DeliveryState
 from bot.texts import APOLOGY, FLOOD, STALE_BUTTON, UNKNOWN_COMMAND
-from core.services import conversation
+from core.services import conversation, delivery
 from core.services.context import Core
 from core.services.conversation import IDLE, AlreadyProcessed, Conversation
 from core.services.errors import USER_ERRORS
@@ -77,7 +79,7 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
         core=core, settings=settings, router=router, loops=loops or LoopSettings(),
         flood=flood or FloodLimit(), album_delay_s=album_delay_s, tasks=[],
         unparsable=unparsable, error_log=Throttle(),
-        outbox_wake=asyncio.Event(),
+        outbox_wake=asyncio.Event(), delivery=DeliveryState(),
         geocoder=geocoder or Geocoder(settings.nominatim_url, core.area,
                                       timeout_s=settings.geocoding_timeout_s))
     app.add_handler(TypeHandler(Update, dispatch))
@@ -91,8 +93,9 @@ async def _post_init(app: Application) -> None:
     await _preload(app.bot_data, core)
     await on_start(app.bot, core, router)  # username, menus, descriptions (bot.startup)
     wake = app.bot_data["outbox_wake"] = asyncio.Event()
+    state: DeliveryState = app.bot_data["delivery"]
     app.bot_data["tasks"] = [
-        asyncio.create_task(outbox_loop(app.bot, core, loops, wake), name="outbox"),
+        asyncio.create_task(outbox_loop(app.bot, core, loops, wake, state), name="outbox"),
         asyncio.create_task(sweep_loop(core, loops, wake), name="sweep"),
     ]
 
@@ -123,6 +126,7 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await context.bot.send_message(chat.id, FLOOD)
         return
     try:
+        await _unblocked(bd, core, user.id)
         if await _seen_before(bd, core, update.update_id):
             log.info("update %s already processed: ignored", update.update_id)
             return
@@ -146,6 +150,14 @@ def _shed_notice(app: Application, update: object) -> None:
         app.create_task(app.bot.send_message(update.effective_chat.id, FLOOD))
 
 
+async def _unblocked(bd: dict, core: Core, user_id: int) -> None:
+    """A person who had blocked the bot writes again: their messages may be sent again."""
+    state: DeliveryState = bd["delivery"]
+    if user_id in state.blocked:
+        await delivery.clear_blocked(core, user_id)
+        state.blocked.discard(user_id)
+
+
 # Write-through cache of the conversations (this process is their only writer). At start-up
 # it is filled with every stored one (few: only users mid-conversation have a row), so a user
 # missing from it is idle without asking the database ("complete"); once it overflows, or
@@ -163,6 +175,12 @@ async def _preload(bd: dict, core: Core) -> None:
         stored = None
     bd["conversations"] = OrderedDict(stored or {})
     bd["conversations_complete"] = stored is not None
+    state: DeliveryState = bd["delivery"]
+    try:  # who blocked the bot, and chats whose earlier replies still wait in the outbox
+        state.blocked |= await delivery.blocked_people(core)
+        state.held |= await delivery.chats_with_queued_replies(core)
+    except StorageUnavailable:
+        log.warning("database unavailable at start-up: delivery state starts empty")
 
 
 async def _conversation(bd: dict, core: Core, user_id: int) -> Conversation:
@@ -253,7 +271,7 @@ async def _tell(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
             turn.answered = True
         await update.callback_query.answer(text[:200], show_alert=True)
     else:
-        await context.bot.send_message(update.effective_chat.id, text)
+        await send_or_queue(context.bot, context.bot_data, update.effective_chat.id, text)
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -271,7 +289,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
                 await update.callback_query.answer()
             except Exception:
                 pass
-        await context.bot.send_message(update.effective_chat.id, APOLOGY)
+        await send_or_queue(context.bot, context.bot_data, update.effective_chat.id, APOLOGY)
     except Exception:
         log.exception("could not send the apology")
 

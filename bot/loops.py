@@ -1,21 +1,18 @@
 """Background loops started with the Application and stopped with it: the outbox sender
-(messages queued by core services in the same transaction as the change they report) and the
-periodic deadline sweep. Both are driven by the database, so a restart resumes them."""
+(messages queued by core services in the same transaction as the change they report; the
+sending itself is bot/sender.py) and the periodic deadline sweep. Both are driven by the
+database, so a restart resumes them."""
 from __future__ import annotations
 
 import asyncio
 import logging
 from dataclasses import dataclass
 
-from telegram import (Bot, BotCommandScopeChat, InlineKeyboardButton, InlineKeyboardMarkup,
-                      InputFile, InputMediaPhoto)
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
-
+from bot.sender import DeliveryState, send_due
 from core.services.context import Core
-from core.services.inspectors import MENU_WITHDRAWN
 from core.services.periodic import run_periodic
 from core.storage.db import StorageUnavailable
-from core.storage.outbox import ClaimedMessage, claim_due, mark_failed, mark_sent
+from core.storage.outbox import release_claims_of
 
 log = logging.getLogger(__name__)
 
@@ -27,72 +24,20 @@ class LoopSettings:
     sweep_interval_s: float = 300.0
 
 
-def markup(buttons: list[list[dict]] | None) -> InlineKeyboardMarkup | None:
-    if not buttons:
-        return None
-    return InlineKeyboardMarkup([[
-        InlineKeyboardButton(b["text"], url=b["url"]) if b.get("url")
-        else InlineKeyboardButton(b["text"], callback_data=b["callback_data"])
-        for b in row] for row in buttons])
-
-
-async def deliver(bot: Bot, core: Core, msg: ClaimedMessage) -> None:
-    """Send one outbox message as the payload contract describes (photos, then venue, then
-    document, then the text with its buttons)."""
-    p, chat = msg.payload, msg.chat_id
-    if msg.kind == MENU_WITHDRAWN:  # an inspector deactivated: no chat-scoped menu any more
-        await bot.delete_my_commands(scope=BotCommandScopeChat(chat))
-        return
-    photos = [sha for sha in p.get("photos") or [] if core.evidence.exists(sha)][:10]
-    if len(photos) == 1:
-        await bot.send_photo(chat, _file(core, photos[0], "foto.jpg"))
-    elif photos:
-        await bot.send_media_group(chat, [InputMediaPhoto(_file(core, sha, f"foto{i}.jpg", True))
-                                          for i, sha in enumerate(photos)])
-    if loc := p.get("location"):
-        await bot.send_venue(chat, loc["lat"], loc["lon"], loc.get("title") or "Local",
-                             loc.get("address") or "—")
-    if doc := p.get("document"):
-        await bot.send_document(chat, _file(core, doc["sha256"], doc.get("filename")),
-                                caption=doc.get("caption"))
-    await bot.send_message(chat, p["text"], reply_markup=markup(p.get("buttons")))
-
-
-def _file(core: Core, sha: str, name: str | None, attach: bool = False) -> InputFile:
-    """attach=True for album items: each gets its own attach:// name (Telegram refuses an
-    InputMediaPhoto without `media`)."""
-    return InputFile(core.evidence.path_of(sha).read_bytes(), filename=name, attach=attach)
-
-
-async def send_due(bot: Bot, core: Core, batch: int = 20) -> int:
-    """One pass of the outbox: claim what is due, send it, record the outcome."""
-    claimed = await claim_due(core.db, limit=batch)
-    for msg in claimed:
-        try:
-            await deliver(bot, core, msg)
-        except RetryAfter as exc:  # 429 after the rate limiter's own retries
-            await mark_failed(core.db, msg.id, f"429: {exc}",
-                              retry_after=_seconds(exc.retry_after))
-        except Forbidden as exc:  # the user blocked the bot: sending again will not help
-            await mark_failed(core.db, msg.id, f"403: {exc}", permanent=True)
-        except BadRequest as exc:
-            permanent = "chat not found" in str(exc).lower()
-            await mark_failed(core.db, msg.id, f"400: {exc}", permanent=permanent)
-        except (TelegramError, OSError) as exc:
-            await mark_failed(core.db, msg.id, f"{type(exc).__name__}: {exc}")
-        else:
-            await mark_sent(core.db, msg.id)
-    return len(claimed)
-
-
-def _seconds(value) -> float:
-    return value.total_seconds() if hasattr(value, "total_seconds") else float(value)
-
-
-async def outbox_loop(bot: Bot, core: Core, settings: LoopSettings, wake: asyncio.Event) -> None:
+async def outbox_loop(bot, core: Core, settings: LoopSettings, wake: asyncio.Event,
+                      state: DeliveryState | None = None) -> None:
+    """Send what is due; sleep until woken (a message queued by this process), the next poll,
+    or — while Telegram is down — the next probe."""
+    state = state or DeliveryState()
+    try:
+        if released := await release_claims_of(core.db, state.name):
+            log.warning("outbox: %s message(s) left mid-delivery by the last run are due again",
+                        released)
+    except StorageUnavailable as exc:
+        log.warning("outbox: database unavailable: %s", exc.detail)
     while True:
         try:
-            sent = await send_due(bot, core, settings.outbox_batch)
+            sent = await send_due(bot, core, settings.outbox_batch, state)
         except StorageUnavailable as exc:
             log.warning("outbox: database unavailable: %s", exc.detail)
             sent = 0
@@ -101,8 +46,13 @@ async def outbox_loop(bot: Bot, core: Core, settings: LoopSettings, wake: asynci
             sent = 0
         if sent:
             continue
+        pause = settings.outbox_interval_s
+        if state.destination.is_down:
+            pause = max(0.05, state.destination.wait_s())  # a wake does not hurry the probe
+            await asyncio.sleep(pause)
+            continue
         try:
-            await asyncio.wait_for(wake.wait(), settings.outbox_interval_s)
+            await asyncio.wait_for(wake.wait(), pause)
         except TimeoutError:
             pass
         wake.clear()

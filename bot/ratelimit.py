@@ -7,6 +7,12 @@ PTB's AIORateLimiter queues every message behind the overall limiter in arrival 
 overall limiter replaced by `FairLimiter`: the same leaky bucket, but when messages wait, the
 next free slot goes to the chat that used fewest slots recently (usage decays with a time
 constant of `memory_s`), so a quiet chat's answer goes first.
+
+Calls that ask for no retry (`rate_limit_args=NO_RETRY`) skip AIORateLimiter's retry. It
+answers a 429 by sleeping retry_after and retrying, and while it sleeps it holds *every* other
+request of the bot. That is right for a button's answer, wrong for messages that have a durable
+queue: a 429 is about one chat, so the outbox and the direct replies pass NO_RETRY, get the
+RetryAfter at once and reschedule only that chat (bot/sender.py, bot/replies.py).
 """
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ import heapq
 import itertools
 import math
 import time
+import contextlib
 from collections import OrderedDict, deque
 from contextvars import ContextVar
 from typing import Any, Hashable
@@ -23,6 +30,7 @@ from telegram.ext import AIORateLimiter
 
 _CHAT: ContextVar[Hashable] = ContextVar("rate_limited_chat", default=None)
 REMEMBERED_CHATS = 10_000
+NO_RETRY = "no-retry"
 
 
 class FairLimiter:
@@ -124,7 +132,28 @@ class FairRateLimiter(AIORateLimiter):
     async def process_request(self, callback, args, kwargs, endpoint, data, rate_limit_args):
         token = _CHAT.set(data.get("chat_id"))
         try:
-            return await super().process_request(callback, args, kwargs, endpoint, data,
-                                                 rate_limit_args)
+            if rate_limit_args != NO_RETRY:
+                return await super().process_request(callback, args, kwargs, endpoint, data,
+                                                     rate_limit_args)
+            return await self._once(callback, args, kwargs, data)
         finally:
             _CHAT.reset(token)
+
+    async def _once(self, callback, args, kwargs, data):
+        """The same throttles as AIORateLimiter._run_request, without its retry and without
+        waiting for another request's 429 pause (pinned python-telegram-bot 22.8)."""
+        chat_id = data.get("chat_id")
+        with contextlib.suppress(ValueError, TypeError):
+            chat_id = int(chat_id)
+        group = chat_id if (isinstance(chat_id, int) and chat_id < 0) or isinstance(chat_id, str) \
+            else False
+        base = self._base_limiter if (chat_id is not None and self._base_limiter) \
+            else contextlib.nullcontext()
+        group_ctx = self._get_group_limiter(group) if group and self._group_max_rate \
+            else contextlib.nullcontext()
+        async with group_ctx, base:
+            return await callback(*args, **kwargs)
+
+
+#: The bot's rate limiter (the name the delivery code and its tests use).
+RateLimiter = FairRateLimiter

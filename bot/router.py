@@ -26,6 +26,7 @@ from telegram import (BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Ke
                       Message, ReplyKeyboardMarkup, ReplyKeyboardRemove, Update)
 from telegram.ext import ContextTypes
 
+from bot.replies import edit_or_send, send_or_queue
 from core.services import conversation
 from core.services.context import Core
 from core.services.conversation import Conversation
@@ -148,8 +149,20 @@ class Turn:
 
     # -- answering --------------------------------------------------------------------------
 
-    async def reply(self, text: str, markup: Any = None) -> Message:
-        return await self.bot.send_message(self.chat_id, text, reply_markup=markup)
+    async def reply(self, text: str, markup: Any = None) -> Message | None:
+        """Send now, or (Telegram failing at this moment) queue durably in the outbox: the
+        answer is never lost (bot/replies.py). None when queued."""
+        return await send_or_queue(self.bot, self.context.bot_data, self.chat_id, text, markup)
+
+    async def edit(self, text: str, markup: Any = None) -> None:
+        """Redraw the pressed button's message; a new message when it cannot be reached, and
+        when Telegram fails at that moment (bot/replies.py). A 400 is the caller's."""
+        msg = self.query.message if self.query is not None else None
+        if msg is None:
+            await self.reply(text, markup)
+            return
+        await edit_or_send(self.bot, self.context.bot_data, self.chat_id, msg.message_id, text,
+                           markup)
 
     async def answer(self, text: str | None = None, alert: bool = False) -> None:
         """Answer the pressed button (no-op for messages). The answer goes out alongside the
@@ -179,7 +192,7 @@ class Turn:
         """A shared object the application holds (e.g. "geocoder")."""
         return self.context.bot_data[name]
 
-    async def remove_keyboard(self, text: str) -> Message:
+    async def remove_keyboard(self, text: str) -> Message | None:
         return await self.reply(text, ReplyKeyboardRemove())
 
     # -- writing ----------------------------------------------------------------------------

@@ -89,3 +89,12 @@ def add_case():
         return case
 
     return add
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The delivery fault suite's figures (tests/test_delivery_faults.py, _sigkill.py)."""
+    from tests.fault_figures import REPORT
+    if REPORT:
+        terminalreporter.section("delivery fault figures")
+        for line in REPORT:
+            terminalreporter.write_line(line)

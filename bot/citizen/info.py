@@ -101,8 +101,7 @@ async def on_notify_button(turn: Turn) -> None:
     view = next((v for v in await my_cases(turn.core, turn.user_id)
                  if v.protocol == parts[2]), None)
     if view is not None:
-        await turn.query.edit_message_text(render_case(view),
-                                           reply_markup=notify_button(view.protocol, on))
+        await turn.edit(render_case(view), notify_button(view.protocol, on))
 
 
 async def on_unsub_button(turn: Turn) -> None:

@@ -20,7 +20,7 @@ from bot.citizen.states import (ADDRESS_CONFIRM, CATEGORY, DESCRIPTION, DUPLICAT
                                 IDLE, LOCATION, MAKE_MODEL, PHOTOS, PLATE, SIGNS, SUMMARY,
                                 TIME_THERE, COLOUR, button_allowed, next_question)
 from bot.geocoding import GeocodingUnavailable
-from bot.router import Turn, inline, location_keyboard
+from bot.router import Turn, inline, location_keyboard, send_or_queue
 from bot.texts import INVALID_LOCATION, STALE_BUTTON
 from core.area import valid_point
 from core.identifiers import InvalidIdentifier, format_plate, normalize_plate
@@ -186,15 +186,15 @@ async def _photos_message(turn: Turn) -> None:
     if msg.media_group_id:
         _ack_album_later(turn, msg.media_group_id)
     else:
-        await _ack_photos(turn.bot, turn.chat_id, d)
+        await _ack_photos(turn.bot, turn.context.bot_data, turn.chat_id, d)
 
 
-async def _ack_photos(bot, chat_id: int, d: dict) -> None:
+async def _ack_photos(bot, bot_data: dict, chat_id: int, d: dict) -> None:
     n = len(d["photos"])
     more = (f"Pode enviar mais {MAX_PHOTOS - n} ou tocar em Pronto." if n < MAX_PHOTOS
             else "Esse é o máximo; toque em Pronto.")
-    await bot.send_message(chat_id, f"📷 {n} foto(s) recebida(s). {more}",
-                           reply_markup=inline([[("✅ Pronto", _b(d, "done"))]]))
+    await send_or_queue(bot, bot_data, chat_id, f"📷 {n} foto(s) recebida(s). {more}",
+                        inline([[("✅ Pronto", _b(d, "done"))]]))
 
 
 def _ack_album_later(turn: Turn, group: str) -> None:
@@ -213,7 +213,7 @@ def _ack_album_later(turn: Turn, group: str) -> None:
             from core.services.conversation import load
             conv = await load(core, user)
             if conv.state == PHOTOS:
-                await _ack_photos(bot, chat, conv.draft)
+                await _ack_photos(bot, bd, chat, conv.draft)
         except asyncio.CancelledError:
             raise
         except Exception:

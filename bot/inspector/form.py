@@ -9,12 +9,11 @@ from __future__ import annotations
 import secrets
 from datetime import date
 
-from telegram import InputFile
-
 from bot.downloads import guarded
 from bot.inspector import card, texts
 from bot.inspector.media import fetch_media, media_of
 from bot.inspector.states import FORM
+from bot.replies import send_document_or_queue
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.formatting import fmt_date
@@ -284,10 +283,10 @@ async def _perform(turn: Turn, form: StepForm, d: dict) -> None:
                                            due=fmt_date(date.fromisoformat(r.deadline["due"])),
                                            article=r.deadline["article"]))
     await turn.reply("\n".join(lines))
-    for _sha, filename, blob in done.documents:
-        await turn.bot.send_document(turn.chat_id, InputFile(blob, filename=filename),
-                                     caption=texts.DOCUMENT_CAPTION.format(
-                                         name=filename, protocol=form.protocol))
+    for sha, filename, blob in done.documents:  # queued if Telegram fails at this moment
+        await send_document_or_queue(
+            turn.bot, turn.context.bot_data, turn.chat_id, sha, filename,
+            texts.DOCUMENT_CAPTION.format(name=filename, protocol=form.protocol), blob)
     try:
         await card.show(turn, form.protocol)
     except ServiceError:

@@ -34,7 +34,7 @@ async def send_view(turn: Turn, view: OwnerView) -> None:
 async def edit_view(turn: Turn, view: OwnerView) -> None:
     """Redraw the pressed view in place (a new message if it cannot be edited)."""
     try:
-        await turn.query.edit_message_text(view.text(), reply_markup=keyboard(view))
+        await turn.edit(view.text(), keyboard(view))
     except BadRequest:
         await send_view(turn, view)
 

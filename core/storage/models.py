@@ -40,6 +40,9 @@ class Person(Base):
     display_name: Mapped[str | None] = mapped_column(String(200))
     roles: Mapped[list[Any]] = mapped_column(default=list)  # e.g. ["citizen", "inspector"]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Telegram answered 403 (the person blocked the bot): their messages are not sent until
+    # they write to the bot again, which clears it (core.services.delivery).
+    blocked_bot_at: Mapped[datetime | None]
 
 
 class Case(Base):
@@ -234,7 +237,10 @@ class Task(Base):
 
 
 class OutboxMessage(Base):
-    """A message to send, written in the same transaction as the change it reports."""
+    """A message to send, written in the same transaction as the change it reports.
+    `failed` is a dead letter: listed in the panel, re-sent by staff (core.services.delivery).
+    `progress` records the parts already delivered (and those Telegram refused), so a retry
+    resumes where the last attempt stopped."""
 
     __tablename__ = "outbox"
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -248,8 +254,17 @@ class OutboxMessage(Base):
     next_attempt_at: Mapped[datetime] = mapped_column(default=utcnow)
     sent_at: Mapped[datetime | None]
     last_error: Mapped[str | None] = mapped_column(Text)
+    progress: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    failed_at: Mapped[datetime | None]
+    claimed_by: Mapped[str | None] = mapped_column(String(80))  # the sender holding the lease
 
-    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
+    __table_args__ = (
+        Index("ix_outbox_due", "status", "next_attempt_at"),
+        # Per-chat order: "is an earlier message of this chat still undelivered?" (migration 0005)
+        Index("ix_outbox_chat_undelivered", "chat_id", "id",
+              sqlite_where=text("status IN ('pending', 'sending')"),
+              postgresql_where=text("status IN ('pending', 'sending')")),
+    )
 
 
 class ProcessedUpdate(Base):

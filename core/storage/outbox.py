@@ -5,34 +5,47 @@ is never committed without its notification nor a notification sent for a rolled
 A unique `dedupe_key` (e.g. "case:42:event:7:chat:123") makes a second enqueue of the same
 logical message a no-op.
 
+Per-chat order: `claim_due` only ever claims the *head* of a chat, the oldest message of that
+chat not yet delivered (pending, backing off, or being sent). A chat's later message therefore
+waits while an earlier one is undelivered, across restarts (the order lives in the table, by
+id) and across several senders: on PostgreSQL the claim locks with FOR UPDATE SKIP LOCKED, and
+a message being sent by another sender is `sending` (committed) and still blocks its chat.
+A dead letter (`failed`) no longer blocks its chat.
+
 Delivery is at-least-once. `claim_due` marks messages `sending` with a lease
 (`next_attempt_at = now + lease`) and commits before anything is sent. The sender then calls
-`mark_sent` or `mark_failed`. If it crashes after sending but before `mark_sent`, the lease
-expires and the message is claimed and sent again: a duplicate is possible in that window
-(Telegram has no idempotency key for sendMessage), a lost message is not. Exactly-once would
-need the receiver to deduplicate, which a chat cannot. Senders are meant to be one process;
-on PostgreSQL the claim also uses FOR UPDATE SKIP LOCKED, so two senders never claim the
-same message within a lease.
+`mark_sent`, `release` (the destination failed: Telegram down, or this chat rate-limited; the
+attempt is not counted against the message) or `mark_failed` (the message itself failed).
+If the sender crashes after sending but before `mark_sent`, the message is claimed and sent
+again (at once by the same sender restarted, `release_claims_of`; by another when the lease
+expires): a duplicate is possible in that window (Telegram has no idempotency key for
+sendMessage), a lost message is not. A message in parts saves its progress after each part
+(`save_progress`), so only the part in flight can be duplicated. Exactly-once would need the receiver to
+deduplicate, which a chat cannot.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Mapping
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from core.storage.db import Database
 from core.storage.dialect import insert_ignore
-from core.storage.models import OutboxMessage
+from core.storage.models import OutboxMessage, Person
 from core.storage.types import utcnow
 
 PENDING, SENDING, SENT, FAILED = "pending", "sending", "sent", "failed"
+UNDELIVERED = (PENDING, SENDING)
 LEASE = timedelta(seconds=60)
 BACKOFF_BASE = timedelta(seconds=5)
 BACKOFF_MAX = timedelta(hours=1)
-MAX_ATTEMPTS = 8
+MAX_ATTEMPTS = 5  # failures of the message itself (a destination outage does not count)
+MAX_AGE = timedelta(days=3)  # undelivered for this long (e.g. a long outage): a dead letter
+EXPIRED = "Não entregue em {days} dias: {error}"
 
 
 @dataclass(frozen=True)
@@ -43,11 +56,14 @@ class ClaimedMessage:
     payload: dict[str, Any]
     dedupe_key: str
     attempts: int  # including this one
+    progress: dict[str, Any] = field(default_factory=dict)  # parts done / refused so far
+    blocked: bool = False  # the recipient blocked the bot (Person.blocked_bot_at)
 
 
 async def enqueue(session: AsyncSession, chat_id: int, kind: str, payload: Mapping[str, Any],
                   dedupe_key: str, not_before: datetime | None = None) -> bool:
-    """Queue a message in the caller's transaction. False if `dedupe_key` was already queued."""
+    """Queue a message in the caller's transaction. False if `dedupe_key` was already queued.
+    (A message with `not_before` in the future holds its chat's later messages until then.)"""
     now = utcnow()
     values = {"chat_id": chat_id, "kind": kind, "payload": dict(payload),
               "dedupe_key": dedupe_key, "status": PENDING, "attempts": 0,
@@ -62,12 +78,22 @@ def backoff(attempts: int) -> timedelta:
     return min(BACKOFF_BASE * (2 ** max(0, attempts - 1)), BACKOFF_MAX)
 
 
+def _heads(now: datetime):
+    """Due messages that are the oldest undelivered one of their chat."""
+    earlier = aliased(OutboxMessage)
+    ahead = select(earlier.id).where(
+        earlier.chat_id == OutboxMessage.chat_id, earlier.status.in_(UNDELIVERED),
+        earlier.id < OutboxMessage.id).exists()
+    return (OutboxMessage.status.in_(UNDELIVERED), OutboxMessage.next_attempt_at <= now, ~ahead)
+
+
 async def claim_due(db: Database, limit: int = 20, now: datetime | None = None,
-                    lease: timedelta = LEASE) -> list[ClaimedMessage]:
-    """Claim up to `limit` messages due at `now` (pending, or sending with an expired lease),
-    oldest due first, in a short transaction of their own."""
+                    lease: timedelta = LEASE, sender: str | None = None) -> list[ClaimedMessage]:
+    """Claim up to `limit` chat heads due at `now` (pending, or sending with an expired lease),
+    at most one per chat, oldest due first, in a short transaction of their own, for
+    `sender` (see `release_claims_of`)."""
     now = now or utcnow()
-    due = (OutboxMessage.status.in_((PENDING, SENDING)), OutboxMessage.next_attempt_at <= now)
+    due = _heads(now)
     async with db.read() as session:  # nothing due (the usual case): no write lock taken
         if (await session.execute(select(OutboxMessage.id).where(*due).limit(1))).first() is None:
             return []
@@ -75,35 +101,93 @@ async def claim_due(db: Database, limit: int = 20, now: datetime | None = None,
         rows = (await session.execute(
             select(OutboxMessage).where(*due)
             .order_by(OutboxMessage.next_attempt_at, OutboxMessage.id)
-            .limit(limit).with_for_update(skip_locked=True))).scalars().all()
+            .limit(limit).with_for_update(skip_locked=True, of=OutboxMessage))).scalars().all()
         if not rows:
             return []
         ids = [r.id for r in rows]
         await session.execute(
             update(OutboxMessage).where(OutboxMessage.id.in_(ids))
             .values(status=SENDING, attempts=OutboxMessage.attempts + 1,
-                    next_attempt_at=now + lease)
+                    next_attempt_at=now + lease, claimed_by=sender)
             .execution_options(synchronize_session=False))
+        blocked = set((await session.execute(select(Person.telegram_id).where(
+            Person.telegram_id.in_({r.chat_id for r in rows}),
+            Person.blocked_bot_at.is_not(None)))).scalars().all())
         return [ClaimedMessage(r.id, r.chat_id, r.kind, dict(r.payload), r.dedupe_key,
-                               r.attempts + 1) for r in rows]
+                               r.attempts + 1, dict(r.progress or {}), r.chat_id in blocked)
+                for r in rows]
 
 
-async def mark_sent(db: Database, message_id: int, now: datetime | None = None) -> bool:
+async def release_claims_of(db: Database, sender: str, now: datetime | None = None) -> int:
+    """At a sender's start: the messages its previous run claimed and never settled (it was
+    killed mid-delivery) are due again now instead of when their lease ends. Each may have
+    reached Telegram already: that is the at-least-once window (one duplicate at most per
+    message in flight). Only this sender's own claims: another sender's lease is left alone."""
+    async with db.unit_of_work() as session:
+        result = await session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.status == SENDING, OutboxMessage.claimed_by == sender)
+            .values(status=PENDING, next_attempt_at=now or utcnow()))
+        return result.rowcount
+
+
+async def mark_sent(db: Database, message_id: int, now: datetime | None = None,
+                    progress: Mapping[str, Any] | None = None) -> bool:
     """Record delivery. False if the message was not being sent (already sent or failed)."""
+    values: dict[str, Any] = {"status": SENT, "sent_at": now or utcnow(), "last_error": None}
+    if progress:
+        values["progress"] = dict(progress)
     async with db.unit_of_work() as session:
         result = await session.execute(
             update(OutboxMessage)
             .where(OutboxMessage.id == message_id, OutboxMessage.status == SENDING)
-            .values(status=SENT, sent_at=now or utcnow(), last_error=None))
+            .values(**values))
         return result.rowcount == 1
+
+
+async def save_progress(db: Database, message_id: int, progress: Mapping[str, Any]) -> None:
+    """Record the parts of a message delivered so far (while it is being sent), so a sender
+    killed between parts resends only the part in flight."""
+    async with db.unit_of_work() as session:
+        await session.execute(
+            update(OutboxMessage)
+            .where(OutboxMessage.id == message_id, OutboxMessage.status == SENDING)
+            .values(progress=dict(progress)))
+
+
+async def release(db: Database, message_ids: list[int], error: str | None = None, *,
+                  retry_at: datetime | None = None, progress: Mapping[str, Any] | None = None,
+                  now: datetime | None = None) -> None:
+    """Give claimed messages back, their attempt not counted: the destination failed (Telegram
+    down, or the chat is rate-limited until `retry_at`), or they were not tried at all. A
+    message undelivered for longer than MAX_AGE becomes a dead letter instead."""
+    if not message_ids:
+        return
+    now = now or utcnow()
+    async with db.unit_of_work() as session:
+        rows = (await session.execute(select(OutboxMessage).where(
+            OutboxMessage.id.in_(message_ids), OutboxMessage.status == SENDING)
+            .with_for_update())).scalars().all()
+        for msg in rows:
+            msg.attempts = max(0, msg.attempts - 1)
+            if progress is not None:
+                msg.progress = dict(progress)
+            if error is not None:
+                msg.last_error = error[:2000]
+            if error is not None and now - msg.created_at > MAX_AGE:
+                msg.status, msg.failed_at = FAILED, now
+                msg.last_error = EXPIRED.format(days=MAX_AGE.days, error=error)[:2000]
+            else:
+                msg.status, msg.next_attempt_at = PENDING, retry_at or now
 
 
 async def mark_failed(db: Database, message_id: int, error: str,
                       retry_after: timedelta | float | None = None, *, permanent: bool = False,
-                      now: datetime | None = None, max_attempts: int = MAX_ATTEMPTS) -> str:
-    """Record a failed attempt; return the new status. The retry waits `retry_after` (e.g.
-    Telegram's 429 `retry_after`) or the exponential backoff; after `max_attempts`, or when
-    `permanent` (the user blocked the bot), the message is given up as failed."""
+                      now: datetime | None = None, max_attempts: int = MAX_ATTEMPTS,
+                      progress: Mapping[str, Any] | None = None) -> str:
+    """Record a failed attempt of the message itself; return the new status. The retry waits
+    `retry_after` or the exponential backoff (and holds the chat's later messages); after
+    `max_attempts`, or when `permanent`, the message becomes a dead letter (`failed`)."""
     now = now or utcnow()
     if isinstance(retry_after, (int, float)):
         retry_after = timedelta(seconds=retry_after)
@@ -112,8 +196,10 @@ async def mark_failed(db: Database, message_id: int, error: str,
         if msg is None or msg.status != SENDING:
             return msg.status if msg else FAILED
         msg.last_error = error[:2000]
+        if progress is not None:
+            msg.progress = dict(progress)
         if permanent or msg.attempts >= max_attempts:
-            msg.status = FAILED
+            msg.status, msg.failed_at = FAILED, now
         else:
             msg.status = PENDING
             msg.next_attempt_at = now + (retry_after or backoff(msg.attempts))

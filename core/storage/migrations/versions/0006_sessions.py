@@ -3,7 +3,7 @@ checked on every request; logout, a password change and deactivation raise it, s
 cookie issued before (a copy included) is refused from then on.
 
 Revision ID: 0006
-Revises: 0009
+Revises: 0005
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0006'
-down_revision: Union[str, Sequence[str], None] = '0009'
+down_revision: Union[str, Sequence[str], None] = '0005'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

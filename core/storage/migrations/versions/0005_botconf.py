@@ -1,7 +1,7 @@
 """Values the running system learns and shares between its processes (e.g. the bot's
 username from getMe, read by the panel when it issues a document with the owner's QR link).
 
-Revision ID: 0009
+Revision ID: 0005
 Revises: 0004
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Sequence, Union
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0009'
+revision: str = '0005'
 down_revision: Union[str, Sequence[str], None] = '0004'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None

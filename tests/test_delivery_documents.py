@@ -1,0 +1,29 @@
+"""No document lost to a bad moment (issue 13, part 8): the legal document an inspector's step
+produces is sent at once, and when the Bot API fails that call (502) it is queued and arrives
+after recovery, with its caption, as the same PDF."""
+from __future__ import annotations
+
+from tests.test_bot_inspector_support import (ANA, NEAR, answer, bind, bot,  # noqa: F401
+                                              clock, core, document, make_core, open_card,
+                                              pdf_text, photo, report, send_photo, tap,
+                                              task_message)
+from tests.test_bot_inspector_cases import tick
+
+
+async def test_document_refused_by_a_502_arrives_from_the_outbox(bot, core, photo):
+    await bind(bot, ANA, "Ana Fiscal", "posturas", NEAR)
+    protocol = await report(core, photo)
+    await task_message(bot, ANA, protocol)
+    await open_card(bot, ANA, protocol)
+    await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
+    await tick(bot, ["há mais de 30 dias", "Faltando um ou mais pneus", "Sem motor"])
+    await tap(bot, ANA, "Continuar", expect="foto da notificação afixada")
+    await send_photo(bot, ANA, 7)
+    await tap(bot, ANA, "Pronto", expect="número da notificação")
+    await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")
+    bot.api.fail_next("sendDocument", 502, times=2)
+    await tap(bot, ANA, "Confirmar", expect="Registrado: Afixar notificação")
+    call, pdf = await document(bot, ANA, "notificacao-afixada")
+    assert protocol in call.params["caption"] and "Art. 4º" in pdf_text(pdf)
+    refused = [c for c in bot.api.sent(ANA, "sendDocument", ok=False) if c.error_code == 502]
+    assert len(refused) == 2 and call.time > refused[-1].time
