@@ -69,6 +69,7 @@ class Transition:
     deadline: DeadlineRule | None = None
     guard: Guard | None = None  # returns a Portuguese reason to refuse, or None
     public: bool = True  # shown in the citizen's timeline
+    optional: tuple[str, ...] = ()  # facts the step also asks for, not required (e.g. amounts)
 
 
 class TransitionRefused(Exception):

@@ -25,7 +25,8 @@ from core.services.step_forms import (BOOL, CHOICE, CRITERIA, DATETIME, NO_MISSI
                                       step_form, wanted)
 
 MAX_PHOTOS = 10
-TYPED = {"date", "datetime", "cpf", "odometer", "money", "names", "text", "goods"}
+TYPED = {"date", "datetime", "cpf", "odometer", "money", "names", "text", "goods", "count",
+         "weight"}
 
 
 def _b(d: dict, action: str) -> str:

@@ -35,6 +35,8 @@ HINT = {
     "cpf": "Digite o CPF (11 números) ou o CNPJ (14 números).",
     "odometer": "Digite o número do hodômetro ou toque em Sem hodômetro.",
     "money": "Digite o valor em reais, por exemplo 150,00.",
+    "count": "Digite a quantidade, por exemplo 3.",
+    "weight": "Digite o peso em quilos, por exemplo 12,5.",
     "names": "Digite os nomes das duas testemunhas, separados por vírgula.",
     "choice": "Escolha uma opção.",
     "text": "Escreva em uma mensagem.",

@@ -3,9 +3,10 @@
 no calendar, no database and no Telegram. Money is Decimal (BRL)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from typing import Mapping
 
 NOT_IDENTIFIED = "NÃO IDENTIFICADO"
 
@@ -203,6 +204,9 @@ class EditalInfo:
     auction_date: str = ""  # leilão: "dd/mm/aaaa, às HHhMM"
     auction_place: str = ""
     info: str = ""  # where to get information
+    #: The law's own openings by edital kind (Law.editais), templates with {pref} and {law};
+    #: a kind not listed takes the wording of core.documents.edital.
+    wordings: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

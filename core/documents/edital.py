@@ -11,9 +11,10 @@
   encontra abandonado, iniciando, a partir da data da publicação, o prazo de 10 dias para que
   seu proprietário/responsável o retire"; the notification also gives "endereço de depósito,
   data e hora".
-- "leilao" — Dores Art. 3º (60 days unclaimed → hasta pública; CTB art. 328) and Art. 8º
-  (comissão de leilão); Dracena Art. 6º, § 1º ("previamente anunciado por editais afixados no
-  lugar de costume, no próprio depósito, ou pela imprensa").
+- "leilao" — worded by each law (Law.editais, passed in EditalInfo.wordings): Dores Art. 3º
+  (60 days unclaimed → hasta pública; CTB art. 328) and Art. 8º (comissão de leilão);
+  Dracena Art. 6º, § 1º ("previamente anunciado por editais afixados no lugar de costume, no
+  próprio depósito, ou pela imprensa").
 
 Editais carry only what the law requires: EditalEntry has no owner and no reporter field,
 and free text is scrubbed of CPF/CNPJ numbers (LGPD)."""
@@ -40,8 +41,9 @@ TITLES = {
 
 
 def _intro(kind: str, info: EditalInfo) -> str:
-    slug = info.header.law_slug
     pref = info.header.prefeitura.title().replace(" De ", " de ").replace(" Do ", " do ")
+    if kind in info.wordings:  # the law words it (Law.editais)
+        return info.wordings[kind].format(pref=pref, law=info.header.law_title)
     if kind == EDITAL_NOTIFICACAO:
         return (f"A {pref}, nos termos do Art. 4º, II, b, da {info.header.law_title}, NOTIFICA "
                 "os proprietários/responsáveis pelos objetos abaixo, encontrados em estado de "
@@ -65,18 +67,8 @@ def _intro(kind: str, info: EditalInfo) -> str:
                 "onde se encontravam abandonados (b) e o local de destino da remoção (c). "
                 "O prazo de 10 (dez) dias para retirada (Art. 6º, caput) e as condições do "
                 "Art. 3º, § 3º, aplicam-se à retirada.")
-    if slug == "dracena":
-        return (f"A {pref}, nos termos do Art. 6º, § 1º, da {info.header.law_title}, TORNA "
-                "PÚBLICO que os objetos abaixo, apreendidos e recolhidos ao depósito "
-                "municipal, julgado improcedente o recurso ou transcorrido o prazo para sua "
-                "interposição (Art. 6º), serão levados a leilão. Até o leilão, podem ser "
-                "retirados mediante o pagamento da multa, dos impostos e das despesas de "
-                "conservação (Art. 7º).")
-    return (f"A {pref}, nos termos do Art. 3º e do Art. 8º da {info.header.law_title} e do "
-            "art. 328 do Código de Trânsito Brasileiro, TORNA PÚBLICO que os objetos abaixo, "
-            "não reclamados no prazo de 60 (sessenta) dias contados do recolhimento, serão "
-            "levados à hasta pública pela comissão de leilão nomeada pelo Poder Executivo "
-            "(Art. 8º), obedecida a lei de licitação.")
+    return (f"A {pref}, nos termos da {info.header.law_title}, TORNA PÚBLICO que os objetos "
+            "abaixo, não reclamados no prazo legal, serão levados a leilão.")
 
 
 def _object_line(obj: ObjectData) -> str:

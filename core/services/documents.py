@@ -39,6 +39,11 @@ EDITAL_STEPS = {D.EDITAL_NOTIFICACAO: "record_publication",
 
 # -- shared pieces ----------------------------------------------------------------------------
 
+def edital_wordings(core: Core) -> dict[str, str]:
+    """The editais the law words itself (Law.editais), for EditalInfo.wordings."""
+    return {kind: w.intro for kind, w in core.law.editais.items()}
+
+
 def header(core: Core) -> D.CityHeader:
     return D.CityHeader(core.law.city, core.law.uf, core.law.title, core.law.slug)
 
@@ -424,7 +429,8 @@ async def issue_edital(core: Core, kind: str, by: ActorRef, number: str, signer_
         if not cases:
             raise InvalidInput("Nenhum caso aguarda este edital.")
         info = D.EditalInfo(header(core), number, fmt_date(now),
-                            f"{core.law.city}/{core.law.uf}", signer_name, signer_role, now)
+                            f"{core.law.city}/{core.law.uf}", signer_name, signer_role, now,
+                            wordings=edital_wordings(core))
         blob = pdfs.edital_pdf([_entry(core, c) for c in cases], kind, info)
         filename = f"edital-{kind}-{number.replace('/', '-')}.pdf"
         out: Issued = ("", filename, blob)

@@ -21,11 +21,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core import documents
 from core.documents import data as doc
-from core.fees import Statement, TariffNotFound
+from core.fees import TariffNotFound
 from core.formatting import date_in_full, fmt_date, fmt_datetime, fmt_money, fmt_time
 from core.identifiers import InvalidIdentifier, format_plate, normalize_plate
-from core.laws.base import ReleaseCondition, ReleaseSituation
+from core.laws.base import Law, ReleaseCondition, ReleaseSituation
 from core.lifecycle import Actor, Lifecycle, State, Transition
+from core.services import statements
 from core.services.cases import apply_transition
 from core.services.context import Core
 from core.services.errors import Forbidden, InvalidInput, NotFound
@@ -54,35 +55,13 @@ SessionHook = Callable[[AsyncSession], Awaitable[None]]
 
 #: Dores Art. 6º, §4º: "Entende-se por início da operação de remoção, o momento em que se
 #: inicia o deslocamento do veiculo para a plataforma do reboque" — after it, §3º no longer
-#: lets the owner stop the removal.
+#: lets the owner stop the removal. Shown on tracks with a towing step (start_removal).
 TOWING_WARNING = ("Atenção: depois que a operação de remoção começa — quando o veículo começa "
                   "a subir na plataforma do reboque — ela não pode mais ser interrompida "
                   "(Art. 6º, §4º).")
-TOWING_STARTED = ("A remoção já começou e, pela lei, não pode mais ser interrompida "
-                  "(Art. 6º, §4º). Acompanhe aqui as condições para retirar o objeto do pátio.")
+CLOSED = "Caso encerrado."
+NO_TEXT = "Aguardando a próxima providência da prefeitura."
 
-#: What happens next, in plain words, where no deadline says it.
-NEXT_BY_STATE = {
-    "reported": "A prefeitura vai enviar um fiscal ao local para verificar a situação.",
-    "diligence": "Um fiscal vai ao local verificar a situação e identificar o responsável.",
-    "police_referral": "O caso está com a polícia; a prefeitura aguarda a resposta.",
-    # Dores Art. 6º, caput and §3º
-    "removal_due": "O prazo terminou e a remoção ao pátio está autorizada (Art. 6º, caput). "
-                   "Se você retirar o objeto antes do início da operação, a remoção não "
-                   "acontece (Art. 6º, §3º).",
-    "owner_removing": "O fiscal vai conferir se o objeto foi retirado até a data combinada "
-                      "(Art. 6º, §3º).",
-    "removal_started": TOWING_STARTED,
-    "in_depot": "O objeto está no pátio. Para retirá-lo, veja abaixo as condições e os valores.",
-    "published": "O objeto está no depósito. Para retirá-lo, veja abaixo as condições e os "
-                 "valores.",
-    "auction_eligible": "O prazo para retirar terminou: o objeto pode ir a leilão.",
-    "disposal_due": "O prazo para retirar terminou: o objeto aguarda destinação (leilão ou "
-                    "sucata).",
-    "appeal_pending": "O recurso está com o Prefeito para decisão.",
-    "apprehended": "Os bens estão no depósito municipal. Você pode recorrer ao Prefeito ou "
-                   "retirá-los pagando a multa e as despesas (Art. 7º).",
-}
 #: Transitions whose lapse makes the object go to auction or disposal (the depot deadline).
 AUCTION_LAPSES = frozenset({"auction_deadline", "retrieval_lapse", "appeal_lapse"})
 AUCTION_STATES = frozenset({"auction_eligible", "disposal_due"})
@@ -401,6 +380,15 @@ async def set_owner_situation(core: Core, telegram_id: int, case_code: str, *,
     return await owner_view(core, telegram_id, case_code)
 
 
+def owner_next_step(law: Law, track: str, state: State, is_open: bool) -> str:
+    """Where the object is and what comes next, as the law words it for this track and state
+    (Law.state_texts), for the owner."""
+    if not is_open or state.final:
+        return f"{CLOSED} {state.label}."
+    text = law.state_text(track, state.code)
+    return text.for_owner() if text else NO_TEXT
+
+
 def _tz(core: Core) -> ZoneInfo:
     return ZoneInfo(core.settings.timezone)
 
@@ -434,13 +422,7 @@ async def _build_view(core: Core, case: Case, events: list[Event],
     now = core.now()
     deadline = _deadline(case.deadline_json, lifecycle) if case.is_open else None
     code = case.case_code
-    if not case.is_open:
-        next_step = "Caso encerrado."
-    elif deadline:  # the deadline has its own line below: say it once
-        next_step = NEXT_BY_STATE.get(state.code, "veja o prazo abaixo.")
-    else:
-        next_step = NEXT_BY_STATE.get(state.code, "Aguardando a próxima providência da "
-                                                  "prefeitura.")
+    next_step = owner_next_step(law, case.track, state, case.is_open)
     has_towing = "start_removal" in lifecycle.transitions
     remove_by = None
     actions: list[tuple[OwnerAction, ...]] = []
@@ -470,17 +452,6 @@ async def _build_view(core: Core, case: Case, events: list[Event],
                      next_step, deadline, remove_by, towing, depot, appeal, tuple(actions))
 
 
-def _depot_entry(events: list[Event], lifecycle: Lifecycle) -> datetime | None:
-    """When the object entered the depot: the last event that moved it into a depot state."""
-    entered = None
-    for ev in events:
-        to, frm = (ev.data or {}).get("to"), (ev.data or {}).get("from")
-        if to in lifecycle.states and lifecycle.states[to].in_depot and not (
-                frm in lifecycle.states and lifecycle.states[frm].in_depot):
-            entered = ev.at
-    return entered
-
-
 def _auction_after(events: list[Event], lifecycle: Lifecycle) -> tuple[date | None, str]:
     """The depot deadline (Dores Art. 3º, caput; CTB art. 328 / Art. 5º, III; Dracena Art. 6º)."""
     due, article = None, ""
@@ -497,8 +468,10 @@ async def _depot_info(core: Core, case: Case, events: list[Event], lifecycle: Li
                       state: State, situation: ReleaseSituation, now: datetime) -> DepotInfo:
     law = core.law
     category = law.categories[case.category]
-    entered = _depot_entry(events, lifecycle) or case.updated_at
-    release = tuple(law.release_conditions(category, situation))
+    entered = statements.collected_at(
+        core, case, statements.depot_entry(events, lifecycle) or case.updated_at)
+    release = tuple(law.release_conditions(category, situation)) \
+        if law.release_conditions else ()
     fees, error = None, None
     try:
         fees = await _fees(core, case, entered, now)
@@ -514,13 +487,10 @@ async def _depot_info(core: Core, case: Case, events: list[Event], lifecycle: Li
 
 
 async def _fees(core: Core, case: Case, entered: datetime, now: datetime) -> Fees:
-    """Fees owed today line by line, and what each further day adds (same statement a day
-    later, so the counting and the cap of the law's settings apply)."""
-    today = _statement(core, case, await core.tariff_book(), entered, now)
-    tomorrow = _statement(core, case, await core.tariff_book(), entered, now + timedelta(days=1))
-    per_day = tomorrow.total - today.total
-    dated = [ln for ln in tomorrow.lines if ln.tariff_valid_from is not None]
-    article = dated[-1].article if dated else ""
+    """Fees owed today line by line (core.services.statements, the panel's statement too),
+    and what each further day adds."""
+    today = await statements.case_statement(core, case, entered, now)
+    per_day, article = await statements.per_day(core, case, entered, now)
     lines = tuple(FeeItem(ln.label, ln.article, ln.quantity, ln.unit_value, ln.tariff_valid_from,
                           ln.amount) for ln in today.lines)
     return Fees(lines, today.total, now, per_day, article)
@@ -532,24 +502,6 @@ def _decimal(value: Any, default: str = "0") -> Decimal:
             else Decimal(default)
     except InvalidOperation:
         return Decimal(default)
-
-
-def _statement(core: Core, case: Case, book, entered: datetime, as_of: datetime) -> Statement:
-    law = core.law
-    counting = law.setting("storage_day_counting")
-    cap = law.setting("storage_cap_days")
-    if law.slug == "dracena":
-        from core.laws.dracena import fees as dracena_fees
-        facts = (case.details or {}).get("facts", {})
-        # Art. 7º: the fine, the taxes and the keeping costs (a: per animal; b: per kg).
-        return dracena_fees.statement(
-            book, entered_at=entered, as_of=as_of, fine=_decimal(facts.get("fine_amount")),
-            taxes=_decimal(facts.get("taxes")), animals=int(_decimal(facts.get("animals"))),
-            kilograms=_decimal(facts.get("weight_kg")), counting=counting, cap_days=cap)
-    from core.laws.dores_do_indaia import fees as dores_fees
-    # Art. 3º, §3º, II: towing and the daily storage since the depot entry.
-    return dores_fees.statement(book, removed_at=entered, as_of=as_of, towed=True,
-                                counting=counting, cap_days=cap)
 
 
 def _fmt_fact(key: str, value: Any, tz: ZoneInfo) -> str:
@@ -644,7 +596,8 @@ async def owner_statement(core: Core, telegram_id: int, case_code: str, kind: st
         if not case.is_open:
             raise InvalidInput("Este caso já foi encerrado.")
         if not state.in_public_space:
-            raise InvalidInput(TOWING_STARTED if "start_removal" in lifecycle.transitions
+            raise InvalidInput(owner_next_step(core.law, case.track, state, True)
+                               if "start_removal" in lifecycle.transitions
                                else "Nesta etapa a declaração não muda o procedimento.")
         commits = lifecycle.transitions.get("owner_commits")
         can_commit = commits is not None and case.state in commits.sources

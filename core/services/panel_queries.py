@@ -7,7 +7,6 @@ Reads only; every change goes through core.services.cases / staff / tasks / insp
 from __future__ import annotations
 
 import base64
-import importlib
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal
@@ -19,8 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.documents.data import CityHeader, EditalEntry, EditalInfo, ObjectData
 from core.documents.edital import edital_pdf, edital_text
-from core.fees import Share, Statement, TariffNotFound, split_proceeds_dores, \
-    split_proceeds_dracena
+from core.fees import Share, Statement
+from core.services import statements
 from core.identifiers import InvalidIdentifier, normalize_plate
 from core.lifecycle import Actor, Lifecycle, Transition
 from core.services.cases import case_facts, load_case
@@ -335,6 +334,9 @@ class CaseDetail:
     in_depot: bool
     fact_rows: list[tuple[str, str]] = field(default_factory=list)  # readable facts
     document_names: dict[str, str] = field(default_factory=dict)  # sha256 → what it is
+    collected_at: datetime | None = None  # when the object was collected (in the depot)
+    statement: Statement | None = None  # owed today, the owner's view's statement
+    fee_error: str | None = None  # Portuguese, when a tariff is missing
 
 
 #: Labels for event data the lifecycle's fact labels do not cover.
@@ -480,12 +482,19 @@ async def case_detail(core: Core, ref: str) -> CaseDetail:
                                                     ev.data.get("filename") or "Documento")
              for ev in events if ev.action == "document_issued" and
              isinstance((ev.data or {}).get("sha256"), str)}
+    collected = statement = fee_error = None
+    if case.is_open and state.in_depot:
+        collected = statements.collected_at(
+            core, case, statements.depot_entry(events, lc) or case.updated_at)
+        statement, fee_error = await statements.statement_or_error(core, case, collected,
+                                                                   core.now())
     return CaseDetail(
         case, core.law.categories[case.category].label, state.label, lc, timeline, chain,
         [e for e in evidence if e.kind == "photo"], [e for e in evidence if e.kind != "photo"],
         list(supports), lc.available(case.state, Actor.STAFF), who.get(case.id),
         facts, bool(owner), state.in_depot,
-        fact_rows(core, lc, {k: v for k, v in facts.items() if k != "category"}), names)
+        fact_rows(core, lc, {k: v for k, v in facts.items() if k != "category"}), names,
+        collected, statement, fee_error)
 
 
 async def evidence_of(core: Core, sha256: str) -> Evidence | None:
@@ -540,30 +549,11 @@ class DepotItem:
     facts: dict[str, Any]
 
 
-def _fees_module(core: Core):
-    return importlib.import_module(f"core.laws.{core.law.slug.replace('-', '_')}.fees")
-
-
-def _dec(value: Any) -> Decimal:
-    try:
-        return Decimal(str(value or 0).replace(",", "."))
-    except Exception:
-        return Decimal(0)
-
-
-async def statement_for(core: Core, facts: dict[str, Any], entered_at: datetime,
+async def statement_for(core: Core, case: Case, collected_at: datetime,
                         as_of: datetime) -> Statement:
-    """What is owed to take the object back, by the law package's own fees.statement
-    (Dores Art. 3º, §3º, II; Dracena Art. 7º)."""
-    fees = _fees_module(core)
-    book = await core.tariff_book()
-    if core.law.slug == "dracena":
-        return fees.statement(book, entered_at=entered_at, as_of=as_of,
-                              fine=_dec(facts.get("fine_amount")),
-                              taxes=_dec(facts.get("taxes_amount")),
-                              animals=int(_dec(facts.get("animals"))),
-                              kilograms=_dec(facts.get("kilograms")))
-    return fees.statement(book, removed_at=entered_at, as_of=as_of)
+    """What is owed to take the object back: the one statement (core.services.statements),
+    the owner's view's too (Dores Art. 3º, §3º, II; Dracena Art. 7º)."""
+    return await statements.case_statement(core, case, collected_at, as_of)
 
 
 def _auction_pairs(core: Core) -> set[tuple[str, str]]:
@@ -573,18 +563,11 @@ def _auction_pairs(core: Core) -> set[tuple[str, str]]:
 
 
 async def _entries(s: AsyncSession, core: Core, cases: list[Case]) -> dict[int, datetime]:
-    """When each case entered the depot: its first event into a depot state."""
-    pairs = depot_pairs(core)
-    track = {c.id: c.track for c in cases}
-    out: dict[int, datetime] = {}
-    if not cases:
-        return out
-    evs = (await s.execute(select(Event.case_id, Event.at, Event.data).where(
-        Event.case_id.in_([c.id for c in cases])).order_by(Event.seq))).all()
-    for case_id, at, data in evs:
-        if case_id not in out and (track[case_id], (data or {}).get("to")) in pairs:
-            out[case_id] = at
-    return out
+    """When each case's object was collected (Dores Art. 3º, caput), else when its depot
+    entry was registered."""
+    registered = await statements.depot_entries(s, core, cases)
+    return {c.id: statements.collected_at(core, c, registered[c.id])
+            for c in cases if c.id in registered}
 
 
 async def depot_inventory(core: Core) -> list[DepotItem]:
@@ -598,13 +581,8 @@ async def depot_inventory(core: Core) -> list[DepotItem]:
     items = []
     for c in cases:
         at = entered.get(c.id)
-        stmt, err = None, None
         facts = case_facts(c)
-        if at is not None:
-            try:
-                stmt = await statement_for(core, facts, at, now)
-            except (TariffNotFound, ValueError) as exc:
-                err = str(exc)
+        stmt, err = await statements.statement_or_error(core, c, at, now)
         days = (now - at).days if at else 0
         items.append(DepotItem(c.protocol, core.law.categories[c.category].label,
                                state_label(core, c.track, c.state), c.state, c.track, at, days,
@@ -614,24 +592,12 @@ async def depot_inventory(core: Core) -> list[DepotItem]:
 
 async def auction_split(core: Core, ref: str, gross: Decimal, taxes: Decimal = Decimal(0)
                         ) -> list[Share]:
-    """How an auction's proceeds are shared: Dores Art. 8º, § único (taxes, removal and daily
-    fees, then halves to vigilância sanitária and trânsito); Dracena Art. 6º, §3º (fine, taxes,
-    keeping costs, balance to the offender)."""
+    """How an auction's proceeds are shared, as the law orders (Law.proceeds_split: Dores
+    Art. 8º, § único; Dracena Art. 6º, §3º), over the statement owed now."""
     async with core.db.read() as s:
         case = await load_case(s, ref)
         entered = (await _entries(s, core, [case])).get(case.id) or case.created_at
-    facts = case_facts(case)
-    stmt = await statement_for(core, facts, entered, core.now())
-    if core.law.slug == "dracena":
-        fine = _dec(facts.get("fine_amount"))
-        keeping = sum((l.amount for l in stmt.lines if l.tariff_valid_from is not None),
-                      Decimal(0))
-        return split_proceeds_dracena(gross, fine, taxes, keeping)
-    towing = sum((l.amount for l in stmt.lines if l.unit_value and "Reboque" in l.label),
-                 Decimal(0))
-    storage = sum((l.amount for l in stmt.lines if l.tariff_valid_from is not None), Decimal(0)) \
-        - towing
-    return split_proceeds_dores(gross, taxes, towing, storage)
+    return await statements.proceeds_split(core, case, entered, gross, taxes)
 
 
 # -- editais ---------------------------------------------------------------------------------
@@ -667,12 +633,10 @@ def _edital_pairs(core: Core, kind: str) -> list[tuple[str, str]]:
 
 
 def edital_label(core: Core, kind: str) -> str:
-    """The list's heading; the auction's article depends on the law (Dores Art. 3º and 8º;
-    Dracena Art. 6º, §1º)."""
-    if kind == "leilao":
-        from core.services.staff import auction_edital_article
-        return f"{EDITAL_LABELS[kind]} ({auction_edital_article(core)})"
-    return EDITAL_LABELS[kind]
+    """The list's heading; an edital the law words itself cites the law's article (the
+    auction: Dores Art. 3º and 8º; Dracena Art. 6º, §1º)."""
+    wording = core.law.edital(kind)
+    return f"{EDITAL_LABELS[kind]} ({wording.article})" if wording else EDITAL_LABELS[kind]
 
 
 def edital_kinds(core: Core) -> list[str]:
@@ -747,7 +711,8 @@ async def edital_documents(core: Core, kind: str, protocols: list[str], number: 
     info = EditalInfo(CityHeader(law.city, law.uf, law.title, law.slug), number or "____",
                       fmt_date(today(core)), f"{law.city}/{law.uf}", signer_name or "",
                       signer_role or "", core.now().astimezone(tz(core)).replace(tzinfo=None),
-                      info=f"{core.settings.depot_address}; {core.settings.depot_hours}")
+                      info=f"{core.settings.depot_address}; {core.settings.depot_hours}",
+                      wordings={k: w.intro for k, w in law.editais.items()})
     return edital_text(entries, kind, info), edital_pdf(entries, kind, info)
 
 

@@ -12,7 +12,8 @@ from sqlalchemy import select
 
 from core.formatting import fmt_date, fmt_datetime
 from core.services.context import Core
-from core.services.owners import AUCTION_STATES, _auction_after, _deadline, _depot_entry
+from core.services.owners import AUCTION_STATES, _auction_after, _deadline
+from core.services.statements import collected_at, depot_entry
 from core.storage import outbox
 from core.storage.models import Case, Event, OwnerLink, Person
 
@@ -61,8 +62,9 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
                     key = (f"owner:{case.id}:dl:{case.deadline_json.get('transition')}:"
                            f"{d.due.isoformat()}:{tag}:p:{person_id}")
                     messages.append((tag, key, text))
-            entered = _depot_entry(events, lifecycle)
-            if state.in_depot and entered is not None:
+            registered = depot_entry(events, lifecycle)
+            if state.in_depot and registered is not None:
+                entered = collected_at(core, case, registered)  # Dores Art. 3º, caput
                 auction, article = _auction_after(events, lifecycle)
                 until = (f" Se não for retirado, poderá ir a leilão após {fmt_date(auction)} "
                          f"({article}).") if auction else ""

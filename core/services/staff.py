@@ -244,10 +244,11 @@ async def close_as_duplicate(core: Core, ref: str, original_ref: str, reason: st
         return result
 
 
-def auction_edital_article(core: Core) -> str:
-    """Dores Art. 3º, caput ("levado à hasta pública") and Art. 8º (comissão de leilão);
-    Dracena Art. 6º, §1º ("previamente anunciado por editais")."""
-    return "Art. 6º, §1º" if core.law.slug == "dracena" else "Art. 3º, caput; Art. 8º"
+def auction_edital_article(core: Core) -> str | None:
+    """The article the law rests its auction edital on (Law.editais: Dores Art. 3º, caput
+    and Art. 8º; Dracena Art. 6º, §1º); None when the law words none."""
+    wording = core.law.edital("leilao")
+    return wording.article if wording else None
 
 
 async def record_edital(core: Core, ref: str, kind: str, published_on: date, reference: str,

@@ -36,8 +36,9 @@ from core.services.evidence import EvidenceIn, attach
 from core.services.inspectors import actor_ref, require_inspector
 from core.services.tasks import OFFERED, accept_task, case_card
 
-from core.facts import (BOOL, CHOICE, CPF, CRITERIA, DATE, DATETIME, GOODS, LONG, MONEY,  # noqa: F401
-                        NAMES, ODOMETER, PARTS, PHOTOS, TEXT, VIDEO_FACTS, fact_kind)
+from core.facts import (BOOL, CHOICE, COUNT, CPF, CRITERIA, DATE, DATETIME, GOODS,  # noqa: F401
+                        LONG, MONEY, NAMES, ODOMETER, PARTS, PHOTOS, TEXT, VIDEO_FACTS, WEIGHT,
+                        fact_kind)
 
 NO_ODOMETER = "sem hodômetro"
 NO_MISSING_PARTS = "nenhum item faltante ou avariado"
@@ -139,6 +140,8 @@ def fields_for(core: Core, track: str, code: str, protocol: str,
             add("owner_contact", required=False)  # Art. 4º, I: "contato", optional
         if (code, fact) in EXTRA_AFTER:
             add(EXTRA_AFTER[(code, fact)], required=False)
+    for fact in t.optional:  # e.g. Dracena Art. 7º: taxes, animals, kilograms
+        add(fact, required=False)
     if "agent_signature" in t.requires:  # Dracena Art. 2º, d; §2º
         if "absence_reason" not in t.requires:  # §3º: an absent offender neither signs nor
             add("offender_signature", required=False)  # refuses; the intimação follows
@@ -207,6 +210,8 @@ def parse_answer(core: Core, f: FormField, text: str) -> Any:
         if value <= 0:
             raise InvalidInput("O valor deve ser maior que zero.")
         return str(value.quantize(Decimal("0.01")))
+    if f.kind in (COUNT, WEIGHT):
+        return _quantity(f, text)
     if f.kind == NAMES:
         names = [n.strip() for n in text.replace(";", ",").replace("\n", ",").split(",")
                  if n.strip()]
@@ -214,6 +219,18 @@ def parse_answer(core: Core, f: FormField, text: str) -> Any:
             raise InvalidInput("Informe os nomes das duas testemunhas, separados por vírgula.")
         return names
     return text
+
+
+def _quantity(f: FormField, text: str) -> str:
+    """A count of things (whole number) or a weight in kg ("12,5"), stored canonical."""
+    example = "3" if f.kind == COUNT else "12,5"
+    try:
+        value = Decimal(text.lower().replace("kg", "").replace(",", ".").strip())
+    except InvalidOperation:
+        raise InvalidInput(f"Número inválido. Use por exemplo {example}.") from None
+    if value < 0 or (f.kind == COUNT and value != value.to_integral_value()):
+        raise InvalidInput(f"Número inválido. Use por exemplo {example}.")
+    return str(int(value)) if f.kind == COUNT else format(value.normalize(), "f")
 
 
 def parse_cpf_cnpj(text: str) -> str:
@@ -262,6 +279,8 @@ def show_value(f: FormField, value: Any) -> str:
         return ", ".join(value)
     if f.kind == MONEY:
         return "R$ " + value.replace(".", ",")
+    if f.kind == WEIGHT:
+        return f"{str(value).replace('.', ',')} kg"
     if f.fact == "plate":
         return format_plate(value)
     return str(value)

@@ -465,18 +465,6 @@ async def open_tasks(core: Core, telegram_id: int) -> list[TaskSummary]:
                                       t.task_id))
 
 
-def _category_allows(core: Core, code: str, category: str) -> bool:
-    """Dracena Art. 4º, §1º: the simplified note is for street vendors' goods only ("Da
-    apreensão de mercadorias de valor medíocre, feita a ambulantes"; setting
-    low_value_note_categories), so other categories are not offered it."""
-    if code != "low_value_note":
-        return True
-    try:
-        return category in core.law.setting("low_value_note_categories")
-    except (KeyError, AttributeError):
-        return True
-
-
 async def case_card(core: Core, telegram_id: int, protocol: str) -> CaseCard:
     """A case the inspector holds, with ONLY the steps the lifecycle allows now for their
     agency (Lifecycle.available). Steps needing a previous case (Art. 6º, §5º, recidivism)
@@ -505,7 +493,7 @@ async def case_card(core: Core, telegram_id: int, protocol: str) -> CaseCard:
     actions = [CardAction(t.code, t.label, t.article, t.requires)
                for t in lifecycle.available(case.state, Actor.INSPECTOR, inspector.agency)
                if (previous or "previous_case" not in t.requires)
-               and _category_allows(core, t.code, case.category)]
+               and law.category_refuses(t.code, case.category) is None]
     d = case.deadline_json
     deadline = {k: d.get(k) for k in ("due", "due_in_full", "description", "article",
                                       "explanation")} if d else None

@@ -43,14 +43,18 @@ class PublicCaseView:
     steps: tuple[PublicStep, ...]
     deadline: PublicDeadline | None
     notify: bool | None = None  # for /minhas: whether this person gets updates
+    #: Where the object is and what comes next on this track (Law.state_texts).
+    situation: str = ""
 
     def next_step_text(self) -> str:
+        if not self.is_open:
+            return "Caso encerrado."
+        lead = f"{self.situation} " if self.situation else ""
         if self.deadline is None:
-            return "Aguardando a próxima providência da prefeitura." if self.is_open else \
-                "Caso encerrado."
+            return self.situation or "Aguardando a próxima providência da prefeitura."
         d = self.deadline
         then = f" Depois disso: {d.then}." if d.then else ""
-        return f"{d.description} até {fmt_date(d.due)} ({d.article}).{then}"
+        return f"{lead}Prazo: {d.description} até {fmt_date(d.due)} ({d.article}).{then}"
 
 
 def _tz(core: Core):
@@ -83,9 +87,11 @@ async def _view(core: Core, s, case: Case, notify: bool | None = None) -> Public
             then = lifecycle.transitions[dj["on_lapse"]].label
         deadline = PublicDeadline(date.fromisoformat(dj["due"]), dj["due_in_full"],
                                   dj["description"], dj["article"], dj["explanation"], then)
+    text = law.state_text(case.track, case.state)
     return PublicCaseView(case.protocol, law.categories[case.category].label,
                           lifecycle.state(case.state).label, case.is_open, case.address,
-                          case.created_at.astimezone(tz).date(), tuple(steps), deadline, notify)
+                          case.created_at.astimezone(tz).date(), tuple(steps), deadline, notify,
+                          text.for_citizen() if text else "")
 
 
 async def public_view(core: Core, protocol: str) -> PublicCaseView:
