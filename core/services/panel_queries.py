@@ -189,6 +189,7 @@ class CaseRow:
     closed_at: datetime | None
     deadline_at: datetime | None
     assignee: str | None = None
+    amount_due: Decimal | None = None  # owed today to take it back (objects in the depot)
 
 
 @dataclass
@@ -270,9 +271,10 @@ def _row(core: Core, c: Case, who: dict[int, str]) -> CaseRow:
 
 
 async def list_cases(core: Core, f: CaseFilter, cursor: str | None = None,
-                     limit: int = PAGE_SIZE) -> CasePage:
+                     limit: int = PAGE_SIZE, *, with_fees: bool = False) -> CasePage:
     """Newest first; `cursor` is the last row of the previous page (keyset: the database seeks
-    straight to it through the (created_at, id) index, so page 20,000 costs what page 1 does)."""
+    straight to it through the (created_at, id) index, so page 20,000 costs what page 1 does).
+    `with_fees`: each open case in the depot carries what is owed today (the one statement)."""
     conds = _filtered(core, f)
     if cursor:
         at, cid = decode_cursor(cursor)
@@ -284,15 +286,26 @@ async def list_cases(core: Core, f: CaseFilter, cursor: str | None = None,
         more = len(cases) > limit
         cases = cases[:limit]
         who = await assignees(s, [c.id for c in cases])
+        pairs = depot_pairs(core)
+        held = [c for c in cases if c.is_open and (c.track, c.state) in pairs] \
+            if with_fees else []
+        entered = await _entries(s, core, held)
+    rows = [_row(core, c, who) for c in cases]
+    now = core.now()
+    for row, c in zip(rows, cases):
+        if c.id in entered:
+            stmt, _err = await statements.statement_or_error(core, c, entered[c.id], now)
+            row.amount_due = stmt.total if stmt else None
     nxt = encode_cursor(cases[-1].created_at, cases[-1].id) if more and cases else None
-    return CasePage([_row(core, c, who) for c in cases], nxt, f)
+    return CasePage(rows, nxt, f)
 
 
 async def iter_cases(core: Core, f: CaseFilter, batch: int = 500) -> AsyncIterator[CaseRow]:
-    """Every case matching `f`, newest first, in keyset batches (the CSV export)."""
+    """Every case matching `f`, newest first, in keyset batches, with what is owed today
+    for objects in the depot (the CSV export)."""
     cursor = None
     while True:
-        page = await list_cases(core, f, cursor, batch)
+        page = await list_cases(core, f, cursor, batch, with_fees=True)
         for row in page.rows:
             yield row
         if not page.next_cursor:
