@@ -39,7 +39,8 @@ FACT_LABELS: dict[str, str] = {
     # removal and depot
     "removal_photos": "fotos ou vídeo do objeto no momento da remoção",
     "removal_started_at": "data e hora do início da remoção",
-    "collected_at": "data e hora do recolhimento (os 60 dias e as diárias contam daqui)",
+    "collected_at": "data e hora do recolhimento, se não foi o início da remoção (os prazos "
+                    "e as diárias contam daqui)",
     "removal_reason": "motivo da remoção imediata",
     "termo_number": "número do termo de recolhimento (3 vias)",
     "missing_parts": "lista de itens faltantes/avariados do termo de recolhimento",
@@ -96,12 +97,20 @@ FACT_LABELS: dict[str, str] = {
 def tr(code: str, sources: Iterable[str], target: str, actors: Iterable[Actor], article: str,
        text: str, label: str, *, requires: Iterable[str] = (), agencies: Iterable[str] = (),
        deadline: DeadlineRule | None = None, guard: Guard | None = None,
-       public: bool = True, optional: Iterable[str] = ()) -> Transition:
+       public: bool = True, optional: Iterable[str] = (),
+       defaults: Iterable[tuple[str, str]] = ()) -> Transition:
     """Build a Transition from plain iterables."""
     return Transition(code=code, sources=frozenset(sources), target=target,
                       actors=frozenset(actors), article=article, text=text, label=label,
                       requires=tuple(requires), agencies=frozenset(agencies), deadline=deadline,
-                      guard=guard, public=public, optional=tuple(optional))
+                      guard=guard, public=public, optional=tuple(optional),
+                      defaults=tuple(defaults))
+
+
+#: Dores Art. 3º, caput ("contado da data de recolhimento"): the depot entry records when the
+#: object was collected; by default the moment its removal started (Art. 6º, §4º).
+COLLECTION = {"optional": ("collected_at",),
+              "defaults": (("collected_at", "removal_started_at"),)}
 
 
 def all_guards(*guards: Guard) -> Guard:

@@ -89,6 +89,9 @@ async def _apply(core: Core, s: AsyncSession, ref: str | int, code: str, actor: 
     merged = case_facts(case)
     if owner is not None and owner.owner_name:
         merged["owner_name"] = owner.owner_name
+    step = lifecycle.transitions.get(code)
+    if step is not None:
+        given = step.with_defaults(given, merged)
     merged.update(given)
     t = lifecycle.check(case.state, code, Actor(actor.kind), merged, agency=agency)
 

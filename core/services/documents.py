@@ -178,7 +178,8 @@ async def issue_removal_term(core: Core, protocol: str, by: ActorRef) -> Issued:
         if not facts.get("termo_number") or not facts.get("removal_started_at"):
             raise InvalidInput("O termo de recolhimento só pode ser emitido depois de "
                                "registrada a entrada no pátio (Art. 6º, I, b).")
-        removed = as_moment(facts["removal_started_at"])
+        # Art. 3º, caput: the 60 days (and the termo's 10) count from the collection.
+        removed = core.law.collected_at(facts)
         if not isinstance(removed, datetime):
             removed = datetime.combine(removed, datetime.min.time(), TZ)
         elif removed.tzinfo is None:
@@ -411,7 +412,7 @@ async def edital_entries(core: Core, kind: str) -> list[D.EditalEntry]:
 
 def _entry(core: Core, c: Case) -> D.EditalEntry:
     facts = case_facts(c)
-    removed = as_moment(facts.get("removal_started_at"))
+    removed = core.law.collected_at(facts)  # Art. 6º, §1º: "data do recolhimento"
     dest = f"{facts['depot']}, {core.settings.depot_address}" if facts.get("depot") else ""
     if isinstance(removed, datetime) and removed.tzinfo is None:
         removed = removed.replace(tzinfo=TZ)
