@@ -9,6 +9,7 @@ from datetime import date, datetime
 from sqlalchemy import select
 
 from core.formatting import fmt_date
+from core.laws.base import Law
 from core.services.cases import load_case
 from core.services.context import Core
 from core.services.people import person_for
@@ -62,6 +63,13 @@ def _tz(core: Core):
     return ZoneInfo(core.settings.timezone)
 
 
+def citizen_situation(law: Law, track: str, state: str) -> str:
+    """Where the object is and what comes next on this track, for the citizen and the public
+    (Law.state_texts); empty for a closed case or a state the law words nothing for."""
+    text = law.state_text(track, state)
+    return text.for_citizen() if text else ""
+
+
 async def _view(core: Core, s, case: Case, notify: bool | None = None) -> PublicCaseView:
     law = core.law
     lifecycle = law.tracks[case.track]
@@ -87,11 +95,10 @@ async def _view(core: Core, s, case: Case, notify: bool | None = None) -> Public
             then = lifecycle.transitions[dj["on_lapse"]].label
         deadline = PublicDeadline(date.fromisoformat(dj["due"]), dj["due_in_full"],
                                   dj["description"], dj["article"], dj["explanation"], then)
-    text = law.state_text(case.track, case.state)
     return PublicCaseView(case.protocol, law.categories[case.category].label,
                           lifecycle.state(case.state).label, case.is_open, case.address,
                           case.created_at.astimezone(tz).date(), tuple(steps), deadline, notify,
-                          text.for_citizen() if text else "")
+                          citizen_situation(law, case.track, case.state))
 
 
 async def public_view(core: Core, protocol: str) -> PublicCaseView:
