@@ -4,17 +4,15 @@ from __future__ import annotations
 from datetime import date
 
 from aiohttp import web
-from sqlalchemy import select
 
 from admin.web import core_of, redirect, render, require, user_of
 from core.formatting import parse_date_br
 from core.services import panel_queries as pq
 from core.services.errors import InvalidInput
 from core.services.staff import (CLOSURE_KINDS, ROLE_LABELS, add_closure, add_tariff,
-                                 create_user, list_users, parse_money, remove_closure,
-                                 set_user_active)
-from core.services import inspectors
-from core.storage.models import Closure
+                                 create_user, list_closures, list_users, parse_money,
+                                 remove_closure, set_user_active)
+from core.services import inspectors, tasks
 
 
 def _date(raw: str, label: str) -> date:
@@ -43,8 +41,8 @@ async def invite(request: web.Request) -> web.Response:
 
 @require("admin")
 async def deactivate(request: web.Request) -> web.StreamResponse:
-    await inspectors.deactivate_inspector(core_of(request), int(request.match_info["id"]),
-                                   user_of(request).actor())
+    await tasks.deactivate_inspector(core_of(request), int(request.match_info["id"]),
+                                     user_of(request).actor())
     raise redirect(request, "/fiscais", "Fiscal desativado.")
 
 
@@ -54,9 +52,7 @@ async def tariffs_page(request: web.Request) -> web.Response:
     book = await core.tariff_book()
     seeds = {t.code: t for t in core.law.tariffs}
     groups = [(seeds[c].label if c in seeds else c, c, book.history(c)) for c in book.codes()]
-    async with core.db.read() as s:
-        closures = (await s.execute(select(Closure).where(
-            Closure.municipality == core.law.slug).order_by(Closure.date))).scalars().all()
+    closures = await list_closures(core)
     cal = await core.calendar()
     return render(request, "tariffs.html", {
         "groups": groups, "closures": closures, "kinds": CLOSURE_KINDS,

@@ -7,14 +7,15 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
-from telegram import (Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile,
-                      InputMediaPhoto)
+from telegram import Bot, InlineKeyboardMarkup, InputFile, InputMediaPhoto
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+
+from bot.buttons import markup as buttons_markup
 
 from core.services.context import Core
 from core.services.periodic import run_periodic
-from core.storage.db import StorageUnavailable
-from core.storage.outbox import ClaimedMessage, claim_due, mark_failed, mark_sent
+from core.services.delivery import ClaimedMessage, claim_due, mark_failed, mark_sent
+from core.services.errors import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -27,12 +28,8 @@ class LoopSettings:
 
 
 def markup(buttons: list[list[dict]] | None) -> InlineKeyboardMarkup | None:
-    if not buttons:
-        return None
-    return InlineKeyboardMarkup([[
-        InlineKeyboardButton(b["text"], url=b["url"]) if b.get("url")
-        else InlineKeyboardButton(b["text"], callback_data=b["callback_data"])
-        for b in row] for row in buttons])
+    """The payload's intents as buttons (bot/buttons.py holds the callback_data formats)."""
+    return buttons_markup(buttons)
 
 
 async def deliver(bot: Bot, core: Core, msg: ClaimedMessage) -> None:

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import groupby
-from typing import Iterable, Literal, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Iterable, Literal, NamedTuple, Sequence
 from zoneinfo import ZoneInfo
 
-from core.laws.base import TariffSeed
+if TYPE_CHECKING:  # the law modules give their seeds; the engine only reads their fields
+    from core.laws.base import TariffSeed
 
 TZ = ZoneInfo("America/Sao_Paulo")
 CENT = Decimal("0.01")
@@ -51,7 +52,7 @@ class Tariff:
     source: str
 
     @classmethod
-    def of(cls, t: Tariff | TariffSeed) -> Tariff:
+    def of(cls, t: "Tariff | TariffSeed") -> Tariff:
         if isinstance(t, Tariff):
             return t
         return cls(t.code, t.label, Decimal(t.amount), t.currency, t.unit, t.valid_from, t.article, t.source)
@@ -60,7 +61,7 @@ class Tariff:
 class TariffBook:
     """All dated values of every fee. A new value never rewrites the days before it."""
 
-    def __init__(self, tariffs: Iterable[Tariff | TariffSeed]):
+    def __init__(self, tariffs: "Iterable[Tariff | TariffSeed]"):
         self._tariffs = sorted((Tariff.of(t) for t in tariffs), key=lambda t: (t.code, t.valid_from))
         seen: set[tuple[str, str, date]] = set()
         for t in self._tariffs:

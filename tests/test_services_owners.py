@@ -92,10 +92,9 @@ async def test_deep_link_opens_the_owners_view_without_the_reporter(core, photo)
     assert view.deadline.then == "Prazo vencido: remoção autorizada"
     # while still in public space: remove by, the two answers and the §4º warning
     assert view.remove_by == "Retire até 11/12/2026"
-    buttons = [a.callback_data for row in view.actions for a in row]
-    assert f"owner:removed:{sub.case_code}" in buttons
-    assert f"owner:will_remove:{sub.case_code}" in buttons
-    assert all(len(b.encode()) <= 64 for b in buttons)
+    buttons = [(a.intent, a.case) for row in view.actions for a in row]
+    assert ("owner.removed", sub.case_code) in buttons
+    assert ("owner.will_remove", sub.case_code) in buttons
     assert "Art. 6º, §4º" in view.towing_warning
     # the same person can reopen it; another person cannot see it
     assert (await owner_view(core, OWNER, sub.case_code)).case_code == sub.case_code
@@ -159,7 +158,8 @@ async def test_owner_statement_reaches_the_inspector_art_6_par_3(core, photo):
     view = await owner_view(core, OWNER, sub.case_code)
     assert view.state == "owner_removing" and view.remove_by == "Retire até 05/12/2026"
     [msg] = await outbox_for(core, INSPECTOR_CHAT)
-    assert msg.payload["buttons"][0][0]["callback_data"] == f"case:open:{sub.protocol}"
+    assert msg.payload["buttons"] == [[{"text": "Abrir caso", "intent": "case.open",
+                                        "case": sub.protocol}]]
     assert "05/12/2026" in msg.payload["text"] and "Maria" not in msg.payload["text"]
     assert await outbox_for(core, OWNER) == []  # the owner's own step is not echoed back
 

@@ -164,18 +164,6 @@ async def bind_inspector(core: Core, telegram_id: int, code: str,
     return bound
 
 
-async def deactivate_inspector(core: Core, inspector_id: int, by: ActorRef) -> None:
-    """Staff switch an inspector off; their open tasks go back to automatic assignment."""
-    from core.services.tasks import withdraw_and_reassign
-    async with core.db.unit_of_work() as s:
-        inspector = await s.get(Inspector, inspector_id, with_for_update=True)
-        if inspector is None:
-            raise NotFound("Fiscal não encontrado.")
-        inspector.active = False
-        await s.flush()
-        await withdraw_and_reassign(core, s, inspector.id, by)
-
-
 async def inspector_for(core: Core, telegram_id: int) -> Inspector | None:
     """The active inspector bound to this Telegram account, or None."""
     async with core.db.read() as s:

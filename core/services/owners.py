@@ -28,13 +28,12 @@ from core.laws.base import Law, ReleaseCondition, ReleaseSituation
 from core.lifecycle import Actor, Lifecycle, State, Transition
 from core.services import statements
 from core.services.cases import apply_transition
+from core.services.notifications import AUCTION_STATES, VIA_OWNER, ask_to_verify
 from core.services.context import Core
 from core.services.errors import Forbidden, InvalidInput, NotFound
 from core.services.evidence import EvidenceIn, attach
 from core.services.people import person_for
-from core.storage import outbox
-from core.storage.models import (Case, Event, Inspector, OwnerAccessGuard, OwnerLink, Person,
-                                 Subscription, Task)
+from core.storage.models import Case, Event, OwnerAccessGuard, OwnerLink, Person
 from core.storage.timeline import ActorRef, append_event
 
 WRONG_ANSWER = ("Não conseguimos abrir um caso com esses dados. Confira o código impresso no "
@@ -48,7 +47,6 @@ COOL_DOWN = timedelta(hours=1)
 PROMISE_MAX_DAYS = 10
 #: Decision: "Já retirei" gives the inspector this many days to verify when no deadline runs.
 VERIFY_DAYS = 3
-VIA_OWNER = "owner_bot"  # fact marking steps the owner took in the bot (no echo to them)
 #: `also=`: an `async def hook(session)` the bot passes to run inside the same transaction as
 #: the owner's step (its conversation state and the update's idempotency mark).
 SessionHook = Callable[[AsyncSession], Awaitable[None]]
@@ -64,7 +62,6 @@ NO_TEXT = "Aguardando a próxima providência da prefeitura."
 
 #: Transitions whose lapse makes the object go to auction or disposal (the depot deadline).
 AUCTION_LAPSES = frozenset({"auction_deadline", "retrieval_lapse", "appeal_lapse"})
-AUCTION_STATES = frozenset({"auction_eligible", "disposal_due"})
 #: Dracena auto's data the offender may see (never witnesses' or the agent's details).
 AUTO_FACTS = ("infraction_fact", "place", "occurred_at", "provision_violated", "fine_amount",
               "goods_description", "goods_list", "apprehended_at", "intimacao_date")
@@ -90,8 +87,13 @@ class OwnerDeadline:
 
 @dataclass(frozen=True)
 class OwnerAction:
+    """A button of the owner's view, as an intent; the bot words the button's data
+    (bot/buttons.py)."""
+
     text: str
-    callback_data: str  # ≤ 64 bytes
+    intent: str  # "owner.removed", "owner.will_remove", "owner.situation", ...
+    case: str  # the case code
+    flag: str = ""  # owner.situation: the ReleaseSituation field it toggles
 
 
 @dataclass(frozen=True)
@@ -430,8 +432,8 @@ async def _build_view(core: Core, case: Case, events: list[Event],
         remove_by = (f"Retire até {fmt_date(deadline.due)}" if deadline else
                      "Retire o quanto antes: a remoção já pode acontecer" if
                      state.code == "removal_due" else None)
-        actions.append((OwnerAction("Já retirei", f"owner:removed:{code}"),
-                        OwnerAction("Vou retirar", f"owner:will_remove:{code}")))
+        actions.append((OwnerAction("Já retirei", "owner.removed", code),
+                        OwnerAction("Vou retirar", "owner.will_remove", code)))
     towing = TOWING_WARNING if has_towing and case.is_open and (
         state.in_public_space or state.code == "removal_started") else None
     depot = None
@@ -439,14 +441,15 @@ async def _build_view(core: Core, case: Case, events: list[Event],
         depot = await _depot_info(core, case, events, lifecycle, state, situation, now)
         category = law.categories[case.category]
         if category.motor_vehicle:
-            actions.append((OwnerAction("Sou procurador", f"owner:sit:attorney:{code}"),
-                            OwnerAction("Vendi, não transferi", f"owner:sit:sold:{code}"),
-                            OwnerAction("Sem recuperação", f"owner:sit:unrecoverable:{code}")))
+            actions.append((
+                OwnerAction("Sou procurador", "owner.situation", code, "by_attorney"),
+                OwnerAction("Vendi, não transferi", "owner.situation", code, "sale_communicated"),
+                OwnerAction("Sem recuperação", "owner.situation", code, "unrecoverable")))
     appeal = _appeal_info(case, events, lifecycle, now) \
         if "file_appeal" in lifecycle.transitions else None
     if appeal and appeal.can_appeal:
-        actions.append((OwnerAction("Recorrer ao Prefeito", f"owner:appeal:{code}"),))
-    actions.append((OwnerAction("Resumo em PDF", f"owner:pdf:{code}"),))
+        actions.append((OwnerAction("Recorrer ao Prefeito", "owner.appeal", code),))
+    actions.append((OwnerAction("Resumo em PDF", "owner.pdf", code),))
     return OwnerView(code, case.protocol, law.categories[case.category].label,
                      _object_text(case), case.address, state.code, state.label, case.is_open,
                      next_step, deadline, remove_by, towing, depot, appeal, tuple(actions))
@@ -628,46 +631,12 @@ async def owner_statement(core: Core, telegram_id: int, case_code: str, kind: st
             ev = await append_event(s, case, actor, "owner_statement", "Art. 6º, §3º",
                                     {**facts, "needs_verification": True}, public=False, at=now)
             seq, label = ev.seq, state.label
-        notified = await _ask_verification(s, case, text, seq)
+        notified = await ask_to_verify(s, case, text, seq)
         if also is not None:
             await also(s)
     msg = (f"Registramos sua declaração: “{text}” A fiscalização vai conferir no local. "
            f"{TOWING_WARNING}")
     return StatementResult(case.protocol, label, msg, notified)
-
-
-async def _ask_verification(s: AsyncSession, case: Case, statement: str, seq: int) -> bool:
-    """Queue "please verify" for the assigned inspector (the inspector who last acted on the
-    case if none is assigned). False when there is none: staff see the statement in the panel
-    (a non-public timeline entry / the owner_removing state)."""
-    inspector = (await s.execute(
-        select(Inspector).join(Task, Task.inspector_id == Inspector.id)
-        .where(Task.case_id == case.id, Task.status.in_(("accepted", "offered")),
-               Inspector.active.is_(True))
-        .order_by(Task.status == "offered", Task.updated_at.desc()).limit(1))
-    ).scalar_one_or_none()
-    if inspector is None:
-        last = (await s.execute(
-            select(Event.actor_id).where(Event.case_id == case.id,
-                                         Event.actor_kind == Actor.INSPECTOR.value)
-            .order_by(Event.seq.desc()).limit(1))).scalar_one_or_none()
-        if last is not None and str(last).isdigit():
-            inspector = (await s.execute(select(Inspector).where(
-                Inspector.id == int(last), Inspector.active.is_(True)))).scalar_one_or_none()
-    if inspector is None:
-        return False
-    chat_id = (await s.execute(select(Person.telegram_id).where(
-        Person.id == inspector.person_id))).scalar_one()
-    text = (f"Protocolo {case.protocol}: o proprietário declarou: “{statement}” "
-            "Confira no local e registre a retirada (Art. 6º, §3º).")
-    payload = {"text": text,
-               "buttons": [[{"text": "Abrir caso", "callback_data": f"case:open:{case.protocol}"}]],
-               "location": {"lat": case.lat, "lon": case.lon,
-                            "title": f"Protocolo {case.protocol}",
-                            "address": case.address or ""}}
-    await outbox.enqueue(s, chat_id, "owner_statement", payload,
-                         dedupe_key=f"case:{case.id}:ev:{seq}:verify:{inspector.id}")
-    return True
 
 
 # -- Dracena appeal (Art. 3º; Art. 4º, §2º) -----------------------------------------------------
@@ -739,48 +708,6 @@ async def _appeal_open(s: AsyncSession, case: Case, lifecycle: Lifecycle,
     if window is None or case.state not in t.sources:
         raise InvalidInput("Ainda não há auto de infração ou apreensão para recorrer.")
     return window
-
-
-# -- owners told of updates (called from cases.notify_subscribers) ----------------------------
-
-async def notify_owners(s: AsyncSession, case: Case, t: Transition, state_label: str,
-                        given: Mapping[str, Any], deadline: Mapping[str, Any] | None,
-                        seq: int) -> None:
-    """Queue "your case moved" for the linked owners (never who reported it). Steps the owner
-    took in the bot are not echoed; entering the depot and becoming eligible for auction are
-    told by owner_reminders (with the depot's address and the fees)."""
-    if given.get("submitted_via") == VIA_OWNER:
-        return
-    from core.laws import get_law
-    lifecycle = get_law(case.municipality).tracks[case.track]
-    target = lifecycle.states[t.target]
-    if (target.in_depot and not any(lifecycle.states[x].in_depot for x in t.sources)) or (
-            t.target in AUCTION_STATES and t.actors == frozenset({Actor.SYSTEM})):
-        return
-    rows = (await s.execute(
-        select(OwnerLink.person_id, Person.telegram_id)
-        .join(Person, Person.id == OwnerLink.person_id)
-        .where(OwnerLink.case_id == case.id))).all()
-    if not rows:
-        return
-    subscribed = set((await s.execute(select(Subscription.person_id).where(
-        Subscription.case_id == case.id, Subscription.notify.is_(True)))).scalars().all())
-    lines = [f"Atualização do seu caso {case.case_code}: {state_label}."]
-    if given.get("decision_text"):
-        lines.append(f"Decisão: {given['decision_text']}")
-    reason = given.get("public_reason")
-    if reason and t.target in lifecycle.states and lifecycle.states[t.target].final:
-        lines.append(f"Motivo: {reason}")
-    if deadline and deadline.get("on_lapse"):
-        lines.append(f"Próximo prazo: {deadline['description']} até "
-                     f"{fmt_date(date.fromisoformat(deadline['due']))} ({deadline['article']}).")
-    payload = {"text": "\n".join(lines),
-               "buttons": [[{"text": "Ver meu caso", "callback_data": f"owner:view:{case.case_code}"}]]}
-    for person_id, chat_id in rows:
-        if person_id in subscribed:
-            continue
-        await outbox.enqueue(s, chat_id, "case_update", payload,
-                             dedupe_key=f"case:{case.id}:ev:{seq}:o:{person_id}")
 
 
 # -- the printable summary ----------------------------------------------------------------------

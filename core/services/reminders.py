@@ -26,7 +26,7 @@ class ReminderReport:
 
 
 def _button(code: str) -> list:
-    return [[{"text": "Ver meu caso", "callback_data": f"owner:view:{code}"}]]
+    return [[{"text": "Ver meu caso", "intent": "owner.view", "case": code}]]
 
 
 async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderReport:

@@ -173,6 +173,13 @@ async def add_tariff(core: Core, code: str, amount: Decimal, valid_from: date, a
     core.invalidate()
 
 
+async def list_closures(core: Core) -> list[Closure]:
+    """The city's registered closures (municipal holidays, decreed closures), by date."""
+    async with core.db.read() as s:
+        return list((await s.execute(select(Closure).where(
+            Closure.municipality == core.law.slug).order_by(Closure.date))).scalars().all())
+
+
 async def add_closure(core: Core, day: date, name: str, kind: str, source: str,
                       by: StaffUserInfo) -> None:
     """A municipal holiday, optional point or decreed closure (the legal calendar skips it when

@@ -330,8 +330,8 @@ async def task_payload(core: Core, s: AsyncSession, case: Case, task: Task, head
                      "address": case.address or f"{case.lat:.5f}, {case.lon:.5f}"},
         "protocol": case.protocol, "task_id": task.id}
     if buttons:
-        payload["buttons"] = [[{"text": "Aceitar", "callback_data": f"task:accept:{task.id}"},
-                               {"text": "Recusar", "callback_data": f"task:refuse:{task.id}"}]]
+        payload["buttons"] = [[{"text": "Aceitar", "intent": "task.accept", "task": task.id},
+                               {"text": "Recusar", "intent": "task.refuse", "task": task.id}]]
     return payload
 
 
@@ -432,6 +432,17 @@ async def withdraw_and_reassign(core: Core, s: AsyncSession, inspector_id: int,
         await s.flush()
         out.append(await _reassign(core, s, case))
     return out
+
+
+async def deactivate_inspector(core: Core, inspector_id: int, by: ActorRef) -> None:
+    """Staff switch an inspector off; their open tasks go back to automatic assignment."""
+    async with core.db.unit_of_work() as s:
+        inspector = await s.get(Inspector, inspector_id, with_for_update=True)
+        if inspector is None:
+            raise NotFound("Fiscal não encontrado.")
+        inspector.active = False
+        await s.flush()
+        await withdraw_and_reassign(core, s, inspector.id, by)
 
 
 async def current_task(s: AsyncSession, case_id: int) -> Task | None:
