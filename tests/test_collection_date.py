@@ -13,6 +13,7 @@ from decimal import Decimal
 
 import pytest
 
+from bot.owner.render import view_text
 from core.services.cases import apply_transition
 from core.services.documents import issue_removal_term
 from core.services.owners import link_by_code
@@ -49,7 +50,7 @@ async def test_late_registration_counts_60_days_from_the_removal_art_3(core, pho
     assert res.deadline["due"] == "2027-02-01" and res.deadline["article"] == "Art. 3º, caput"
     view = await link_by_code(core, OWNER, case.case_code)
     assert view.depot.auction_after == date(2027, 2, 1)
-    assert "leilão após 01/02/2027 (Art. 3º, caput; CTB art. 328)" in view.text()
+    assert "leilão após 01/02/2027 (Art. 3º, caput; CTB art. 328)" in view_text(view)
     # Art. 3º, §3º, II: diárias since the collection: 01/12 09:00 → 04/12 10:00 is 4 started
     # days at R$ 30,00, plus the tow (R$ 250,00).
     assert view.depot.entered_at.isoformat().startswith("2026-12-01T09:00")

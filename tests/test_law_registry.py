@@ -6,6 +6,7 @@ import textwrap
 import pytest
 
 import core.laws as laws
+from bot.owner.render import view_text
 from core.laws import get_law, registry
 from tests.core_fixtures import clock, make_core, photo  # noqa: F401
 
@@ -107,7 +108,7 @@ async def test_a_third_law_works_everywhere_with_no_other_edit(core, photo, cloc
     clock.advance(days=2)  # collected 01/03 08:00, now 03/03 09:00: 3 started days × R$ 10
     view = await link_by_code(core, 777, sub.case_code)
     assert view.depot.fees.total == 30 and "A coisa está no depósito." in view.next_step
-    assert "Diária do depósito" in view.text() and "(Art. 3º" in view.text()
+    assert "Diária do depósito" in view_text(view) and "(Art. 3º" in view_text(view)
     assert (await owner_summary_pdf(core, 777, sub.case_code)).startswith(b"%PDF")
     await create_user(core, "bruno", PASSWORD, "staff")
     async with Panel(core).client("bruno") as c:

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import select
 
+from bot.owner.render import view_text
 from core.services.cases import apply_transition
 from core.services.errors import Forbidden, InvalidInput, NotFound
 from core.services.owners import (NOT_LINKED, WRONG_ANSWER, file_appeal, link_by_code,
@@ -82,7 +83,7 @@ async def outbox_for(core, chat_id):
 async def test_deep_link_opens_the_owners_view_without_the_reporter(core, photo):
     sub = await notified(core, photo)
     view = await link_by_code(core, OWNER, sub.case_code)
-    text = view.text()
+    text = view_text(view)
     assert view.protocol == sub.protocol and view.state == "owner_notified"
     assert "Maria Denunciante" not in text and str(REPORTER) not in text
     assert "José da Silva" not in text and "529" not in text  # no personal data in the view
@@ -203,7 +204,7 @@ async def test_depot_fees_across_weekend_and_holiday_on_a_dated_tariff_art_3_par
     assert view.depot.auction_after == date.fromisoformat(res.deadline["due"])
     assert view.depot.auction_article == "Art. 3º, caput; CTB art. 328"
     assert view.depot.address == core.settings.depot_address
-    text = view.text()
+    text = view_text(view)
     assert "R$\xa0440,00" in text and "vigente desde 26/12/2026" in text
     assert core.settings.depot_hours in text
 

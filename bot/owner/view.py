@@ -1,10 +1,12 @@
-"""The owner's view message (core.services.owners.owner_view(...).text()) and its buttons."""
+"""The owner's view message (bot/owner/render.py words core.services.owners.owner_view) and
+its buttons (bot/buttons.py)."""
 from __future__ import annotations
 
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest
 
 from bot.buttons import SITUATION_FLAGS, callback_data  # noqa: F401 (actions.py reads it here)
+from bot.owner.render import view_text
 from bot.router import Turn, inline
 from core.services.owners import OwnerAction, OwnerView
 
@@ -26,13 +28,13 @@ def keyboard(view: OwnerView) -> InlineKeyboardMarkup | None:
 
 
 async def send_view(turn: Turn, view: OwnerView) -> None:
-    await turn.reply(view.text(), keyboard(view))
+    await turn.reply(view_text(view), keyboard(view))
 
 
 async def edit_view(turn: Turn, view: OwnerView) -> None:
     """Redraw the pressed view in place (a new message if it cannot be edited)."""
     try:
-        await turn.query.edit_message_text(view.text(), reply_markup=keyboard(view))
+        await turn.query.edit_message_text(view_text(view), reply_markup=keyboard(view))
     except BadRequest:
         await send_view(turn, view)
 

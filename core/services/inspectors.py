@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.lifecycle import Actor
 from core.services.context import Core
-from core.services.errors import Forbidden, InvalidInput, NotFound
+from core.services.errors import Forbidden, InvalidInput
 from core.services.people import person_for
 from core.storage.models import BindAttempt, Case, Inspector, InviteCode, Person
 from core.storage.timeline import ActorRef

@@ -12,7 +12,8 @@ from sqlalchemy import select
 
 from core.formatting import fmt_date, fmt_datetime
 from core.services.context import Core
-from core.services.owners import AUCTION_STATES, _auction_after, _deadline
+from core.services.notifications import AUCTION_STATES
+from core.services.owner_view import _auction_after, _deadline
 from core.services.statements import collected_at, depot_entry
 from core.storage import outbox
 from core.storage.models import Case, Event, OwnerLink, Person
