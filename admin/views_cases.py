@@ -5,6 +5,7 @@ from decimal import Decimal
 
 from aiohttp import web
 
+from admin.fact_text import present
 from admin.forms import fields_for, parse_fact
 from admin.web import CORE, core_of, redirect, render, require, user_of
 from core.formatting import parse_date_br
@@ -63,7 +64,7 @@ async def case_list(request: web.Request) -> web.Response:
 @require()
 async def case_page(request: web.Request) -> web.Response:
     core = core_of(request)
-    d = await pq.case_detail(core, request.match_info["protocol"])
+    d = present(core, await pq.case_detail(core, request.match_info["protocol"]))
     forms = []
     for t in d.actions:
         needed = tuple(r for r in t.requires if r not in d.facts or r == "reason")
