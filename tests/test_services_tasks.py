@@ -10,8 +10,8 @@ from core.services.errors import Forbidden, InvalidInput
 from core.services.inspectors import (actor_ref, bind_inspector, inspector_for,
                                       invite_inspector, update_location)
 from core.services.reports import ReportIn, submit_report
-from core.services.tasks import (accept_task, assign_case, case_card, deactivate_inspector,
-                                 open_tasks, previous_cases_for, refuse_task)
+from core.services.task_views import case_card, open_tasks, previous_cases_for
+from core.services.tasks import accept_task, assign_case, deactivate_inspector, refuse_task
 from core.storage.models import Case, Event, OutboxMessage, Task
 from core.storage.timeline import ActorRef
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401

@@ -34,7 +34,8 @@ from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
 from core.services.inspectors import actor_ref, require_inspector
-from core.services.tasks import OFFERED, accept_task, case_card
+from core.services.task_views import case_card
+from core.services.tasks import OFFERED, accept_task
 
 from core.facts import (BOOL, CHOICE, COUNT, CPF, CRITERIA, DATE, DATETIME, GOODS,  # noqa: F401
                         LONG, MONEY, NAMES, ODOMETER, PARTS, PHOTOS, TEXT, VIDEO_FACTS, WEIGHT,
