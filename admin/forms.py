@@ -12,11 +12,13 @@ from core import facts
 from core.formatting import parse_date_br
 from core.services.errors import InvalidInput
 from core.services.staff import parse_money
+from core.services.step_forms import parse_quantity
 
 #: The panel's input for each kind of fact (core.facts): lists are one item per line.
 WIDGETS = {facts.CRITERIA: "criteria", facts.BOOL: "bool", facts.MONEY: "money",
            facts.DATE: "date", facts.DATETIME: "datetime", facts.LONG: "long",
-           facts.PARTS: "long", facts.NAMES: "list", facts.GOODS: "list", facts.PHOTOS: "list"}
+           facts.PARTS: "long", facts.NAMES: "list", facts.GOODS: "list", facts.PHOTOS: "list",
+           facts.COUNT: facts.COUNT, facts.WEIGHT: facts.WEIGHT}
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,8 @@ def kind_of(name: str) -> str:
 
 
 HINTS = {"date": "dd/mm/aaaa", "datetime": "dd/mm/aaaa hh:mm", "money": "R$ 1.234,56",
-         "list": "um item por linha"}
+         "list": "um item por linha", facts.COUNT: "por exemplo 3",
+         facts.WEIGHT: "kg, por exemplo 12,5"}
 
 
 def fields_for(lifecycle, requires: tuple[str, ...]) -> list[Field]:
@@ -69,6 +72,8 @@ def parse_fact(field: Field, form: Mapping[str, Any], tz: str) -> Any:
             raise InvalidInput(f"{field.label}: use dd/mm/aaaa hh:mm ({exc}).") from None
     if field.kind == "money":
         return str(parse_money(raw))
+    if field.kind in (facts.COUNT, facts.WEIGHT):
+        return parse_quantity(field.kind, raw)
     if field.kind == "list":
         return [line.strip() for line in raw.splitlines() if line.strip()]
     return raw

@@ -80,3 +80,33 @@ def test_the_depot_entry_asks_for_the_collection_defaulting_to_the_removal_art_3
     assert not fields["collected_at"].required and fields["collected_at"].kind == "datetime"
     step = core.law.tracks[track].transitions["depot_entry"]
     assert step.with_defaults({}, {"removal_started_at": REMOVED}) == {"collected_at": REMOVED}
+
+
+async def test_staff_register_the_depot_entry_with_its_collection_in_the_panel_art_3(
+        core, photo, clock):
+    """The panel's depot entry asks for the collection moment too: collected 30/11 18:00 →
+    30/11 + 60 = 29/01/2027 (a Friday)."""
+    from core.services.staff import create_user
+    from tests.test_admin_fixtures import PASSWORD, Panel, post_form
+    case = await new_case(core, photo, plate="ABC1D23")
+    await apply_transition(core, case.protocol, "recidivism_removal", FISCAL,
+                           {**ABANDONED, "previous_case": "2025-000009",
+                            "removal_photos": ["ab" * 32], "removal_started_at": REMOVED},
+                           agency="posturas")
+    await create_user(core, "bruno", PASSWORD, "staff")
+    async with Panel(core).client("bruno") as c:
+        page = await (await c.get(f"/casos/{case.protocol}")).text()
+        assert 'name="collected_at"' in page
+        resp = await post_form(c, f"/casos/{case.protocol}",
+                               f"/casos/{case.protocol}/acao/depot_entry",
+                               {"termo_number": "T-1", "missing_parts": "nenhum",
+                                "odometer": "1000", "depot": "Pátio Central",
+                                "collected_at": "30/11/2026 18:00"})
+        assert resp.status in (302, 303)
+    async with core.db.read() as s:
+        from sqlalchemy import select
+
+        from core.storage.models import Case
+        row = (await s.execute(select(Case).where(Case.protocol == case.protocol))).scalar_one()
+    assert row.state == "in_depot" and row.deadline_json["due"] == "2027-01-29"
+    assert row.details["facts"]["collected_at"].startswith("2026-11-30T18:00")

@@ -212,7 +212,7 @@ def parse_answer(core: Core, f: FormField, text: str) -> Any:
             raise InvalidInput("O valor deve ser maior que zero.")
         return str(value.quantize(Decimal("0.01")))
     if f.kind in (COUNT, WEIGHT):
-        return _quantity(f, text)
+        return parse_quantity(f.kind, text)
     if f.kind == NAMES:
         names = [n.strip() for n in text.replace(";", ",").replace("\n", ",").split(",")
                  if n.strip()]
@@ -222,16 +222,17 @@ def parse_answer(core: Core, f: FormField, text: str) -> Any:
     return text
 
 
-def _quantity(f: FormField, text: str) -> str:
-    """A count of things (whole number) or a weight in kg ("12,5"), stored canonical."""
-    example = "3" if f.kind == COUNT else "12,5"
+def parse_quantity(kind: str, text: str) -> str:
+    """A count of things (COUNT, a whole number) or a weight in kg (WEIGHT, "12,5"), stored
+    canonical ("3", "12.5"); InvalidInput with an example otherwise."""
+    example = "3" if kind == COUNT else "12,5"
     try:
         value = Decimal(text.lower().replace("kg", "").replace(",", ".").strip())
     except InvalidOperation:
         raise InvalidInput(f"Número inválido. Use por exemplo {example}.") from None
-    if value < 0 or (f.kind == COUNT and value != value.to_integral_value()):
+    if value < 0 or (kind == COUNT and value != value.to_integral_value()):
         raise InvalidInput(f"Número inválido. Use por exemplo {example}.")
-    return str(int(value)) if f.kind == COUNT else format(value.normalize(), "f")
+    return str(int(value)) if kind == COUNT else format(value.normalize(), "f")
 
 
 def parse_cpf_cnpj(text: str) -> str:
