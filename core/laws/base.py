@@ -132,11 +132,13 @@ class StateText:
 
 @dataclass(frozen=True)
 class EditalWording:
-    """How the law words one kind of edital: the article it rests on and its opening
-    paragraph, a template with {pref} (the Prefeitura's name) and {law} (the law's title)."""
+    """How the law words one kind of edital: the article it rests on, its opening paragraph
+    (a template with {pref}, the Prefeitura's name, and {law}, the law's title) and the
+    heading of the panel's list of cases waiting for it (empty: the kind's own)."""
 
     article: str
     intro: str
+    label: str = ""
 
 
 #: Everything the fee statement reads from a case: its accumulated facts, the moment the object

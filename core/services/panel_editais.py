@@ -21,14 +21,13 @@ from core.storage.models import Case, CaseOwner
 #: Lifecycle steps that publish an edital, by edital kind (see core.documents.edital).
 EDITAL_STEPS = {"notificacao": "record_publication", "notificacao_bens": "record_publication",
                 "remocao": "publish_removal_edital", "leilao": "auction"}
+#: Each kind's heading when the law words none of its own (Law.editais).
 EDITAL_LABELS = {
-    "notificacao": "Notificação a proprietário não identificado (Art. 4º, II, b)",
-    "notificacao_bens": "Móveis de grande porte e maquinários recolhidos de imediato — "
-                        "notificação (Art. 5º, III)",
-    "remocao": "Remoção com proprietário não identificado (Art. 6º, §1º)",
+    "notificacao": "Notificação a proprietário não identificado",
+    "notificacao_bens": "Bens recolhidos de imediato — notificação",
+    "remocao": "Remoção com proprietário não identificado",
     "leilao": "Leilão de objetos não reclamados",
 }
-#: Facts staff fill in (and the timeline shows) that are dates or moments.
 
 
 # -- editais ---------------------------------------------------------------------------------
@@ -64,10 +63,12 @@ def _edital_pairs(core: Core, kind: str) -> list[tuple[str, str]]:
 
 
 def edital_label(core: Core, kind: str) -> str:
-    """The list's heading; an edital the law words itself cites the law's article (the
-    auction: Dores Art. 3º and 8º; Dracena Art. 6º, §1º)."""
+    """The list's heading, as the law words it, with the law's article (e.g. Dores Art. 4º,
+    II, b; the auction: Dores Art. 3º and 8º, Dracena Art. 6º, §1º)."""
     wording = core.law.edital(kind)
-    return f"{EDITAL_LABELS[kind]} ({wording.article})" if wording else EDITAL_LABELS[kind]
+    if wording is None:
+        return EDITAL_LABELS[kind]
+    return f"{wording.label or EDITAL_LABELS[kind]} ({wording.article})"
 
 
 def edital_kinds(core: Core) -> list[str]:

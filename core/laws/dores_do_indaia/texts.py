@@ -112,6 +112,40 @@ STATE_TEXTS: dict[tuple[str, str], StateText] = {
 }
 
 EDITAIS: dict[str, EditalWording] = {
+    # Art. 4º, II, b: "publicada a notificação no Diário Oficial do Município, contendo as
+    # características do veículo, chassi ou carroceria e o endereço em que se encontra
+    # abandonado, iniciando, a partir da data da publicação, o prazo de 10 dias".
+    "notificacao": EditalWording(
+        "Art. 4º, II, b",
+        "A {pref}, nos termos do Art. 4º, II, b, da {law}, NOTIFICA os "
+        "proprietários/responsáveis pelos objetos abaixo, encontrados em estado de abandono em "
+        "espaço público e cujo proprietário não foi identificado, a retirá-los e "
+        "acondicioná-los em local adequado no prazo de 10 (dez) dias, contados da data desta "
+        "publicação, sob pena de remoção ao pátio, leilão e demais penalidades legais cabíveis.",
+        "Notificação a proprietário não identificado"),
+    # Art. 5º, III (furniture and machinery removed at once, Art. 5º, II): "as
+    # características do bem móvel", "endereço de depósito, data e hora", 10 days.
+    "notificacao_bens": EditalWording(
+        "Art. 5º, III",
+        "A {pref}, nos termos do Art. 5º, III, da {law}, NOTIFICA os "
+        "proprietários/responsáveis pelos bens móveis de grande porte e maquinários abaixo, "
+        "encontrados em estado de abandono em espaço público e removidos de imediato por não "
+        "ter sido identificado o proprietário/responsável (Art. 5º, II), a retirá-los do "
+        "depósito e acondicioná-los em local adequado no prazo de 10 (dez) dias, contados da "
+        "data desta publicação, mediante o pagamento dos custos de remoção e das diárias "
+        "(Art. 3º, § 3º, II), sob pena de destinação à sucata de recicláveis (Art. 3º, § 1º) "
+        "ou a leilão (Art. 8º).",
+        "Móveis de grande porte e maquinários recolhidos de imediato — notificação"),
+    # Art. 6º, §1º: "a) os dados possíveis do veículo; b) o local onde se encontrava
+    # abandonado; c) o local de destino da remoção".
+    "remocao": EditalWording(
+        "Art. 6º, §1º",
+        "A {pref}, nos termos do Art. 6º, § 1º, da {law}, TORNA PÚBLICO que os objetos "
+        "abaixo, de proprietários não identificados, foram removidos do espaço público, com "
+        "os dados possíveis do veículo (a), o local onde se encontravam abandonados (b) e o "
+        "local de destino da remoção (c). O prazo de 10 (dez) dias para retirada (Art. 6º, "
+        "caput) e as condições do Art. 3º, § 3º, aplicam-se à retirada.",
+        "Remoção com proprietário não identificado"),
     # Art. 3º, caput (60 days unclaimed → hasta pública; CTB art. 328) and Art. 8º (comissão).
     "leilao": EditalWording(
         "Art. 3º, caput; Art. 8º",
