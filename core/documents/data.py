@@ -39,7 +39,7 @@ class CityHeader:
     city: str  # "Dores do Indaiá"
     uf: str  # "MG"
     law_title: str  # "Lei Ordinária nº 3.043, de 08 de setembro de 2022"
-    law_slug: str = ""  # "dores-do-indaia" | "dracena": picks law-specific wording
+    law_slug: str = ""  # the law module's slug (core.laws registry)
     department: str = ""  # optional second header line, e.g. the secretariat
 
     @property
