@@ -265,7 +265,8 @@ async def test_dracena_appeal_inside_deadline_and_decision_told_art_4_par_2(make
     sub = await dracena_apprehension(core, photo, clock)
     view = await owner_view(core, OWNER, sub.case_code)
     assert view.appeal.can_appeal and view.appeal.deadline.article == "Art. 4º, §2º"
-    assert ("Valor da multa imposta", "R$\xa0100,00") in view.appeal.auto
+    assert ("fine_amount", "Valor da multa imposta", "100.00") in view.appeal.auto
+    assert "• Valor da multa imposta: R$\xa0100,00" in view_text(view)
     clock.advance(hours=20)
     res = await file_appeal(core, OWNER, sub.case_code, "O gado não é meu.", [photo(2)])
     assert (res.decision_deadline.due_at - clock.now).total_seconds() == 48 * 3600

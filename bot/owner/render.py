@@ -2,10 +2,35 @@
 Telegram) from the core's OwnerView (core.services.owner_view)."""
 from __future__ import annotations
 
+from datetime import date, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from core.facts import DATE, DATETIME, MONEY, fact_kind, stored_decimal
 from core.formatting import fmt_date, fmt_datetime, fmt_money
 from core.services.owners import AppealInfo, DepotInfo, OwnerDeadline, OwnerView
 
 MAX_TEXT = 4096
+TZ = ZoneInfo("America/Sao_Paulo")
+
+
+def fact_value(fact: str, value: Any) -> str:
+    """A stored fact as the owner reads it: R$ amounts, dd/mm/aaaa dates, lists joined."""
+    kind = fact_kind(fact)
+    if kind == MONEY:
+        return fmt_money(stored_decimal(value))
+    if isinstance(value, (list, tuple)):
+        return "; ".join(str(v) for v in value)
+    text = str(value)
+    try:
+        if kind == DATETIME or "T" in text:
+            moment = datetime.fromisoformat(text)
+            return fmt_datetime(moment if moment.tzinfo else moment.replace(tzinfo=TZ))
+        if kind == DATE:
+            return fmt_date(date.fromisoformat(text))
+    except ValueError:
+        pass
+    return text
 
 
 def deadline_line(d: OwnerDeadline) -> str:
@@ -35,7 +60,8 @@ def view_text(view: OwnerView) -> str:
 
 
 def _appeal_text(a: AppealInfo) -> list[str]:
-    out = ["", "Auto de infração:"] + [f"• {label}: {value}" for label, value in a.auto]
+    out = ["", "Auto de infração:"] + [f"• {label}: {fact_value(fact, value)}"
+                                        for fact, label, value in a.auto]
     if a.filed_at:
         out.append(f"Recurso apresentado em {fmt_datetime(a.filed_at)}.")
         if a.decision_deadline:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, Mapping
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
 from core.fees import TariffNotFound
-from core.formatting import date_in_full, fmt_date, fmt_datetime, fmt_money
+from core.formatting import date_in_full, fmt_date
 from core.identifiers import format_plate
 from core.laws.base import Law, ReleaseCondition, ReleaseSituation
 from core.lifecycle import Lifecycle, State, Transition
@@ -101,7 +101,7 @@ class DepotInfo:
 
 @dataclass(frozen=True)
 class AppealInfo:
-    auto: tuple[tuple[str, str], ...]  # (label, value) of the auto's data
+    auto: tuple[tuple[str, str, Any], ...]  # (fact, label, stored value) of the auto's data
     deadline: OwnerDeadline | None  # to appeal (open while can_appeal)
     can_appeal: bool
     filed_at: datetime | None
@@ -307,35 +307,11 @@ async def _fees(core: Core, case: Case, entered: datetime, now: datetime) -> Fee
     return Fees(lines, today.total, now, per_day, article)
 
 
-def _decimal(value: Any, default: str = "0") -> Decimal:
-    try:
-        return Decimal(str(value).replace(",", ".")) if value not in (None, "") \
-            else Decimal(default)
-    except InvalidOperation:
-        return Decimal(default)
-
-
-def _fmt_fact(key: str, value: Any, tz: ZoneInfo) -> str:
-    if key == "fine_amount":
-        return fmt_money(_decimal(value))
-    if isinstance(value, (list, tuple)):
-        return "; ".join(str(v) for v in value)
-    text = str(value)
-    try:
-        if "T" in text:
-            moment = datetime.fromisoformat(text)
-            return fmt_datetime(moment if moment.tzinfo else moment.replace(tzinfo=tz))
-        return fmt_date(date.fromisoformat(text))
-    except ValueError:
-        return text
-
-
 def _appeal_info(case: Case, events: list[Event], lifecycle: Lifecycle,
                  now: datetime) -> AppealInfo | None:
     """Dracena Art. 3º (5 days) and Art. 4º, §2º (48 hours; decision in equal time)."""
     facts = (case.details or {}).get("facts", {})
-    tz = ZoneInfo("America/Sao_Paulo")
-    auto = tuple((lifecycle.label_fact(k).capitalize(), _fmt_fact(k, facts[k], tz))
+    auto = tuple((k, lifecycle.label_fact(k).capitalize(), facts[k])
                  for k in AUTO_FACTS if facts.get(k) not in (None, "", []))
     appeal_t = lifecycle.transitions["file_appeal"]
     window = _appeal_window(events, lifecycle, case)
