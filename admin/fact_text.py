@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from core.documents.data import MISSING_PARTS
+from core.facts import MONEY, fact_kind
 from core.formatting import fmt_date, fmt_datetime, fmt_money
 from core.lifecycle import Lifecycle
 from core.services.context import Core
@@ -42,7 +43,6 @@ EXTRA_FACT_LABELS = {
 HIDDEN_FACTS = {"from", "lat", "lon", "inspector"}
 #: Facts that hold stored files (hashes or Telegram ids): shown as a count.
 FILE_FACTS = {"photos", "removal_photos", "notice_photo", "sha256"}
-MONEY_FACT_KEYS = {"auction_proceeds", "fine_amount", "balance_amount", "taxes_amount"}
 DOCUMENT_LABELS = {"notificacao": "Notificação ao proprietário",
                    "notificacao_afixada": "Notificação afixada no objeto",
                    "termo_recolhimento": "Termo de recolhimento",
@@ -117,7 +117,7 @@ def fact_text(core: Core, lc: Lifecycle, key: str, value: Any) -> str:
     if key == "auction_split":
         return "; ".join(f"{who}: {fmt_money(Decimal(str(amount)))}"
                          for who, amount in _as_list(value)) or "—"
-    if key in MONEY_FACT_KEYS:
+    if fact_kind(key) == MONEY:  # core.facts names the money facts once
         try:
             return fmt_money(Decimal(str(value)))
         except Exception:

@@ -10,6 +10,7 @@ import pytest
 from core.laws import get_law
 from core.services.owners import owner_next_step
 from core.services.views import citizen_situation
+from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
 STREET, DEPOT = ("na rua",), ("no pátio", "no depósito")
 MOVING = ("sendo removido", "sendo levado")
@@ -69,3 +70,19 @@ def test_each_track_words_its_own_next_step():
             a, b = (law.state_text(t, code) for t in tracks)
             if a is not None and b is not None:
                 assert a.for_citizen() != b.for_citizen(), f"{slug}/{code}"
+
+
+async def test_the_owner_is_told_where_the_vehicle_is_when_it_moves_art_6(core, photo):
+    """A case update tells the linked owner where the object is and what comes next on its
+    track: the lapsed notice leaves the vehicle on the street, removal authorised (Art. 6º)."""
+    from core.services.cases import apply_transition
+    from core.services.owners import link_by_code
+    from core.storage.timeline import ActorRef
+    from tests.test_services_owners import OWNER, notified, outbox_for
+    sub = await notified(core, photo)
+    await link_by_code(core, OWNER, sub.case_code)
+    await apply_transition(core, sub.protocol, "lapse_deadline", ActorRef("system"))
+    [msg] = await outbox_for(core, OWNER)
+    assert "O que acontece agora: O veículo continua na rua, e a remoção ao pátio está " \
+           "autorizada (Art. 6º, caput)." in msg.payload["text"]
+    assert "Art. 6º, §3º" in msg.payload["text"]  # what the owner can still do

@@ -215,6 +215,15 @@ class Law:
             return []
         return self.proceeds_split(gross, statement, facts, taxes)
 
+    def release_checklist(self, category: str, situation: ReleaseSituation | None = None
+                          ) -> list[ReleaseCondition]:
+        """What the person must bring and do to take a `category` object back (empty when
+        the law says nothing)."""
+        if self.release_conditions is None:
+            return []
+        return self.release_conditions(self.categories[category],
+                                       situation or ReleaseSituation())
+
     def category_refuses(self, step: str, category: str) -> str | None:
         """Why `category` may not take `step` (a Portuguese reason), or None."""
         guard = self.category_guards.get(step)

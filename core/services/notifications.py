@@ -66,7 +66,8 @@ async def notify_owners(s: AsyncSession, case: Case, t: Transition, state_label:
     told by owner_reminders (with the depot's address and the fees)."""
     if given.get("submitted_via") == VIA_OWNER:
         return
-    lifecycle = get_law(case.municipality).tracks[case.track]
+    law = get_law(case.municipality)
+    lifecycle = law.tracks[case.track]
     target = lifecycle.states[t.target]
     if (target.in_depot and not any(lifecycle.states[x].in_depot for x in t.sources)) or (
             t.target in AUCTION_STATES and t.actors == frozenset({Actor.SYSTEM})):
@@ -85,6 +86,9 @@ async def notify_owners(s: AsyncSession, case: Case, t: Transition, state_label:
     reason = given.get("public_reason")
     if reason and t.target in lifecycle.states and lifecycle.states[t.target].final:
         lines.append(f"Motivo: {reason}")
+    where = law.state_text(case.track, t.target)  # where it is, what comes next (per track)
+    if where is not None:
+        lines.append(f"O que acontece agora: {where.for_owner()}")
     if deadline and deadline.get("on_lapse"):
         lines.append(f"Próximo prazo: {deadline['description']} até "
                      f"{fmt_date(date.fromisoformat(deadline['due']))} ({deadline['article']}).")

@@ -8,7 +8,6 @@ from core import documents
 from core.documents import data as doc
 from core.formatting import date_in_full, fmt_date
 from core.identifiers import format_plate
-from core.laws.base import ReleaseSituation
 from core.services.context import Core
 from core.services.owner_access import owned
 from core.services.owner_view import _tz, owner_view
@@ -42,8 +41,7 @@ async def owner_summary_pdf(core: Core, telegram_id: int, case_code: str, *,
                              fmt_date(f.valid_from) if f.valid_from else "—", f.amount)
                  for f in (dep.fees.lines if dep and dep.fees else ()))
     release = tuple(doc.ReleaseItem(r.label, r.article, r.documents)
-                    for r in (dep.release if dep else law.release_conditions(
-                        category, ReleaseSituation())))
+                    for r in (dep.release if dep else law.release_checklist(case.category)))
     data = doc.OwnerSummaryData(
         header=doc.CityHeader(law.city, law.uf, law.title, law.slug), case_code=case.case_code,
         obj=obj, state=view.state_label, deadline=deadline, release=release, fees=fees,

@@ -278,11 +278,9 @@ def _auction_after(events: list[Event], lifecycle: Lifecycle) -> tuple[date | No
 async def _depot_info(core: Core, case: Case, events: list[Event], lifecycle: Lifecycle,
                       state: State, situation: ReleaseSituation, now: datetime) -> DepotInfo:
     law = core.law
-    category = law.categories[case.category]
     entered = statements.collected_at(
         core, case, statements.depot_entry(events, lifecycle) or case.updated_at)
-    release = tuple(law.release_conditions(category, situation)) \
-        if law.release_conditions else ()
+    release = tuple(law.release_checklist(case.category, situation))
     fees, error = None, None
     try:
         fees = await _fees(core, case, entered, now)
