@@ -68,10 +68,10 @@ def main(argv: list[str] | None = None) -> int:
             print(code)
             return 0
         if args.cmd == "deactivate-inspector":
-            from core.services.inspectors import deactivate_inspector
-            from core.storage.timeline import ActorRef
+            from core.services.tasks import deactivate_inspector
+            from core.services.staff import CLI_ACTOR
             asyncio.run(_with_core(lambda core: deactivate_inspector(
-                core, args.inspector_id, ActorRef("staff", None, "cli"))))
+                core, args.inspector_id, CLI_ACTOR)))
             print(f"Fiscal {args.inspector_id} desativado: as tarefas abertas foram "
                   "redistribuídas e o menu de fiscal será removido do Telegram dele.")
             return 0

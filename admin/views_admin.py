@@ -4,7 +4,6 @@ from __future__ import annotations
 from datetime import date
 
 from aiohttp import web
-from sqlalchemy import select
 
 from admin import params
 from admin.web import core_of, redirect, render, require, user_of
@@ -12,10 +11,9 @@ from core.parsing import ParseError, parse_date, parse_money
 from core.services import panel_queries as pq
 from core.services.errors import InvalidInput
 from core.services.staff import (CLOSURE_KINDS, ROLE_LABELS, add_closure, add_tariff,
-                                 create_user, list_users, remove_closure,
-                                 set_user_active)
-from core.services import inspectors
-from core.storage.models import Closure
+                                 create_user, list_closures, list_users,
+                                 remove_closure, set_user_active)
+from core.services import inspectors, tasks
 
 
 def _date(raw: str, label: str) -> date:
@@ -51,8 +49,8 @@ async def invite(request: web.Request) -> web.Response:
 
 @require("admin")
 async def deactivate(request: web.Request) -> web.StreamResponse:
-    await inspectors.deactivate_inspector(core_of(request), _path_id(request),
-                                   user_of(request).actor())
+    await tasks.deactivate_inspector(core_of(request), _path_id(request),
+                                     user_of(request).actor())
     raise redirect(request, "/fiscais", "Fiscal desativado.")
 
 
@@ -62,9 +60,7 @@ async def tariffs_page(request: web.Request) -> web.Response:
     book = await core.tariff_book()
     seeds = {t.code: t for t in core.law.tariffs}
     groups = [(seeds[c].label if c in seeds else c, c, book.history(c)) for c in book.codes()]
-    async with core.db.read() as s:
-        closures = (await s.execute(select(Closure).where(
-            Closure.municipality == core.law.slug).order_by(Closure.date))).scalars().all()
+    closures = await list_closures(core)
     cal = await core.calendar()
     return render(request, "tariffs.html", {
         "groups": groups, "closures": closures, "kinds": CLOSURE_KINDS,

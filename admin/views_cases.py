@@ -7,6 +7,7 @@ from aiohttp import web
 
 from admin import params
 from admin.files import file_response
+from admin.fact_text import present
 from admin.forms import fields_for, parse_fact
 from admin.web import CORE, core_of, redirect, render, require, user_of
 from core.parsing import ParseError, parse_date, parse_money
@@ -63,13 +64,13 @@ async def case_list(request: web.Request) -> web.Response:
 @require()
 async def case_page(request: web.Request) -> web.Response:
     core = core_of(request)
-    d = await pq.case_detail(core, request.match_info["protocol"])
+    d = present(core, await pq.case_detail(core, request.match_info["protocol"]))
     forms = []
     for t in d.actions:
         needed = tuple(r for r in t.requires if r not in d.facts or r == "reason")
         if t.code == "auction":
             needed = t.requires
-        forms.append((t, fields_for(d.lifecycle, needed)))
+        forms.append((t, fields_for(d.lifecycle, (*needed, *t.optional))))
     inspectors = await pq.inspectors(core, only_active=True) if d.case.is_open else []
     return render(request, "case.html", {
         "d": d, "c": d.case, "forms": forms, "can_assign": d.case.is_open,
@@ -95,7 +96,7 @@ async def case_action(request: web.Request) -> web.StreamResponse:
                                  str(form.get("reason", "")), user)
         raise redirect(request, back, "Caso encerrado como duplicado e incorporado ao original.")
     facts = {}
-    for field in fields_for(d.lifecycle, t.requires):
+    for field in fields_for(d.lifecycle, (*t.requires, *t.optional)):
         value = parse_fact(field, form, core.settings.timezone)
         if value not in (None, "", []):
             facts[field.name] = value

@@ -22,7 +22,7 @@ from core.services.staff import submit_external_report
 
 CSV_HEADER = ["protocolo", "categoria", "situação", "aberto", "bairro", "endereço", "placa",
               "responsável (fiscal)", "criado em", "atualizado em", "encerrado em",
-              "próximo prazo"]
+              "próximo prazo", "valor devido hoje (R$)"]
 
 
 def _dt(value: datetime | None) -> str:
@@ -62,7 +62,8 @@ async def cases_csv(request: web.Request) -> web.StreamResponse:
         writer.writerow([csv_cell(v) for v in (
             r.protocol, r.category, r.state, "sim" if r.is_open else "não", r.neighbourhood,
             r.address, r.plate, r.assignee, _dt(r.created_at), _dt(r.updated_at),
-            _dt(r.closed_at), _dt(r.deadline_at))])
+            _dt(r.closed_at), _dt(r.deadline_at),
+            "" if r.amount_due is None else f"{r.amount_due:.2f}".replace(".", ","))])
         n += 1
         if n % 500 == 0:
             await resp.write(buf.getvalue().encode())

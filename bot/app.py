@@ -28,9 +28,8 @@ from bot.texts import APOLOGY, FLOOD, STALE_BUTTON, UNKNOWN_COMMAND
 from core.services import conversation, delivery
 from core.services.context import Core
 from core.services.conversation import IDLE, AlreadyProcessed, Conversation
-from core.services.errors import USER_ERRORS
+from core.services.errors import USER_ERRORS, StorageUnavailable
 from core.settings import Settings
-from core.storage.db import StorageUnavailable
 
 log = logging.getLogger(__name__)
 Flow = Callable[[Router], None]

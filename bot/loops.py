@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from bot.sender import DeliveryState, send_due
 from core.services.context import Core
 from core.services.periodic import run_periodic
-from core.storage.db import StorageUnavailable
-from core.storage.outbox import release_claims_of
+from core.services.delivery import release_claims_of
+from core.services.errors import StorageUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -26,20 +26,20 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, Callable
 
-from telegram import (Bot, BotCommandScopeChat, ForceReply, InlineKeyboardButton,
+from telegram import (Bot, BotCommandScopeChat, ForceReply,
                       InlineKeyboardMarkup, InputFile, InputMediaPhoto, ReplyKeyboardMarkup,
                       ReplyKeyboardRemove)
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 from telegram.warnings import PTBDeprecationWarning
 
+from bot.buttons import markup
 from bot.ratelimit import NO_RETRY
 from core.services import delivery
 from core.services.context import Core
 from core.services.inspectors import MENU_WITHDRAWN
-from core.storage.db import StorageUnavailable
-from core.storage.outbox import (FAILED, ClaimedMessage, claim_due, mark_failed, mark_sent,
-                                 release, save_progress)
-from core.storage.types import utcnow
+from core.services.delivery import (FAILED, ClaimedMessage, claim_due, mark_failed, mark_sent,
+                                    release, save_progress, utcnow)
+from core.services.errors import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -114,15 +114,6 @@ class DeliveryState:
 
 
 # -- one message, part by part ---------------------------------------------------------------
-
-def markup(buttons: list[list[dict]] | None) -> InlineKeyboardMarkup | None:
-    if not buttons:
-        return None
-    return InlineKeyboardMarkup([[
-        InlineKeyboardButton(b["text"], url=b["url"]) if b.get("url")
-        else InlineKeyboardButton(b["text"], callback_data=b["callback_data"])
-        for b in row] for row in buttons])
-
 
 def reply_markup(data: dict | None, bot: Bot):
     """A stored reply_markup (the JSON Telegram takes) back into its python-telegram-bot type."""

@@ -22,7 +22,7 @@ from bot.texts import DESCRIPTION, SHORT_DESCRIPTION
 from core.services.bot_identity import bot_username, clean_username, record_bot_username
 from core.services.context import Core
 from core.services.inspectors import inspector_chats
-from core.storage.db import StorageUnavailable
+from core.services.errors import StorageUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Generic fee engine: dated tariffs, storage days, statements and auction splits.
+"""Generic fee engine: dated tariffs, storage days, statements and paying debts in order.
 
 Fee values are data with a valid-from date (a `TariffBook`), never constants: each city sets
 them by its own act (Dores do Indaiá Art. 9º, II; Dracena Art. 7º). Every amount is a Decimal
@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from itertools import groupby
-from typing import Iterable, Literal, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Iterable, Literal, NamedTuple, Sequence
 from zoneinfo import ZoneInfo
 
-from core.laws.base import TariffSeed
+if TYPE_CHECKING:  # the law modules give their seeds; the engine only reads their fields
+    from core.laws.base import TariffSeed
 
 TZ = ZoneInfo("America/Sao_Paulo")
 CENT = Decimal("0.01")
@@ -51,7 +52,7 @@ class Tariff:
     source: str
 
     @classmethod
-    def of(cls, t: Tariff | TariffSeed) -> Tariff:
+    def of(cls, t: "Tariff | TariffSeed") -> Tariff:
         if isinstance(t, Tariff):
             return t
         return cls(t.code, t.label, Decimal(t.amount), t.currency, t.unit, t.valid_from, t.article, t.source)
@@ -60,7 +61,7 @@ class Tariff:
 class TariffBook:
     """All dated values of every fee. A new value never rewrites the days before it."""
 
-    def __init__(self, tariffs: Iterable[Tariff | TariffSeed]):
+    def __init__(self, tariffs: "Iterable[Tariff | TariffSeed]"):
         self._tariffs = sorted((Tariff.of(t) for t in tariffs), key=lambda t: (t.code, t.valid_from))
         seen: set[tuple[str, str, date]] = set()
         for t in self._tariffs:
@@ -100,6 +101,7 @@ class FeeLine:
     unit_value: Decimal
     tariff_valid_from: date | None  # None for amounts not from the tariff book (fine, taxes)
     amount: Decimal
+    code: str = ""  # the tariff's code ("towing", "daily_storage", ...); "" for given amounts
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,7 @@ def fixed_line(label: str, article: str, amount: Decimal) -> FeeLine:
 def tariff_line(tariff: Tariff, quantity: Decimal | int = 1, label: str | None = None) -> FeeLine:
     quantity = Decimal(quantity)
     return FeeLine(label or tariff.label, tariff.article, quantity, tariff.amount,
-                   tariff.valid_from, money(quantity * tariff.amount))
+                   tariff.valid_from, money(quantity * tariff.amount), tariff.code)
 
 
 # --- storage days --------------------------------------------------------------------------
@@ -195,7 +197,11 @@ class Share(NamedTuple):
     amount: Decimal
 
 
-def _pay_in_order(available: Decimal, debts: Sequence[tuple[str, Decimal]]) -> tuple[list[Share], Decimal]:
+def pay_in_order(available: Decimal, debts: Sequence[tuple[str, Decimal]]
+                 ) -> tuple[list[Share], Decimal]:
+    """Pay `debts` (recipient, amount) in order out of `available`, each as far as it goes;
+    the shares and what is left (never negative). Each law orders its own debts
+    (core/laws/<slug>/fees.py)."""
     shares = []
     for recipient, owed in debts:
         owed = money(owed)
@@ -205,46 +211,3 @@ def _pay_in_order(available: Decimal, debts: Sequence[tuple[str, Decimal]]) -> t
         available -= paid
         shares.append(Share(recipient, paid))
     return shares, available
-
-
-def split_proceeds_dores(gross: Decimal, taxes: Decimal, removal: Decimal,
-                         storage: Decimal) -> list[Share]:
-    """Dores do Indaiá Art. 8º, § único: "Dos valores arrecadados em leilão, depois de quitado
-    os tributos e as despesas de remoção e diárias, o restante será destinado em partes iguais à
-    vigilância sanitária e ao setor de trânsito e transporte municipal."
-
-    Decisions: when the proceeds do not cover the debts they are paid in the order of CTB
-    art. 328 §6º (removal and storage first, then taxes) and the remainder is 0, never negative.
-    An odd cent of the remainder goes to the vigilância sanitária, named first in the text.
-    """
-    gross = money(gross)
-    if gross < 0:
-        raise ValueError("Negative auction proceeds")
-    shares, rest = _pay_in_order(gross, [
-        ("Despesas de remoção (reboque)", removal),
-        ("Diárias do pátio", storage),
-        ("Tributos vinculados ao bem", taxes),
-    ])
-    half = (rest / 2).quantize(CENT, rounding=ROUND_DOWN)
-    shares.append(Share("Vigilância sanitária", rest - half))
-    shares.append(Share("Setor de trânsito e transporte municipal", half))
-    return shares
-
-
-def split_proceeds_dracena(gross: Decimal, fine: Decimal, taxes: Decimal,
-                           keeping_costs: Decimal) -> list[Share]:
-    """Dracena Art. 6º, §3º: "O saldo da venda, deduzidas as quantias mencionadas no artigo
-    seguinte, será entregue mediante recibo ao infrator" — the Art. 7º amounts being the fine,
-    the taxes and the keeping costs. Decision: if the sale does not cover them they are paid in
-    the order Art. 7º lists them (fine, taxes, keeping costs); the balance is never negative.
-    """
-    gross = money(gross)
-    if gross < 0:
-        raise ValueError("Negative auction proceeds")
-    shares, rest = _pay_in_order(gross, [
-        ("Multa", fine),
-        ("Impostos devidos", taxes),
-        ("Despesas de conservação ou trato", keeping_costs),
-    ])
-    shares.append(Share("Infrator (saldo, mediante recibo)", rest))
-    return shares

@@ -13,7 +13,7 @@ from typing import Literal
 
 from validate_docbr import RENAVAM
 
-from core.parsing import ParseError, parse_cpf_cnpj
+from core.parse_error import ParseError
 
 PlateKind = Literal["antiga", "mercosul"]
 
@@ -89,8 +89,9 @@ def validate_renavam(s: str) -> str:
 
 
 def mask_cpf(s: str) -> str:
-    """Display form that hides the identifying ends (LGPD): "***.456.789-**"."""
-    digits = parse_cpf_cnpj(s)
+    """Display form that hides the identifying ends (LGPD): "***.456.789-**", for a CPF as
+    stored (read by core.parsing.parse_cpf_cnpj)."""
+    digits = re.sub(r"\D", "", s or "")
     if len(digits) != 11:
         raise InvalidIdentifier("CPF inválido: informe os 11 números, por exemplo 123.456.789-09.")
     return f"***.{digits[3:6]}.{digits[6:9]}-**"

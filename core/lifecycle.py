@@ -69,6 +69,19 @@ class Transition:
     deadline: DeadlineRule | None = None
     guard: Guard | None = None  # returns a Portuguese reason to refuse, or None
     public: bool = True  # shown in the citizen's timeline
+    optional: tuple[str, ...] = ()  # facts the step also asks for, not required (e.g. amounts)
+    #: (fact, from_fact): a fact not given takes the value of another already on the case
+    #: (e.g. the collection moment defaults to the removal's start, Dores Art. 3º).
+    defaults: tuple[tuple[str, str], ...] = ()
+
+    def with_defaults(self, given: Mapping[str, Any], known: Mapping[str, Any]
+                      ) -> dict[str, Any]:
+        """`given` with this step's defaults filled in from `known` (the case's facts)."""
+        out = dict(given)
+        for fact, source in self.defaults:
+            if _empty(out.get(fact)) and not _empty(known.get(source)):
+                out[fact] = known[source]
+        return out
 
 
 class TransitionRefused(Exception):

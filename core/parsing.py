@@ -39,6 +39,7 @@ from babel.numbers import NumberFormatError, parse_decimal
 from validate_docbr import CNPJ, CPF
 
 from core import facts
+from core.parse_error import ParseError  # noqa: F401  (raised here; its home is its own module)
 
 LOCALE = "pt_BR"
 CENT = Decimal("0.01")
@@ -67,14 +68,6 @@ _TIME = re.compile(r"^(\d{1,2})\s*(?::|h)\s*(\d{2})?\s*(?:min)?$", re.I)
 _DATETIME = re.compile(r"^(\S+)\s+(?:(?:às|as|a)\s+)?(.+)$", re.I)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _KG = re.compile(r"\s*(?:kg|quilos?|kilos?|quilogramas?)\.?\s*$", re.I)
-
-
-class ParseError(ValueError):
-    """Typed text that is not a value of its kind; `message` is Portuguese, safe to show."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 def _shown(text: str) -> str:

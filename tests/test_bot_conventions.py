@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from bot.harness import BotHarness
 from bot.standin.botapi import User
-from core.services.inspectors import deactivate_inspector, inspector_for
+from core.services.inspectors import inspector_for
+from core.services.tasks import deactivate_inspector
 from core.storage.timeline import ActorRef
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_bot_inspector_support import ANA, BETO, bind

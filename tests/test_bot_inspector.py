@@ -7,7 +7,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from core.services.inspectors import NOT_INSPECTOR, WRONG_CODE
-from core.services.tasks import open_tasks
+from core.services.task_views import open_tasks
 from core.storage.models import Event, Task
 from tests.test_bot_inspector_support import (ANA, BETO, FAR, INTRUDER, NEAR, bind, bot,  # noqa: F401
                                               clock, core, make_core, open_card, photo, report,

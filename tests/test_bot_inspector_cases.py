@@ -46,7 +46,8 @@ async def remove_and_termo(bot, core, protocol):
     await tick(bot, ["PNEUS/RODAS", "BANCOS"])
     await tap(bot, ANA, "Continuar", expect="hodômetro")
     await tap(bot, ANA, "Sem hodômetro", expect="pátio de destino")
-    await tap(bot, ANA, "Usar: Pátio municipal", expect="Confira antes de registrar")
+    await tap(bot, ANA, "Usar: Pátio municipal", expect="data e hora do recolhimento")
+    await tap(bot, ANA, "Pular", expect="Confira antes de registrar")  # Art. 3º: the removal
     await tap(bot, ANA, "Confirmar", expect="Registrado: Registrar entrada no pátio")
     _, termo = await document(bot, ANA, "termo-de-recolhimento")
     assert len(termo.pages) == 3  # Art. 6º, I, b: three copies
@@ -141,7 +142,8 @@ async def test_furniture_removed_immediately_owner_unknown_art_5_II(bot, core, p
     await tap(bot, CARLA, "Registrar entrada no depósito", expect="número do termo")
     await answer(bot, CARLA, "T-9/2026", "descrição do bem")
     await answer(bot, CARLA, "Sofá de três lugares, tecido marrom", "pátio de destino")
-    await answer(bot, CARLA, "Depósito da Saúde", "Confira antes de registrar")
+    await answer(bot, CARLA, "Depósito da Saúde", "data e hora do recolhimento")
+    await tap(bot, CARLA, "Pular", expect="Confira antes de registrar")
     await tap(bot, CARLA, "Confirmar", expect="Registrado: Registrar entrada no depósito")
     _, termo = await document(bot, CARLA, "termo-de-recolhimento")
     assert len(termo.pages) == 3

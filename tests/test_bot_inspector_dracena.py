@@ -87,7 +87,9 @@ async def test_low_value_note_for_street_vendor_goods_art_4_par_1(dracena, photo
     await answer(bot, ANA, "Código de Posturas, art. 80", "nota assinada")
     await tap(bot, ANA, "Sim", expect="dia e hora da apreensão")
     await tap(bot, ANA, "Agora", expect="livro do depósito")
-    summary = await tap(bot, ANA, f"Usar: {protocol}", expect="Confira antes")
+    await tap(bot, ANA, f"Usar: {protocol}", expect="impostos devidos")
+    await tap(bot, ANA, "Pular", expect="peso das mercadorias")  # Art. 7º, b
+    summary = await answer(bot, ANA, "4,5", "Confira antes")
     assert "12 óculos de sol; 30 capinhas de celular" in summary.text
     done = await tap(bot, ANA, "Confirmar", expect="Registrado: Apreender com nota")
     assert "Art. 4º, §2º" in done.text  # 48 hours to appeal
@@ -115,7 +117,10 @@ async def test_apprehension_registered_in_the_depot_book_art_6(dracena, photo):
     await tap(bot, ANA, "Agora", expect="preceito de lei")
     await answer(bot, ANA, "Lei nº 56/1951, Art. 4º", "valor da multa")
     await answer(bot, ANA, "100,00", "livro do depósito")
-    await answer(bot, ANA, "Livro 1, fl. 45", "Confira antes")
+    await answer(bot, ANA, "Livro 1, fl. 45", "impostos devidos")
+    await tap(bot, ANA, "Pular", expect="número de animais")  # Art. 7º, a
+    await tap(bot, ANA, "Pular", expect="peso das mercadorias")  # Art. 7º, b
+    await tap(bot, ANA, "Pular", expect="Confira antes")
     await tap(bot, ANA, "Confirmar", expect="Registrado: Apreender e registrar")
     _, pdf = await document(bot, ANA, "auto-de-apreensao")
     text = pdf_text(pdf)

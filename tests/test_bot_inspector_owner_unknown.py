@@ -87,7 +87,8 @@ async def test_owner_unknown_notice_publication_lapse_removal_edital_art_4_II_ar
     await tap(bot, ANA, f"Usar: {protocol}", expect="itens faltantes")
     await tap(bot, ANA, "Nenhum item faltante", expect="hodômetro")
     await answer(bot, ANA, "98.765 km", "pátio de destino")
-    await tap(bot, ANA, "Usar: Pátio municipal", expect="Confira antes de registrar")
+    await tap(bot, ANA, "Usar: Pátio municipal", expect="data e hora do recolhimento")
+    await tap(bot, ANA, "Pular", expect="Confira antes de registrar")  # Art. 3º: the removal
     await tap(bot, ANA, "Confirmar", expect="Registrado: Registrar entrada no pátio")
     _, termo = await document(bot, ANA, "termo-de-recolhimento")
     assert "vídeo 1" in pdf_text(termo) and "98.765 km" in pdf_text(termo)

@@ -1,4 +1,5 @@
-"""Generic fee engine (core/fees.py): dated tariffs, storage days, auction splits.
+"""Generic fee engine (core/fees.py): dated tariffs, storage days; each law's auction split
+(core/laws/<slug>/fees.py).
 Cases in tests/cases/fees.yaml, each named by the article it implements."""
 from datetime import date
 from decimal import Decimal
@@ -8,7 +9,9 @@ import pytest
 import yaml
 
 from core.fees import (DEFAULT_STORAGE_CAP_DAYS, Statement, TariffBook, TariffNotFound,
-                       fixed_line, split_proceeds_dores, split_proceeds_dracena, storage_days)
+                       fixed_line, storage_days)
+from core.laws.dores_do_indaia.fees import split_proceeds as split_proceeds_dores
+from core.laws.dracena.fees import split_proceeds as split_proceeds_dracena
 from core.laws.base import TariffSeed
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "fees.yaml").read_text("utf-8"))

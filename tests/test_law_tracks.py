@@ -103,7 +103,7 @@ def test_deadlines_lapse_into_system_transitions_from_the_right_state(slug, trac
      "lapse_deadline", "Art. 4º, II, b"),
     ("dores-do-indaia", "dores_vehicle", "affix_notice", 10, "days", "event", None,
      "Art. 4º, II, a"),
-    ("dores-do-indaia", "dores_vehicle", "depot_entry", 60, "days", "event", "auction_deadline",
+    ("dores-do-indaia", "dores_vehicle", "depot_entry", 60, "days", "collected_at", "auction_deadline",
      "Art. 3º, caput"),
     ("dores-do-indaia", "dores_vehicle", "owner_commits", 0, "days", "agreed_removal_by",
      "owner_failed", "Art. 6º, §3º"),

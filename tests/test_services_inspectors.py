@@ -5,8 +5,9 @@ import pytest
 from sqlalchemy import select
 
 from core.services.errors import Forbidden, InvalidInput
-from core.services.inspectors import (bind_inspector, deactivate_inspector, inspector_for,
-                                      invite_inspector, require_inspector, update_location)
+from core.services.inspectors import (bind_inspector, inspector_for, invite_inspector,
+                                      require_inspector, update_location)
+from core.services.tasks import deactivate_inspector
 from core.services.reports import ReportIn, submit_report
 from core.storage.models import InviteCode
 from core.storage.timeline import ActorRef

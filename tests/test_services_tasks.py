@@ -7,11 +7,11 @@ from sqlalchemy import select
 
 from core.services.cases import apply_transition
 from core.services.errors import Forbidden, InvalidInput
-from core.services.inspectors import (actor_ref, bind_inspector, deactivate_inspector,
-                                      inspector_for, invite_inspector, update_location)
+from core.services.inspectors import (actor_ref, bind_inspector, inspector_for,
+                                      invite_inspector, update_location)
 from core.services.reports import ReportIn, submit_report
-from core.services.tasks import (accept_task, assign_case, case_card, open_tasks,
-                                 previous_cases_for, refuse_task)
+from core.services.task_views import case_card, open_tasks, previous_cases_for
+from core.services.tasks import accept_task, assign_case, deactivate_inspector, refuse_task
 from core.storage.models import Case, Event, OutboxMessage, Task
 from core.storage.timeline import ActorRef
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
@@ -77,8 +77,8 @@ async def test_task_message_has_photos_pin_step_deadline_and_buttons(core, photo
     assert p in body["text"] and "Veículo motorizado" in body["text"]
     assert "Etapa: Em vistoria (Art. 4º, caput)" in body["text"]
     assert "Prazo:" in body["text"] and "ABC1D23" in body["text"]
-    assert body["buttons"] == [[{"text": "Aceitar", "callback_data": f"task:accept:{task.id}"},
-                                {"text": "Recusar", "callback_data": f"task:refuse:{task.id}"}]]
+    assert body["buttons"] == [[{"text": "Aceitar", "intent": "task.accept", "task": task.id},
+                                {"text": "Recusar", "intent": "task.refuse", "task": task.id}]]
 
 
 async def test_furniture_goes_to_saude_or_posturas_not_transito_art_5_caput(core, photo):

@@ -1,5 +1,5 @@
 """The case card: what the inspector sees of a case they hold, with only the actions the
-lifecycle allows now (core.services.tasks.case_card)."""
+lifecycle allows now (core.services.task_views.case_card)."""
 from __future__ import annotations
 
 from datetime import date
@@ -8,7 +8,8 @@ from bot.inspector import texts
 from bot.router import Turn, inline
 from core.formatting import fmt_date
 from core.identifiers import format_plate
-from core.services.tasks import OFFERED, CaseCard, case_card
+from core.services.task_views import CaseCard, case_card
+from core.services.tasks import OFFERED
 
 
 def render(card: CaseCard) -> str:

@@ -15,7 +15,8 @@ from bot.texts import STALE_BUTTON
 from core.services.conversation import IDLE
 from core.services.errors import Forbidden, InvalidInput
 from core.services.inspectors import bind_inspector, require_inspector, update_location
-from core.services.tasks import OPEN, accept_task, open_tasks, refuse_task
+from core.services.task_views import open_tasks
+from core.services.tasks import OPEN, accept_task, refuse_task
 
 log = logging.getLogger(__name__)
 

@@ -60,8 +60,7 @@ async def _will_remove(turn: Turn, args: list[str]) -> None:
     """"Vou retirar": ask by when (dd/mm/aaaa) — only while the view still offers it."""
     code = _code(args)
     view = await owner_view(turn.core, turn.user_id, code)
-    if not any(a.callback_data == f"owner:will_remove:{code}" for row in view.actions
-               for a in row):
+    if not any(a.intent == "owner.will_remove" for row in view.actions for a in row):
         await refuse(turn, view.next_step)
         return
     if not await proof.asked(turn, code, "will_remove"):

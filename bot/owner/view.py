@@ -1,40 +1,40 @@
-"""The owner's view message (core.services.owners.owner_view(...).text()) and its buttons."""
+"""The owner's view message (bot/owner/render.py words core.services.owners.owner_view) and
+its buttons (bot/buttons.py)."""
 from __future__ import annotations
 
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest
 
+from bot.buttons import SITUATION_FLAGS, callback_data  # noqa: F401 (actions.py reads it here)
+from bot.owner.render import view_text
 from bot.router import Turn, inline
-from core.services.owners import OwnerView
+from core.services.owners import OwnerAction, OwnerView
 
-#: "owner:sit:<flag>:<code>" → the ReleaseSituation field it toggles (Dores Art. 3º, §3º).
-SITUATION_FLAGS = {"attorney": "by_attorney", "sold": "sale_communicated",
-                   "unrecoverable": "unrecoverable"}
 ALERT_MAX = 200  # Telegram's limit for a callback answer's text
 
 
-def _active(view: OwnerView, callback_data: str) -> bool:
-    parts = callback_data.split(":")
-    if view.depot is None or len(parts) != 4 or parts[1] != "sit":
+def _active(view: OwnerView, action: OwnerAction) -> bool:
+    """A situation toggle that is on (Dores Art. 3º, §3º)."""
+    if view.depot is None or action.intent != "owner.situation":
         return False
-    return bool(getattr(view.depot.situation, SITUATION_FLAGS.get(parts[2], ""), False))
+    return bool(getattr(view.depot.situation, action.flag, False))
 
 
 def keyboard(view: OwnerView) -> InlineKeyboardMarkup | None:
     """The view's actions as inline buttons; situation toggles that are on show ✅."""
-    rows = [[(("✅ " if _active(view, a.callback_data) else "") + a.text, a.callback_data)
+    rows = [[(("✅ " if _active(view, a) else "") + a.text, callback_data(a))
              for a in row] for row in view.actions]
     return inline(rows) if rows else None
 
 
 async def send_view(turn: Turn, view: OwnerView) -> None:
-    await turn.reply(view.text(), keyboard(view))
+    await turn.reply(view_text(view), keyboard(view))
 
 
 async def edit_view(turn: Turn, view: OwnerView) -> None:
     """Redraw the pressed view in place (a new message if it cannot be edited)."""
     try:
-        await turn.edit(view.text(), keyboard(view))
+        await turn.edit(view_text(view), keyboard(view))
     except BadRequest:
         await send_view(turn, view)
 

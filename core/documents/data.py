@@ -3,9 +3,10 @@
 no calendar, no database and no Telegram. Money is Decimal (BRL)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from typing import Mapping
 
 NOT_IDENTIFIED = "NÃO IDENTIFICADO"
 
@@ -38,7 +39,7 @@ class CityHeader:
     city: str  # "Dores do Indaiá"
     uf: str  # "MG"
     law_title: str  # "Lei Ordinária nº 3.043, de 08 de setembro de 2022"
-    law_slug: str = ""  # "dores-do-indaia" | "dracena": picks law-specific wording
+    law_slug: str = ""  # the law module's slug (core.laws registry)
     department: str = ""  # optional second header line, e.g. the secretariat
 
     @property
@@ -203,6 +204,9 @@ class EditalInfo:
     auction_date: str = ""  # leilão: "dd/mm/aaaa, às HHhMM"
     auction_place: str = ""
     info: str = ""  # where to get information
+    #: The law's own openings by edital kind (Law.editais), templates with {pref} and {law};
+    #: a kind not listed takes the wording of core.documents.edital.
+    wordings: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

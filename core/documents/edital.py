@@ -1,4 +1,6 @@
-"""Editais for the Diário Oficial do Município: plain text to paste, and a PDF.
+"""Editais for the Diário Oficial do Município: plain text to paste, and a PDF. Each law words
+its editais (Law.editais, passed in EditalInfo.wordings); a kind the law does not word gets a
+plain wording citing only the law. Dores do Indaiá's (core/laws/dores_do_indaia/texts.py):
 
 - "notificacao" — Dores Art. 4º, II, b: "publicada a notificação no Diário Oficial do
   Município, contendo as características do veículo, chassi ou carroceria e o endereço em
@@ -12,8 +14,9 @@
   seu proprietário/responsável o retire"; the notification also gives "endereço de depósito,
   data e hora".
 - "leilao" — Dores Art. 3º (60 days unclaimed → hasta pública; CTB art. 328) and Art. 8º
-  (comissão de leilão); Dracena Art. 6º, § 1º ("previamente anunciado por editais afixados no
-  lugar de costume, no próprio depósito, ou pela imprensa").
+  (comissão de leilão); Dracena's (core/laws/dracena/texts.py): Art. 6º, § 1º ("previamente
+  anunciado por editais afixados no lugar de costume, no próprio depósito, ou pela
+  imprensa").
 
 Editais carry only what the law requires: EditalEntry has no owner and no reporter field,
 and free text is scrubbed of CPF/CNPJ numbers (LGPD)."""
@@ -40,43 +43,26 @@ TITLES = {
 
 
 def _intro(kind: str, info: EditalInfo) -> str:
-    slug = info.header.law_slug
     pref = info.header.prefeitura.title().replace(" De ", " de ").replace(" Do ", " do ")
+    if kind in info.wordings:  # the law words it (Law.editais)
+        return info.wordings[kind].format(pref=pref, law=info.header.law_title)
+    # A law that words none of its own: the kind's plain wording, citing only the law.
     if kind == EDITAL_NOTIFICACAO:
-        return (f"A {pref}, nos termos do Art. 4º, II, b, da {info.header.law_title}, NOTIFICA "
-                "os proprietários/responsáveis pelos objetos abaixo, encontrados em estado de "
-                "abandono em espaço público e cujo proprietário não foi identificado, a "
-                "retirá-los e acondicioná-los em local adequado no prazo de 10 (dez) dias, "
-                "contados da data desta publicação, sob pena de remoção ao pátio, leilão e "
-                "demais penalidades legais cabíveis.")
+        return (f"A {pref}, nos termos da {info.header.law_title}, NOTIFICA os "
+                "proprietários/responsáveis pelos objetos abaixo, encontrados em estado de "
+                "abandono e cujo proprietário não foi identificado, a retirá-los no prazo "
+                "legal, contado da data desta publicação.")
     if kind == EDITAL_NOTIFICACAO_BENS:
-        return (f"A {pref}, nos termos do Art. 5º, III, da {info.header.law_title}, NOTIFICA "
-                "os proprietários/responsáveis pelos bens móveis de grande porte e maquinários "
-                "abaixo, encontrados em estado de abandono em espaço público e removidos de "
-                "imediato por não ter sido identificado o proprietário/responsável (Art. 5º, "
-                "II), a retirá-los do depósito e acondicioná-los em local adequado no prazo de "
-                "10 (dez) dias, contados da data desta publicação, mediante o pagamento dos "
-                "custos de remoção e das diárias (Art. 3º, § 3º, II), sob pena de destinação "
-                "à sucata de recicláveis (Art. 3º, § 1º) ou a leilão (Art. 8º).")
+        return (f"A {pref}, nos termos da {info.header.law_title}, NOTIFICA os "
+                "proprietários/responsáveis pelos bens abaixo, recolhidos ao depósito por não "
+                "ter sido identificado o proprietário, a retirá-los no prazo legal, contado da "
+                "data desta publicação.")
     if kind == EDITAL_REMOCAO:
-        return (f"A {pref}, nos termos do Art. 6º, § 1º, da {info.header.law_title}, TORNA "
-                "PÚBLICO que os objetos abaixo, de proprietários não identificados, foram "
-                "removidos do espaço público, com os dados possíveis do veículo (a), o local "
-                "onde se encontravam abandonados (b) e o local de destino da remoção (c). "
-                "O prazo de 10 (dez) dias para retirada (Art. 6º, caput) e as condições do "
-                "Art. 3º, § 3º, aplicam-se à retirada.")
-    if slug == "dracena":
-        return (f"A {pref}, nos termos do Art. 6º, § 1º, da {info.header.law_title}, TORNA "
-                "PÚBLICO que os objetos abaixo, apreendidos e recolhidos ao depósito "
-                "municipal, julgado improcedente o recurso ou transcorrido o prazo para sua "
-                "interposição (Art. 6º), serão levados a leilão. Até o leilão, podem ser "
-                "retirados mediante o pagamento da multa, dos impostos e das despesas de "
-                "conservação (Art. 7º).")
-    return (f"A {pref}, nos termos do Art. 3º e do Art. 8º da {info.header.law_title} e do "
-            "art. 328 do Código de Trânsito Brasileiro, TORNA PÚBLICO que os objetos abaixo, "
-            "não reclamados no prazo de 60 (sessenta) dias contados do recolhimento, serão "
-            "levados à hasta pública pela comissão de leilão nomeada pelo Poder Executivo "
-            "(Art. 8º), obedecida a lei de licitação.")
+        return (f"A {pref}, nos termos da {info.header.law_title}, TORNA PÚBLICO que os "
+                "objetos abaixo, de proprietários não identificados, foram removidos ao "
+                "depósito.")
+    return (f"A {pref}, nos termos da {info.header.law_title}, TORNA PÚBLICO que os objetos "
+            "abaixo, não reclamados no prazo legal, serão levados a leilão.")
 
 
 def _object_line(obj: ObjectData) -> str:

@@ -102,11 +102,14 @@ def edital_entries() -> list[EditalEntry]:
 
 
 def edital_info(header: CityHeader = DORES) -> EditalInfo:
+    from core.laws import get_law
+    wordings = {k: w.intro for k, w in get_law(header.law_slug).editais.items()}
     return EditalInfo(header, "015/2026", "14/12/2026", f"{header.city}/{header.uf}",
                       "Carlos Souza", "Secretário Municipal de Administração, Planejamento e Finanças",
                       datetime(2026, 12, 14, 10, 0), auction_date="15/02/2027, às 9h",
                       auction_place="Pátio Municipal, Av. Brasil, 900",
-                      info="Prefeitura Municipal, Praça do Rosário, 1 — (37) 3551-0000")
+                      info="Prefeitura Municipal, Praça do Rosário, 1 — (37) 3551-0000",
+                      wordings=wordings)
 
 
 def auto(**kw) -> AutoInfracaoData:

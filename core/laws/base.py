@@ -4,11 +4,14 @@ city's law means adding one module."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from core.lifecycle import Lifecycle
+
+if TYPE_CHECKING:  # core.fees imports this module (TariffSeed)
+    from core.fees import Share, Statement, TariffBook
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,43 @@ class ReleaseSituation:
     deregistered: bool = False  # baixa feita no órgão de trânsito (III, b)
 
 
+@dataclass(frozen=True)
+class StateText:
+    """What the owner and the citizen are told about a case in one state of one track: where
+    the object is (on the street, on its way, in the depot) and what comes next. `owner` adds
+    what the owner can do; empty means the owner is told `next` too."""
+
+    where: str  # Portuguese: "O veículo continua na rua."
+    next: str  # Portuguese: what happens next on this track
+    owner: str = ""  # Portuguese: what the owner can do now
+
+    def for_citizen(self) -> str:
+        return f"{self.where} {self.next}"
+
+    def for_owner(self) -> str:
+        return f"{self.where} {self.owner or self.next}"
+
+
+@dataclass(frozen=True)
+class EditalWording:
+    """How the law words one kind of edital: the article it rests on, its opening paragraph
+    (a template with {pref}, the Prefeitura's name, and {law}, the law's title) and the
+    heading of the panel's list of cases waiting for it (empty: the kind's own)."""
+
+    article: str
+    intro: str
+    label: str = ""
+
+
+#: Everything the fee statement reads from a case: its accumulated facts, the moment the object
+#: was collected (the storage days count from it) and the moment the amount is due.
+FeeStatementFn = Callable[["TariffBook", Mapping[str, Any], datetime, datetime, "Law"],
+                          "Statement"]
+#: An auction's proceeds shared as the law orders, from the gross amount, the statement owed
+#: at the auction, the case's facts and the taxes staff enter.
+ProceedsSplitFn = Callable[[Decimal, "Statement", Mapping[str, Any], Decimal], "list[Share]"]
+
+
 @dataclass
 class Law:
     slug: str
@@ -133,9 +173,75 @@ class Law:
     # the abandonment signs (criteria codes) a citizen can see and tick for a category
     citizen_signs: Callable[[str], tuple[str, ...]] | None = None
     release_conditions: Callable[[Category, ReleaseSituation], list[ReleaseCondition]] | None = None
+    # The amount due to take the object back, line by line (None: the law charges nothing).
+    fee_statement: FeeStatementFn | None = None
+    # The facts the fee statement reads, beside the collection moment (quantities, amounts).
+    fee_facts: tuple[str, ...] = ()
+    # The article new fee values rest on (the panel's tariff form suggests it).
+    fees_article: str = ""
+    # How auction proceeds are shared (None: the law does not say; nothing is split).
+    proceeds_split: ProceedsSplitFn | None = None
+    proceeds_split_article: str = ""
+    # When an object may go to auction, in a line, for staff (Portuguese, with the article).
+    auction_note: str = ""
+    # What the owner and citizen are told, per (track, state).
+    state_texts: Mapping[tuple[str, str], StateText] = field(default_factory=dict)
+    # Editais the law words itself, by kind (core.documents.edital kinds, e.g. "leilao").
+    editais: Mapping[str, EditalWording] = field(default_factory=dict)
+    # Steps a category may not take, by step code: a function of the category code giving a
+    # Portuguese reason to refuse, or None (the lifecycle's guard uses the same function).
+    category_guards: Mapping[str, Callable[[str], str | None]] = field(default_factory=dict)
+    # Facts holding when the object was collected, first found wins (storage fees, the
+    # auction deadline and the termo count from it).
+    collection_facts: tuple[str, ...] = ("collected_at", "removal_started_at", "apprehended_at")
 
     def lifecycle(self, category: str) -> Lifecycle:
         return self.tracks[self.categories[category].track]
 
     def setting(self, code: str) -> Any:
         return self.settings[code].value
+
+    def statement(self, book: "TariffBook", facts: Mapping[str, Any], collected_at: datetime,
+                  as_of: datetime) -> "Statement":
+        """The amount due at `as_of` for an object collected at `collected_at`."""
+        from core.fees import Statement
+        if self.fee_statement is None:
+            return Statement.of((), as_of)
+        return self.fee_statement(book, facts, collected_at, as_of, self)
+
+    def split(self, gross: Decimal, statement: "Statement", facts: Mapping[str, Any],
+              taxes: Decimal = Decimal(0)) -> "list[Share]":
+        if self.proceeds_split is None:
+            return []
+        return self.proceeds_split(gross, statement, facts, taxes)
+
+    def release_checklist(self, category: str, situation: ReleaseSituation | None = None
+                          ) -> list[ReleaseCondition]:
+        """What the person must bring and do to take a `category` object back (empty when
+        the law says nothing)."""
+        if self.release_conditions is None:
+            return []
+        return self.release_conditions(self.categories[category],
+                                       situation or ReleaseSituation())
+
+    def category_refuses(self, step: str, category: str) -> str | None:
+        """Why `category` may not take `step` (a Portuguese reason), or None."""
+        guard = self.category_guards.get(step)
+        return guard(category) if guard else None
+
+    def state_text(self, track: str, state: str) -> StateText | None:
+        return self.state_texts.get((track, state))
+
+    def edital(self, kind: str) -> EditalWording | None:
+        return self.editais.get(kind)
+
+    def collected_at(self, facts: Mapping[str, Any]) -> datetime | None:
+        """When the object was collected, from the first collection fact present."""
+        from core.laws.common import as_moment
+        for name in self.collection_facts:
+            moment = as_moment(facts.get(name))
+            if isinstance(moment, datetime):
+                return moment
+            if moment is not None:
+                return datetime.combine(moment, datetime.min.time())
+        return None

@@ -40,6 +40,8 @@ FACT_LABELS: dict[str, str] = {
     # removal and depot
     "removal_photos": "fotos ou vídeo do objeto no momento da remoção",
     "removal_started_at": "data e hora do início da remoção",
+    "collected_at": "data e hora do recolhimento, se não foi o início da remoção (os prazos "
+                    "e as diárias contam daqui)",
     "removal_reason": "motivo da remoção imediata",
     "termo_number": "número do termo de recolhimento (3 vias)",
     "missing_parts": "lista de itens faltantes/avariados do termo de recolhimento",
@@ -61,6 +63,9 @@ FACT_LABELS: dict[str, str] = {
     "occurred_at": "dia e hora da infração",
     "provision_violated": "preceito de lei violado",
     "fine_amount": "valor da multa imposta",
+    "taxes_amount": "impostos devidos pelo ato que causou a apreensão (se houver)",
+    "animals": "número de animais apreendidos (0 se nenhum)",
+    "kilograms": "peso das mercadorias apreendidas, em kg (0 se não se aplica)",
     "agent_signature": "assinatura do funcionário autuante",
     "offender_signature": "assinatura do infrator",
     "refusal_declaration": "declaração do autuante de que o infrator se recusou a assinar",
@@ -93,12 +98,20 @@ FACT_LABELS: dict[str, str] = {
 def tr(code: str, sources: Iterable[str], target: str, actors: Iterable[Actor], article: str,
        text: str, label: str, *, requires: Iterable[str] = (), agencies: Iterable[str] = (),
        deadline: DeadlineRule | None = None, guard: Guard | None = None,
-       public: bool = True) -> Transition:
+       public: bool = True, optional: Iterable[str] = (),
+       defaults: Iterable[tuple[str, str]] = ()) -> Transition:
     """Build a Transition from plain iterables."""
     return Transition(code=code, sources=frozenset(sources), target=target,
                       actors=frozenset(actors), article=article, text=text, label=label,
                       requires=tuple(requires), agencies=frozenset(agencies), deadline=deadline,
-                      guard=guard, public=public)
+                      guard=guard, public=public, optional=tuple(optional),
+                      defaults=tuple(defaults))
+
+
+#: Dores Art. 3º, caput ("contado da data de recolhimento"): the depot entry records when the
+#: object was collected; by default the moment its removal started (Art. 6º, §4º).
+COLLECTION = {"optional": ("collected_at",),
+              "defaults": (("collected_at", "removal_started_at"),)}
 
 
 def all_guards(*guards: Guard) -> Guard:

@@ -20,9 +20,9 @@ from core.identifiers import mask_cpf
 from core.lifecycle import Actor, DeadlineRule, Lifecycle, Transition
 from core.services.context import Core
 from core.services.errors import NotFound
+from core.services.notifications import notify_subscribers
 from core.services.retention import set_retention
-from core.storage import outbox
-from core.storage.models import Case, CaseOwner, Subscription, Person
+from core.storage.models import Case, CaseOwner
 from core.storage.protocol import PROTOCOL_RE
 from core.storage.timeline import ActorRef, append_event, normalise_data
 
@@ -89,6 +89,9 @@ async def _apply(core: Core, s: AsyncSession, ref: str | int, code: str, actor: 
     merged = case_facts(case)
     if owner is not None and owner.owner_name:
         merged["owner_name"] = owner.owner_name
+    step = lifecycle.transitions.get(code)
+    if step is not None:
+        given = step.with_defaults(given, merged)
     merged.update(given)
     t = lifecycle.check(case.state, code, Actor(actor.kind), merged, agency=agency)
 
@@ -194,35 +197,4 @@ def _as_date_or_datetime(value: Any) -> date | datetime:
 def _iso(value: date | datetime) -> str:
     return value.isoformat()
 
-
-# -- notifications ------------------------------------------------------------------------------
-
-async def notify_subscribers(s: AsyncSession, case: Case, t: Transition, state_label: str,
-                             given: Mapping[str, Any], deadline: Mapping[str, Any] | None,
-                             seq: int) -> None:
-    """Queue "your case moved" for every subscriber who kept notifications on (outbox, same
-    transaction; one message per event and person, never twice). Linked owners are told too
-    (core.services.owners.notify_owners: owner-facing texts never mention the reporter)."""
-    from core.services.owners import notify_owners
-    await notify_owners(s, case, t, state_label, given, deadline, seq)
-    rows = (await s.execute(
-        select(Subscription.person_id, Person.telegram_id)
-        .join(Person, Person.id == Subscription.person_id)
-        .where(Subscription.case_id == case.id, Subscription.notify.is_(True)))).all()
-    if not rows:
-        return
-    lines = [f"Atualização do protocolo {case.protocol}: {state_label}."]
-    reason = given.get("public_reason") or given.get("reason")
-    if reason and not case.is_open:
-        lines.append(f"Motivo: {reason}")
-    if deadline and deadline.get("on_lapse"):
-        lines.append(f"Próximo prazo: {deadline['description']} até "
-                     f"{fmt_date(date.fromisoformat(deadline['due']))} ({deadline['article']}).")
-    text = "\n".join(lines)
-    for person_id, chat_id in rows:
-        await outbox.enqueue(s, chat_id, "case_update",
-                             {"text": text, "protocol": case.protocol,
-                              "buttons": [[{"text": "Parar avisos deste caso",
-                                            "callback_data": f"unsub:{case.protocol}"}]]},
-                             dedupe_key=f"case:{case.id}:ev:{seq}:p:{person_id}")
 

@@ -225,3 +225,11 @@ async def chats_with_queued_replies(core: Core, chat_ids: set[int] | None = None
         q = q.where(OutboxMessage.chat_id.in_(chat_ids))
     async with core.db.read() as s:
         return set((await s.execute(q.distinct())).scalars().all())
+
+
+# -- the sender's side (bot/sender.py, bot/loops.py): the faces reach the outbox through here ---
+from core.storage.outbox import (FAILED, ClaimedMessage, claim_due, mark_failed,  # noqa: E402
+                                 mark_sent, release, release_claims_of, save_progress)
+
+__all__ = ["FAILED", "ClaimedMessage", "claim_due", "mark_failed", "mark_sent", "release",
+           "release_claims_of", "save_progress", "utcnow"]

@@ -53,6 +53,11 @@ EDITAL_STEPS = {D.EDITAL_NOTIFICACAO: "record_publication",
 
 # -- shared pieces ----------------------------------------------------------------------------
 
+def edital_wordings(core: Core) -> dict[str, str]:
+    """The editais the law words itself (Law.editais), for EditalInfo.wordings."""
+    return {kind: w.intro for kind, w in core.law.editais.items()}
+
+
 def header(core: Core) -> D.CityHeader:
     return D.CityHeader(core.law.city, core.law.uf, core.law.title, core.law.slug)
 
@@ -202,7 +207,8 @@ async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,
         if not facts.get("termo_number") or not facts.get("removal_started_at"):
             raise InvalidInput("O termo de recolhimento só pode ser emitido depois de "
                                "registrada a entrada no pátio (Art. 6º, I, b).")
-        removed = as_moment(facts["removal_started_at"])
+        # Art. 3º, caput: the 60 days (and the termo's 10) count from the collection.
+        removed = core.law.collected_at(facts)
         if not isinstance(removed, datetime):
             removed = datetime.combine(removed, datetime.min.time(), TZ)
         elif removed.tzinfo is None:
@@ -440,7 +446,7 @@ async def edital_entries(core: Core, kind: str) -> list[D.EditalEntry]:
 
 def _entry(core: Core, c: Case) -> D.EditalEntry:
     facts = case_facts(c)
-    removed = as_moment(facts.get("removal_started_at"))
+    removed = core.law.collected_at(facts)  # Art. 6º, §1º: "data do recolhimento"
     dest = f"{facts['depot']}, {core.settings.depot_address}" if facts.get("depot") else ""
     if isinstance(removed, datetime) and removed.tzinfo is None:
         removed = removed.replace(tzinfo=TZ)
@@ -458,7 +464,8 @@ async def issue_edital(core: Core, kind: str, by: ActorRef, number: str, signer_
         if not cases:
             raise InvalidInput("Nenhum caso aguarda este edital.")
         info = D.EditalInfo(header(core), number, fmt_date(now),
-                            f"{core.law.city}/{core.law.uf}", signer_name, signer_role, now)
+                            f"{core.law.city}/{core.law.uf}", signer_name, signer_role, now,
+                            wordings=edital_wordings(core))
         blob = pdfs.edital_pdf([_entry(core, c) for c in cases], kind, info)
         filename = f"edital-{kind}-{number.replace('/', '-')}.pdf"
         out: Issued = ("", filename, blob)

@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core.area import valid_point
 from core.lifecycle import Actor
 from core.services.context import Core
-from core.services.errors import Forbidden, InvalidInput, NotFound
+from core.services.errors import Forbidden, InvalidInput
 from core.services.people import person_for
 from core.storage.models import BindAttempt, Case, Inspector, InviteCode, Person
 from core.storage.timeline import ActorRef
@@ -165,25 +165,12 @@ async def bind_inspector(core: Core, telegram_id: int, code: str,
     return bound
 
 
-async def deactivate_inspector(core: Core, inspector_id: int, by: ActorRef) -> None:
-    """Staff switch an inspector off; their open tasks go back to automatic assignment."""
-    from core.services.tasks import withdraw_and_reassign
-    async with core.db.unit_of_work() as s:
-        inspector = await s.get(Inspector, inspector_id, with_for_update=True)
-        if inspector is None:
-            raise NotFound("Fiscal não encontrado.")
-        inspector.active = False
-        await s.flush()
-        await withdraw_and_reassign(core, s, inspector.id, by)
-        await _withdraw_menu(core, s, inspector)
-
-
 #: Outbox kind (no text): the bot deletes the chat-scoped command menu (deleteMyCommands),
 #: so a deactivated inspector's chat falls back to the citizens' menu, without /tarefas.
 MENU_WITHDRAWN = "inspector_menu_withdrawn"
 
 
-async def _withdraw_menu(core: Core, s: AsyncSession, inspector: Inspector) -> None:
+async def withdraw_menu(core: Core, s: AsyncSession, inspector: Inspector) -> None:
     from core.storage.outbox import enqueue
     telegram_id = (await s.execute(select(Person.telegram_id).where(
         Person.id == inspector.person_id))).scalar_one_or_none()

@@ -111,7 +111,7 @@ async def prove_owner(core: Core, telegram_id: int, case_code: str, answer: str 
     """Check the plate / chassis tail / CPF-CNPJ the owner sent for their linked case; on a
     match the link keeps the proof (returns it in words). A wrong answer is NotFound and counts
     towards the cool-down (Forbidden once locked)."""
-    from core.services.owners import _cool_down_message, _record_failure
+    from core.services.owner_access import _cool_down_message, _record_failure
     now = core.now()
     locked_until = None
     async with core.db.unit_of_work() as s:
@@ -134,5 +134,5 @@ async def prove_owner(core: Core, telegram_id: int, case_code: str, answer: str 
 
 async def _linked(s, telegram_id: int, case_code: str, *, for_update: bool = False
                   ) -> tuple[Case, OwnerLink]:
-    from core.services.owners import _owned  # the owner's link to the case, or NotFound
-    return await _owned(s, telegram_id, case_code, for_update=for_update)
+    from core.services.owner_access import owned  # the owner's link to the case, or NotFound
+    return await owned(s, telegram_id, case_code, for_update=for_update)

@@ -12,7 +12,9 @@ from sqlalchemy import select
 
 from core.formatting import fmt_date, fmt_datetime
 from core.services.context import Core
-from core.services.owners import AUCTION_STATES, _auction_after, _deadline, _depot_entry
+from core.services.notifications import AUCTION_STATES
+from core.services.owner_view import _auction_after, _deadline
+from core.services.statements import collected_at, depot_entry
 from core.storage import outbox
 from core.storage.models import Case, Event, OwnerLink, Person
 
@@ -25,7 +27,7 @@ class ReminderReport:
 
 
 def _button(code: str) -> list:
-    return [[{"text": "Ver meu caso", "callback_data": f"owner:view:{code}"}]]
+    return [[{"text": "Ver meu caso", "intent": "owner.view", "case": code}]]
 
 
 async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderReport:
@@ -61,8 +63,9 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
                     key = (f"owner:{case.id}:dl:{case.deadline_json.get('transition')}:"
                            f"{d.due.isoformat()}:{tag}:p:{person_id}")
                     messages.append((tag, key, text))
-            entered = _depot_entry(events, lifecycle)
-            if state.in_depot and entered is not None:
+            registered = depot_entry(events, lifecycle)
+            if state.in_depot and registered is not None:
+                entered = collected_at(core, case, registered)  # Dores Art. 3º, caput
                 auction, article = _auction_after(events, lifecycle)
                 until = (f" Se não for retirado, poderá ir a leilão após {fmt_date(auction)} "
                          f"({article}).") if auction else ""

@@ -40,6 +40,8 @@ _DUMMY_HASH = _hasher.hash("via-livre-dummy-password")
 
 #: Telegram ids are positive; negative ones mark reporters that are not Telegram users.
 OPEN311_REPORTER_ID = -311
+#: Who acts from the command line (python -m admin): staff, without a panel account.
+CLI_ACTOR = ActorRef(Actor.STAFF.value, None, "cli")
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,13 @@ async def add_tariff(core: Core, code: str, amount: Decimal, valid_from: date, a
     core.invalidate()
 
 
+async def list_closures(core: Core) -> list[Closure]:
+    """The city's registered closures (municipal holidays, decreed closures), by date."""
+    async with core.db.read() as s:
+        return list((await s.execute(select(Closure).where(
+            Closure.municipality == core.law.slug).order_by(Closure.date))).scalars().all())
+
+
 async def add_closure(core: Core, day: date, name: str, kind: str, source: str,
                       by: StaffUserInfo) -> None:
     """A municipal holiday, optional point or decreed closure (the legal calendar skips it when
@@ -264,10 +273,11 @@ async def close_as_duplicate(core: Core, ref: str, original_ref: str, reason: st
         return result
 
 
-def auction_edital_article(core: Core) -> str:
-    """Dores Art. 3º, caput ("levado à hasta pública") and Art. 8º (comissão de leilão);
-    Dracena Art. 6º, §1º ("previamente anunciado por editais")."""
-    return "Art. 6º, §1º" if core.law.slug == "dracena" else "Art. 3º, caput; Art. 8º"
+def auction_edital_article(core: Core) -> str | None:
+    """The article the law rests its auction edital on (Law.editais: Dores Art. 3º, caput
+    and Art. 8º; Dracena Art. 6º, §1º); None when the law words none."""
+    wording = core.law.edital("leilao")
+    return wording.article if wording else None
 
 
 async def record_edital(core: Core, ref: str, kind: str, published_on: date, reference: str,

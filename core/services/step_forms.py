@@ -34,10 +34,12 @@ from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
 from core.services.inspectors import actor_ref, require_inspector
 from core.services.steps import DOCUMENT_AFTER, document_for
-from core.services.tasks import OFFERED, accept_task, case_card
+from core.services.task_views import case_card
+from core.services.tasks import OFFERED, accept_task
 
-from core.facts import (BOOL, CHOICE, CPF, CRITERIA, DATE, DATETIME, GOODS, LONG, MONEY,  # noqa: F401
-                        NAMES, ODOMETER, PARTS, PHOTOS, PLATE, TEXT, VIDEO_FACTS, WEIGHT,
+from core.facts import (BOOL, CHOICE, COUNT, CPF, CRITERIA, DATE, DATETIME, GOODS,  # noqa: F401
+                        LONG, MONEY, NAMES, ODOMETER, PARTS, PHOTOS, PLATE, TEXT, VIDEO_FACTS,
+                        WEIGHT,
                         fact_kind)
 
 NO_ODOMETER = "sem hodômetro"
@@ -127,6 +129,8 @@ def fields_for(core: Core, track: str, code: str, protocol: str,
             add("owner_contact", required=False)  # Art. 4º, I: "contato", optional
         if (code, fact) in EXTRA_AFTER:
             add(EXTRA_AFTER[(code, fact)], required=False)
+    for fact in t.optional:  # e.g. Dracena Art. 7º: taxes, animals, kilograms
+        add(fact, required=False)
     if "agent_signature" in t.requires:  # Dracena Art. 2º, d; §2º
         if "absence_reason" not in t.requires:  # §3º: an absent offender neither signs nor
             add("offender_signature", required=False)  # refuses; the intimação follows

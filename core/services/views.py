@@ -9,6 +9,7 @@ from datetime import date, datetime
 from sqlalchemy import select
 
 from core.formatting import fmt_date
+from core.laws.base import Law
 from core.services.cases import load_case
 from core.services.context import Core
 from core.services.people import person_for
@@ -43,19 +44,30 @@ class PublicCaseView:
     steps: tuple[PublicStep, ...]
     deadline: PublicDeadline | None
     notify: bool | None = None  # for /minhas: whether this person gets updates
+    #: Where the object is and what comes next on this track (Law.state_texts).
+    situation: str = ""
 
     def next_step_text(self) -> str:
+        if not self.is_open:
+            return "Caso encerrado."
+        lead = f"{self.situation} " if self.situation else ""
         if self.deadline is None:
-            return "Aguardando a próxima providência da prefeitura." if self.is_open else \
-                "Caso encerrado."
+            return self.situation or "Aguardando a próxima providência da prefeitura."
         d = self.deadline
         then = f" Depois disso: {d.then}." if d.then else ""
-        return f"{d.description} até {fmt_date(d.due)} ({d.article}).{then}"
+        return f"{lead}Prazo: {d.description} até {fmt_date(d.due)} ({d.article}).{then}"
 
 
 def _tz(core: Core):
     from zoneinfo import ZoneInfo
     return ZoneInfo(core.settings.timezone)
+
+
+def citizen_situation(law: Law, track: str, state: str) -> str:
+    """Where the object is and what comes next on this track, for the citizen and the public
+    (Law.state_texts); empty for a closed case or a state the law words nothing for."""
+    text = law.state_text(track, state)
+    return text.for_citizen() if text else ""
 
 
 async def _view(core: Core, s, case: Case, notify: bool | None = None) -> PublicCaseView:
@@ -85,7 +97,8 @@ async def _view(core: Core, s, case: Case, notify: bool | None = None) -> Public
                                   dj["description"], dj["article"], dj["explanation"], then)
     return PublicCaseView(case.protocol, law.categories[case.category].label,
                           lifecycle.state(case.state).label, case.is_open, case.address,
-                          case.created_at.astimezone(tz).date(), tuple(steps), deadline, notify)
+                          case.created_at.astimezone(tz).date(), tuple(steps), deadline, notify,
+                          citizen_situation(law, case.track, case.state))
 
 
 async def public_view(core: Core, protocol: str) -> PublicCaseView:

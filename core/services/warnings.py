@@ -86,7 +86,7 @@ async def _deadline_warning(core: Core, s, case: Case, today: date, report: Warn
             f"Se não for cumprido, o caso segue para: "
             f"{_next_label(core, case, d['on_lapse'])}.")
     payload = {"text": text, "protocol": case.protocol, "task_id": task.id,
-               "buttons": [[{"text": "Abrir caso", "callback_data": f"task:open:{task.id}"}]]}
+               "buttons": [[{"text": "Abrir caso", "intent": "task.open", "task": task.id}]]}
     key = f"warn:case:{case.id}:{d.get('transition')}:{d['due']}:{kind}"
     if await outbox.enqueue(s, await chat_of(s, inspector), "deadline_warning", payload, key):
         report.queued.append((case.protocol, kind))
@@ -117,7 +117,7 @@ async def _removal_due(core: Core, s, case: Case, report: WarningReport) -> None
         task = await offer_task(core, s, case, ranked[0], AUTO)
     inspector = await s.get(Inspector, task.inspector_id)
     payload = await task_payload(core, s, case, task, "Remoção devida", buttons=False)
-    payload["buttons"] = [[{"text": "Abrir caso", "callback_data": f"task:open:{task.id}"}]]
+    payload["buttons"] = [[{"text": "Abrir caso", "intent": "task.open", "task": task.id}]]
     key = f"warn:case:{case.id}:ev:{seq}:{REMOVAL_DUE}"
     if await outbox.enqueue(s, await chat_of(s, inspector), "task_removal_due", payload, key):
         report.queued.append((case.protocol, REMOVAL_DUE))

@@ -11,6 +11,7 @@ from core.laws.dores_do_indaia.holidays import MUNICIPAL_HOLIDAYS
 from core.laws.dores_do_indaia.lifecycle_furniture import LIFECYCLE as FURNITURE
 from core.laws.dores_do_indaia.lifecycle_vehicles import LIFECYCLE as VEHICLE
 from core.laws.dores_do_indaia.settings import SETTINGS
+from core.laws.dores_do_indaia.texts import EDITAIS, STATE_TEXTS
 
 LAW = Law(
     slug="dores-do-indaia",
@@ -31,6 +32,16 @@ LAW = Law(
     next_steps=NEXT_STEPS,
     citizen_signs=citizen_signs,
     release_conditions=release.release_conditions,
+    fee_statement=fees.case_statement,  # Art. 3º, §3º, II
+    fees_article="Art. 3º, §3º, II; Art. 9º, II",
+    proceeds_split=fees.case_split,  # Art. 8º, § único
+    proceeds_split_article="Art. 8º, parágrafo único",
+    auction_note="Art. 3º: não reclamados em 60 dias do recolhimento; CTB art. 328",
+    state_texts=STATE_TEXTS,
+    editais=EDITAIS,
+    # Art. 3º, caput: "contado da data de recolhimento"; the depot entry records it, by
+    # default the moment the removal started (Art. 6º, §4º).
+    collection_facts=("collected_at", "removal_started_at"),
 )
 
 __all__ = ["LAW", "assess"]

@@ -11,12 +11,16 @@ demais taxas devidas".
 from __future__ import annotations
 
 from datetime import date, datetime
-from decimal import Decimal
-from typing import Sequence
+from decimal import ROUND_DOWN, Decimal
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from core.fees import (DEFAULT_STORAGE_CAP_DAYS, Counting, Statement, TariffBook, to_local,
-                       fixed_line, storage_days, storage_lines, tariff_line)
+from core.fees import (CENT, DEFAULT_STORAGE_CAP_DAYS, Counting, Share, Statement, TariffBook,
+                       fixed_line, money, pay_in_order, storage_days, storage_lines,
+                       tariff_line, to_local)
 from core.laws.base import TariffSeed
+
+if TYPE_CHECKING:
+    from core.laws.base import Law
 
 #: Art. 13: "entra em vigor no prazo de 15 (quinze) dias, após a data de sua publicação"
 #: (published 08/09/2022 → in force 23/09/2022).
@@ -62,3 +66,46 @@ def statement(book: TariffBook, *, removed_at: datetime, as_of: datetime, towed:
     for label, amount in other:
         lines.append(fixed_line(label, "Art. 3º, §3º, III", amount))
     return Statement.of(lines, as_of)
+
+
+def case_statement(book: TariffBook, facts: Mapping[str, Any], collected_at: datetime,
+                   as_of: datetime, law: "Law") -> Statement:
+    """Law.fee_statement: Art. 3º, §3º, II — towing and the daily storage since the
+    collection (Art. 3º, caput: "contado da data de recolhimento"), with the law's settings
+    for counting (storage_day_counting) and cap (storage_cap_days, CTB art. 328 §5º)."""
+    return statement(book, removed_at=collected_at, as_of=as_of, towed=True,
+                     counting=law.setting("storage_day_counting"),
+                     cap_days=law.setting("storage_cap_days"))
+
+
+def split_proceeds(gross: Decimal, taxes: Decimal, removal: Decimal,
+                   storage: Decimal) -> list[Share]:
+    """Art. 8º, § único: "Dos valores arrecadados em leilão, depois de quitado os tributos e
+    as despesas de remoção e diárias, o restante será destinado em partes iguais à vigilância
+    sanitária e ao setor de trânsito e transporte municipal."
+
+    Decisions: when the proceeds do not cover the debts they are paid in the order of CTB
+    art. 328 §6º (removal and storage first, then taxes) and the remainder is 0, never negative.
+    An odd cent of the remainder goes to the vigilância sanitária, named first in the text.
+    """
+    gross = money(gross)
+    if gross < 0:
+        raise ValueError("Negative auction proceeds")
+    shares, rest = pay_in_order(gross, [
+        ("Despesas de remoção (reboque)", removal),
+        ("Diárias do pátio", storage),
+        ("Tributos vinculados ao bem", taxes),
+    ])
+    half = (rest / 2).quantize(CENT, rounding=ROUND_DOWN)
+    shares.append(Share("Vigilância sanitária", rest - half))
+    shares.append(Share("Setor de trânsito e transporte municipal", half))
+    return shares
+
+
+def case_split(gross: Decimal, owed: Statement, facts: Mapping[str, Any],
+               taxes: Decimal = Decimal(0)) -> list[Share]:
+    """Law.proceeds_split: Art. 8º, § único over the statement owed at the auction (the
+    "towing" tariff line is the removal; the "daily_storage" lines are the diárias)."""
+    towing = sum((ln.amount for ln in owed.lines if ln.code == "towing"), Decimal(0))
+    storage = sum((ln.amount for ln in owed.lines if ln.code == "daily_storage"), Decimal(0))
+    return split_proceeds(gross, taxes, towing, storage)

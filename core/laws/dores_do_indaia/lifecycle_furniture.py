@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from core.laws.common import A, FACT_LABELS, intake_transitions, tr
+from core.laws.common import A, COLLECTION, FACT_LABELS, intake_transitions, tr
 from core.laws.dores_do_indaia.categories import (FURNITURE_DILIGENCE_AGENCIES,
                                                   FURNITURE_REMOVAL_AGENCIES, TRACK_FURNITURE)
 from core.laws.dores_do_indaia.lifecycle_vehicles import (abandonment_guard, owner_transitions,
@@ -102,7 +102,8 @@ def _transitions() -> list:
            "Art. 6º, I, b",
            "ser preenchido o termo de recolhimento do bem [...] em 3 (três) vias",
            "Registrar entrada no depósito (termo de recolhimento)",
-           requires=("termo_number", "item_description", "depot"), agencies=removal),
+           requires=("termo_number", "item_description", "depot"), agencies=removal,
+           **COLLECTION),
         tr("record_publication", ("in_depot",), "published", (A.STAFF,), "Art. 5º, III",
            "Será emitida notificação [...] contendo qualquer dado que identifique o móvel, "
            "endereço de depósito, data e hora [...] sendo publicada a notificação no Diário "

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from core.laws.common import A, FACT_LABELS, intake_transitions, tr
+from core.laws.common import A, COLLECTION, FACT_LABELS, intake_transitions, tr
 from core.laws.dores_do_indaia.assessment import assess
 from core.laws.dores_do_indaia.categories import TRACK_VEHICLE, VEHICLE_FIELD_AGENCIES
 from core.laws.dores_do_indaia.settings import SETTINGS
@@ -200,10 +200,10 @@ def _transitions() -> list:
            "de sessenta dias, contado da data de recolhimento, será levado à hasta pública.)",
            "Registrar entrada no pátio (termo de recolhimento)",
            requires=("termo_number", "missing_parts", "odometer", "depot"),
-           agencies=field,
+           agencies=field, **COLLECTION,
            deadline=DeadlineRule(auction_days, "days", "Art. 3º, caput",
                                  "retirada do pátio antes do leilão",
-                                 on_lapse="auction_deadline")),
+                                 starts_from="collected_at", on_lapse="auction_deadline")),
         tr("publish_removal_edital", ("in_depot",), "in_depot", (A.STAFF,), "Art. 6º, §1º",
            "Na hipótese de remoção em que o proprietário não seja identificado, será publicado "
            "edital no Diário Oficial do Município, contendo: a) os dados possíveis do veículo; "

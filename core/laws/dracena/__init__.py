@@ -6,8 +6,9 @@ from core.laws.base import Law
 from core.laws.dracena.next_steps import NEXT_STEPS
 from core.laws.dracena import fees, release
 from core.laws.dracena.categories import AGENCIES, CATEGORIES
-from core.laws.dracena.lifecycle import APPREHENSION, INFRACTION
+from core.laws.dracena.lifecycle import APPREHENSION, INFRACTION, low_value_category
 from core.laws.dracena.settings import SETTINGS
+from core.laws.dracena.texts import EDITAIS, STATE_TEXTS
 
 LAW = Law(
     slug="dracena",
@@ -26,6 +27,17 @@ LAW = Law(
     municipal_holidays=(),
     next_steps=NEXT_STEPS,
     release_conditions=release.retrieval_conditions,
+    fee_statement=fees.case_statement,  # Art. 7º
+    fee_facts=fees.FEE_FACTS,
+    fees_article="Art. 7º",
+    proceeds_split=fees.case_split,  # Art. 6º, §3º
+    proceeds_split_article="Art. 6º, §3º",
+    auction_note="Art. 6º: depois de negado o recurso ou vencido o prazo para apresentá-lo; "
+                 "gêneros e animais em até 3 dias (Art. 6º, §2º)",
+    state_texts=STATE_TEXTS,
+    editais=EDITAIS,
+    category_guards={"low_value_note": low_value_category},  # Art. 4º, §1º
+    collection_facts=("apprehended_at",),  # Art. 4º; Art. 6º: apprehension = depot entry
 )
 
 __all__ = ["LAW"]

@@ -13,9 +13,19 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Mapping
 
-from core.fees import Counting, Statement, TariffBook, fixed_line, storage_days, storage_lines
+from core.facts import ANIMALS, KILOGRAMS, TAXES_AMOUNT, stored_decimal
+from core.fees import (Counting, Share, Statement, TariffBook, fixed_line, money, pay_in_order,
+                       storage_days, storage_lines)
 from core.laws.base import TariffSeed
+
+if TYPE_CHECKING:
+    from core.laws.base import Law
+
+#: The facts the statement reads (core.facts): the fine of the auto, the taxes, and what the
+#: keeping costs are charged by (Art. 7º, a: animals; b: kilograms of goods).
+FEE_FACTS = ("fine_amount", TAXES_AMOUNT, ANIMALS, KILOGRAMS)
 
 _LAW = "Lei nº 56, de 09/10/1951, Art. 7º (valor histórico em cruzeiros, sem uso para cobrança)"
 _PLACEHOLDER = ("Valor de referência — a Prefeitura de Dracena deve fixar o valor atual por ato "
@@ -65,3 +75,45 @@ def statement(book: TariffBook, *, entered_at: datetime, as_of: datetime, fine: 
     lines += storage_lines(book, "goods_kg_day", days, per_day=kilograms,
                            what=f"{_qty(kilograms)} kg")
     return Statement.of(lines, as_of)
+
+
+def case_statement(book: TariffBook, facts: Mapping[str, Any], collected_at: datetime,
+                   as_of: datetime, law: "Law") -> Statement:
+    """Law.fee_statement: Art. 7º over the case's facts, counted from the apprehension, with
+    the law's settings for counting (storage_day_counting) and cap (storage_cap_days)."""
+    return statement(book, entered_at=collected_at, as_of=as_of,
+                     fine=stored_decimal(facts.get("fine_amount")),
+                     taxes=stored_decimal(facts.get(TAXES_AMOUNT)),
+                     animals=int(stored_decimal(facts.get(ANIMALS))),
+                     kilograms=stored_decimal(facts.get(KILOGRAMS)),
+                     counting=law.setting("storage_day_counting"),
+                     cap_days=law.setting("storage_cap_days"))
+
+
+def split_proceeds(gross: Decimal, fine: Decimal, taxes: Decimal,
+                   keeping_costs: Decimal) -> list[Share]:
+    """Art. 6º, §3º: "O saldo da venda, deduzidas as quantias mencionadas no artigo
+    seguinte, será entregue mediante recibo ao infrator" — the Art. 7º amounts being the fine,
+    the taxes and the keeping costs. Decision: if the sale does not cover them they are paid in
+    the order Art. 7º lists them (fine, taxes, keeping costs); the balance is never negative.
+    """
+    gross = money(gross)
+    if gross < 0:
+        raise ValueError("Negative auction proceeds")
+    shares, rest = pay_in_order(gross, [
+        ("Multa", fine),
+        ("Impostos devidos", taxes),
+        ("Despesas de conservação ou trato", keeping_costs),
+    ])
+    shares.append(Share("Infrator (saldo, mediante recibo)", rest))
+    return shares
+
+
+def case_split(gross: Decimal, owed: Statement, facts: Mapping[str, Any],
+               taxes: Decimal = Decimal(0)) -> list[Share]:
+    """Law.proceeds_split: Art. 6º, §3º over the Art. 7º statement owed at the auction. The
+    taxes are those staff enter at the auction, else the case's taxes fact."""
+    keeping = sum((ln.amount for ln in owed.lines if ln.tariff_valid_from is not None),
+                  Decimal(0))
+    return split_proceeds(gross, stored_decimal(facts.get("fine_amount")),
+                          taxes or stored_decimal(facts.get(TAXES_AMOUNT)), keeping)

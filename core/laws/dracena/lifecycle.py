@@ -67,12 +67,23 @@ def _signed_or_refused(facts: Mapping[str, Any]) -> str | None:
             "a assinar (Art. 2º, d; §2º).")
 
 
-def _low_value_category(facts: Mapping[str, Any]) -> str | None:
-    """Art. 4º, §1º applies to street vendors only (setting low_value_note_categories)."""
-    category = facts.get("category")
+def low_value_category(category: str | None) -> str | None:
+    """Art. 4º, §1º ("Da apreensão de mercadorias de valor medíocre, feita a ambulantes")
+    applies to street vendors only (setting low_value_note_categories). The one place this is
+    decided: the step's guard below and Law.category_guards (which steps an inspector is
+    offered) both call it."""
     if category and category not in SETTINGS["low_value_note_categories"].value:
         return "a nota simplificada só vale para mercadorias de ambulantes (Art. 4º, §1º)."
     return None
+
+
+def _low_value_category(facts: Mapping[str, Any]) -> str | None:
+    return low_value_category(facts.get("category"))
+
+
+#: Art. 7º: what the retrieval is charged by, recorded with the apprehension — the taxes due
+#: and the keeping costs' quantities (a: animals; b: kilograms of goods).
+FEE_QUANTITIES = ("taxes_amount", "animals", "kilograms")
 
 
 _COMMON_STATES = [
@@ -185,7 +196,7 @@ def _apprehension() -> Lifecycle:
            ART_4 + " [Art. 6º] " + ART_6, "Apreender e registrar no livro do depósito",
            requires=("goods_description", "place", "apprehended_at", "provision_violated",
                      "fine_amount", "depot_register_entry"),
-           agencies=FIELD_AGENCIES, deadline=appeal_deadline),
+           optional=FEE_QUANTITIES, agencies=FIELD_AGENCIES, deadline=appeal_deadline),
         tr("low_value_note", ("diligence",), "apprehended", (A.INSPECTOR,), "Art. 4º, §1º",
            "Da apreensão de mercadorias de valor medíocre, feita a ambulantes os fiscais se "
            "limitarão a fornecer devidamente assinada, uma nota contendo a relação das "
@@ -194,7 +205,8 @@ def _apprehension() -> Lifecycle:
            "Apreender com nota simplificada (ambulante, valor baixo)",
            requires=("goods_list", "fine_amount", "provision_violated", "note_signed",
                      "apprehended_at", "depot_register_entry"),
-           agencies=FIELD_AGENCIES, guard=_low_value_category, deadline=appeal_deadline),
+           optional=("taxes_amount", "kilograms"), agencies=FIELD_AGENCIES,
+           guard=_low_value_category, deadline=appeal_deadline),
         tr("file_appeal", ("apprehended",), "appeal_pending", (A.OWNER, A.STAFF),
            "Art. 4º, §2º", ART_4_2, "Recorrer ao Prefeito",
            requires=("appeal_filed_at", "appeal_deadline", "appeal_grounds"),

@@ -1,0 +1,153 @@
+"""How the panel words a case's facts and events for a clerk: Portuguese labels for codes
+(abandonment signs, categories, missing parts, states, agencies, documents), dd/mm/aaaa dates,
+R$ amounts; plumbing (ids, coordinates) hidden, stored files counted."""
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+from decimal import Decimal
+from typing import Any
+
+from core.documents.data import MISSING_PARTS
+from core.facts import MONEY, fact_kind
+from core.formatting import fmt_date, fmt_datetime, fmt_money
+from core.lifecycle import Lifecycle
+from core.services.context import Core
+from core.services.panel_cases import CaseDetail
+
+EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cidadão",
+                "merge_duplicate": "Denúncia duplicada incorporada",
+                "auction_edital": "Edital de leilão publicado",
+                "task_offered": "Tarefa oferecida a fiscal", "task_accepted": "Fiscal aceitou a tarefa",
+                "task_refused": "Fiscal recusou a tarefa", "task_withdrawn": "Tarefa retirada do fiscal",
+                "assignment_pending": "Sem fiscal disponível: aguardando atribuição",
+                "document_issued": "Documento emitido",
+                "owner_statement": "Declaração do proprietário (a verificar pelo fiscal)",
+                "evidence_purged": "Arquivos apagados ao fim do prazo de guarda"}
+
+
+
+#: Labels for event data the lifecycle's fact labels do not cover.
+EXTRA_FACT_LABELS = {
+    "to": "nova situação", "deadline": "prazo", "photos": "fotos", "category": "categoria",
+    "plate": "placa", "address": "endereço", "signs": "sinais de abandono informados",
+    "duplicate": "denúncia duplicada", "duplicate_of": "caso original",
+    "auction_edital_at": "data do edital de leilão no Diário Oficial",
+    "auction_edital_reference": "edição do Diário Oficial (edital de leilão)",
+    "auction_split": "divisão do valor arrecadado", "inspector_name": "fiscal",
+    "agency": "órgão", "agencies": "órgãos", "task": "tarefa nº",
+    "owner_identified": "proprietário identificado", "document": "documento",
+    "filename": "arquivo", "needs_verification": "a verificar pelo fiscal",
+    "retention_days": "prazo de guarda (dias)", "sha256": "arquivos",
+}
+#: Event data that is internal plumbing, not for reading (ids, coordinates, hashes).
+HIDDEN_FACTS = {"from", "lat", "lon", "inspector"}
+#: Facts that hold stored files (hashes or Telegram ids): shown as a count.
+FILE_FACTS = {"photos", "removal_photos", "notice_photo", "sha256"}
+DOCUMENT_LABELS = {"notificacao": "Notificação ao proprietário",
+                   "notificacao_afixada": "Notificação afixada no objeto",
+                   "termo_recolhimento": "Termo de recolhimento",
+                   "auto_infracao": "Auto de infração", "intimacao": "Intimação",
+                   "nota_apreensao": "Nota de apreensão",
+                   "registro_apreensao": "Auto de apreensão"}
+
+
+def fact_label(lc: Lifecycle, key: str) -> str:
+    return EXTRA_FACT_LABELS.get(key) or lc.label_fact(key)
+
+
+def _as_list(value: Any) -> list:
+    if value in (None, ""):
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _moment(text: str) -> str | None:
+    """An ISO date or date-time as dd/mm/aaaa (às hh:mm), or None if it is not one."""
+    if not isinstance(text, str) or len(text) < 10 or text[4:5] != "-" or text[7:8] != "-":
+        return None
+    try:
+        if len(text) == 10:
+            return fmt_date(date.fromisoformat(text))
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return fmt_datetime(moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc))
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, bool):
+        return "sim" if value else "não"
+    if value in (None, "", [], {}):
+        return "—"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(_plain(v) for v in value.values())
+    return _moment(value) or str(value)
+
+
+def fact_text(core: Core, lc: Lifecycle, key: str, value: Any) -> str:
+    """A fact's value as a clerk reads it: Portuguese labels for codes (abandonment signs,
+    categories, missing parts, states, agencies), dd/mm/aaaa dates, R$ amounts; an unknown
+    code is shown as it is."""
+    law = core.law
+    if key in ("abandonment_criteria", "signs"):
+        labels = {c.code: c.label for c in law.criteria}
+        return "; ".join(labels.get(v, str(v)) for v in _as_list(value)) or "—"
+    if key == "category":
+        return law.categories[value].label if value in law.categories else _plain(value)
+    if key == "missing_parts":
+        items = _as_list(value)
+        return ", ".join(MISSING_PARTS[v].capitalize() if v in MISSING_PARTS else str(v)
+                         for v in items) or "nenhum"
+    if key == "to":
+        return lc.states[value].label if value in lc.states else _plain(value)
+    if key in ("agency", "agencies"):
+        return ", ".join(law.agencies[a].name if a in law.agencies else str(a)
+                         for a in _as_list(value)) or "—"
+    if key in FILE_FACTS:
+        n = len(_as_list(value))
+        return str(n) if key == "photos" else f"{n} arquivo" + ("s" if n != 1 else "")
+    if key == "document":
+        return DOCUMENT_LABELS.get(value, _plain(value))
+    if key == "deadline" and isinstance(value, dict):
+        due = _moment(str(value.get("due") or "")) or "—"
+        art = f" ({value['article']})" if value.get("article") else ""
+        return f"{value.get('description') or 'prazo'} até {due}{art}"
+    if key == "auction_split":
+        return "; ".join(f"{who}: {fmt_money(Decimal(str(amount)))}"
+                         for who, amount in _as_list(value)) or "—"
+    if fact_kind(key) == MONEY:  # core.facts names the money facts once
+        try:
+            return fmt_money(Decimal(str(value)))
+        except Exception:
+            return _plain(value)
+    return _plain(value)
+
+
+def fact_rows(core: Core, lc: Lifecycle, data: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, text) pairs of an event's data or a case's facts, without plumbing and empty
+    values; labels start with a capital letter."""
+    out = []
+    for key, value in (data or {}).items():
+        if key in HIDDEN_FACTS or value in (None, "", [], {}):
+            continue
+        label = fact_label(lc, key)
+        out.append((label[:1].upper() + label[1:], fact_text(core, lc, key, value)))
+    return out
+
+
+
+
+def present(core: Core, d: CaseDetail) -> CaseDetail:
+    """Word `d` for the case page: each timeline entry's label and readable data, the case's
+    facts as (label, text) rows, and each issued document's name."""
+    lc = d.lifecycle
+    for item in d.timeline:
+        if not item.step:
+            item.label = EVENT_LABELS.get(item.label, item.label)
+        item.rows = fact_rows(core, lc, item.data)
+    d.fact_rows = fact_rows(core, lc, {k: v for k, v in d.facts.items() if k != "category"})
+    d.document_names = {sha: DOCUMENT_LABELS.get(code, name or "Documento")
+                        for sha, (code, name) in d.issued.items()}
+    return d

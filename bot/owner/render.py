@@ -1,0 +1,101 @@
+"""The owner's view as the chat shows it: plain Portuguese text (≤ 4096 characters for
+Telegram) from the core's OwnerView (core.services.owner_view)."""
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from core.facts import DATE, DATETIME, MONEY, fact_kind, stored_decimal
+from core.formatting import fmt_date, fmt_datetime, fmt_money
+from core.services.owners import AppealInfo, DepotInfo, OwnerDeadline, OwnerView
+
+MAX_TEXT = 4096
+TZ = ZoneInfo("America/Sao_Paulo")
+
+
+def fact_value(fact: str, value: Any) -> str:
+    """A stored fact as the owner reads it: R$ amounts, dd/mm/aaaa dates, lists joined."""
+    kind = fact_kind(fact)
+    if kind == MONEY:
+        return fmt_money(stored_decimal(value))
+    if isinstance(value, (list, tuple)):
+        return "; ".join(str(v) for v in value)
+    text = str(value)
+    try:
+        if kind == DATETIME or "T" in text:
+            moment = datetime.fromisoformat(text)
+            return fmt_datetime(moment if moment.tzinfo else moment.replace(tzinfo=TZ))
+        if kind == DATE:
+            return fmt_date(date.fromisoformat(text))
+    except ValueError:
+        pass
+    return text
+
+
+def deadline_line(d: OwnerDeadline) -> str:
+    then = f" Se o prazo passar: {d.then}." if d.then else ""
+    return (f"Prazo: {d.description} até {d.due_in_full} ({fmt_date(d.due)}) — "
+            f"{d.article}.{then}")
+
+
+def view_text(view: OwnerView) -> str:
+    """The whole view as plain Portuguese text."""
+    out = [f"Seu caso {view.case_code} (protocolo {view.protocol})",
+           f"{view.category_label}: {view.object_text}"]
+    if view.address:
+        out.append(f"Local: {view.address}")
+    out += [f"Situação: {view.state_label}", f"O que acontece agora: {view.next_step}"]
+    if view.deadline:
+        out.append(deadline_line(view.deadline))
+    if view.remove_by:
+        out.append(view.remove_by)
+    if view.towing_warning:
+        out.append(view.towing_warning)
+    if view.appeal:
+        out += _appeal_text(view.appeal)
+    if view.depot:
+        out += _depot_text(view.depot)
+    return "\n".join(out)[:MAX_TEXT]
+
+
+def _appeal_text(a: AppealInfo) -> list[str]:
+    out = ["", "Auto de infração:"] + [f"• {label}: {fact_value(fact, value)}"
+                                        for fact, label, value in a.auto]
+    if a.filed_at:
+        out.append(f"Recurso apresentado em {fmt_datetime(a.filed_at)}.")
+        if a.decision_deadline:
+            out.append(f"Decisão do Prefeito até {fmt_datetime(a.decision_deadline.due_at)} "
+                       f"({a.decision_deadline.article}).")
+    elif a.can_appeal and a.deadline:
+        out.append(f"Você pode recorrer ao Prefeito até {fmt_datetime(a.deadline.due_at)} "
+                   f"({a.deadline.article}).")
+    elif a.deadline:
+        out.append(f"O prazo de recurso terminou em {fmt_datetime(a.deadline.due_at)} "
+                   f"({a.deadline.article}).")
+    return out
+
+
+def _depot_text(d: DepotInfo) -> list[str]:
+    out = ["", f"Pátio/depósito: {d.address}", f"Atendimento: {d.hours}"]
+    if d.auction_after:
+        out.append(f"Se não for retirado, poderá ir a leilão após {fmt_date(d.auction_after)} "
+                   f"({d.auction_article}).")
+    if not d.can_release:
+        out.append("O prazo para retirar já terminou; a liberação não é mais possível.")
+    out.append("Para retirar:")
+    for step in d.release:
+        out.append(f"• {step.label} ({step.article})")
+        out += [f"   – {doc_}" for doc_ in step.documents]
+    if d.fees:
+        f = d.fees
+        out.append(f"Valores devidos hoje ({fmt_date(f.as_of)}):")
+        for line in f.lines:
+            since = f", tarifa vigente desde {fmt_date(line.valid_from)}" if line.valid_from \
+                else ""
+            out.append(f"• {line.label}: {fmt_money(line.amount)} ({line.article}{since})")
+        out.append(f"Total: {fmt_money(f.total)}")
+        out.append(f"Cada dia a mais custa {fmt_money(f.per_day)} ({f.per_day_article}).")
+    elif d.fees_error:
+        out.append(d.fees_error)
+    return out

@@ -1,0 +1,56 @@
+"""The owner's printable summary: a one-page PDF of the conditions, fees and deadlines of
+their case (core.documents), from the same view the bot shows."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from core import documents
+from core.documents import data as doc
+from core.formatting import date_in_full, fmt_date
+from core.identifiers import format_plate
+from core.services.context import Core
+from core.services.owner_access import owned
+from core.services.owner_view import _tz, owner_view
+
+
+async def owner_summary_pdf(core: Core, telegram_id: int, case_code: str, *,
+                            bot_username: str = "") -> bytes:
+    """A one-page PDF of the owner's conditions, fees and deadlines (core.documents)."""
+    view = await owner_view(core, telegram_id, case_code)
+    law = core.law
+    async with core.db.read() as s:
+        case, _ = await owned(s, telegram_id, case_code)
+    category = law.categories[case.category]
+    report = (case.details or {}).get("report") or {}
+    facts = (case.details or {}).get("facts", {})
+    obj = doc.ObjectData(plate=format_plate(case.plate) if case.plate else "",
+                         model=report.get("make_model") or "", colour=report.get("colour") or "",
+                         chassis=case.chassis or "",
+                         description=case.description or category.label,
+                         is_vehicle=category.has_plate or category.has_chassis)
+    none = doc.DeadlineText("sem prazo em curso", "—", "—", "")
+    d = view.deadline
+    deadline = doc.DeadlineText(d.due_in_full, fmt_date(d.due), d.article, d.explanation) \
+        if d else none
+    dep = view.depot
+    auction = none
+    if dep and dep.auction_after:
+        auction = doc.DeadlineText(date_in_full(dep.auction_after), fmt_date(dep.auction_after),
+                                   dep.auction_article, "")
+    fees = tuple(doc.FeeLine(f.label, f.article, f.quantity, f.unit_value,
+                             fmt_date(f.valid_from) if f.valid_from else "—", f.amount)
+                 for f in (dep.fees.lines if dep and dep.fees else ()))
+    release = tuple(doc.ReleaseItem(r.label, r.article, r.documents)
+                    for r in (dep.release if dep else law.release_checklist(case.category)))
+    data = doc.OwnerSummaryData(
+        header=doc.CityHeader(law.city, law.uf, law.title, law.slug), case_code=case.case_code,
+        obj=obj, state=view.state_label, deadline=deadline, release=release, fees=fees,
+        per_day=dep.fees.per_day if dep and dep.fees else Decimal("0"),
+        per_day_article=dep.fees.per_day_article if dep and dep.fees else "—",
+        depot=doc.Depot(str(facts.get("depot") or "Pátio municipal"),
+                        core.settings.depot_address, core.settings.depot_hours),
+        auction_after=auction, link=doc.OwnerLink(bot_username or getattr(core.settings, "telegram_bot_username", "")
+                           or "ViaLivreBot", case.case_code),
+        generated_at=core.now().astimezone(_tz(core)),
+        fees_as_of=fmt_date(dep.fees.as_of) if dep and dep.fees else "")
+    return documents.owner_summary_pdf(data)
