@@ -16,7 +16,7 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
-from admin import filters
+from admin import filters, open311_format
 from admin.params import params_middleware
 from admin.security import (SECURITY_HEADERS, csp, SESSION_COOKIE, SESSION_HOURS, LoginThrottle,
                             Session, Signer, load_secret, read_session)
@@ -85,13 +85,16 @@ async def session_middleware(request: web.Request, handler) -> web.StreamRespons
 
 @web.middleware
 async def errors_middleware(request: web.Request, handler) -> web.StreamResponse:
+    api = request.path.startswith(CSRF_EXEMPT_PREFIX)  # Open311: the spec's error shape
     try:
         return await handler(request)
-    except web.HTTPException:
+    except web.HTTPException as exc:
+        if api and exc.status >= 400:
+            return open311_format.http_error(request, exc)
         raise
     except USER_ERRORS as exc:
-        if request.path.startswith(CSRF_EXEMPT_PREFIX):
-            return web.json_response([{"code": 400, "description": exc.message}], status=400)
+        if api:
+            return open311_format.error(request, open311_format.status_of(exc), exc.message)
         back = request.headers.get("Referer", "")
         if request.method == "POST" and back.startswith(f"{request.scheme}://{request.host}/"):
             from admin.web import redirect
@@ -100,8 +103,8 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
                                               "message": exc.message}, status=400)
     except Exception:  # a bug: logged with its trace, the person sees a plain Portuguese page
         log.exception("unexpected error on %s %s", request.method, request.path)
-        if request.path.startswith(CSRF_EXEMPT_PREFIX):
-            return web.json_response([{"code": 500, "description": "Erro interno."}], status=500)
+        if api:
+            return open311_format.error(request, 500, "Erro interno.")
         return render(request, "error.html", {
             "title": "Erro interno", "message": "Algo deu errado do nosso lado. A equipe técnica "
             "foi avisada pelo registro do servidor; tente de novo mais tarde."}, status=500)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from admin import views_admin as a, views_auth as auth, views_cases as c, \
-    views_delivery as d, views_export as x, views_publish as p
+    views_delivery as d, views_export as x, views_open311 as o, views_publish as p
 
 
 def setup(app: web.Application) -> None:
@@ -37,8 +37,12 @@ def setup(app: web.Application) -> None:
     r.add_get("/entregas", d.dead_letters_page)
     r.add_post("/entregas/{id:[0-9]{1,9}}/reenviar", d.resend)
     r.add_get("/exportar/casos.csv", x.cases_csv)
-    r.add_get("/open311/v2/services.json", x.services_json)
-    r.add_get("/open311/v2/requests.json", x.requests_json)
-    r.add_post("/open311/v2/requests.json", x.post_request)
-    r.add_get("/open311/v2/requests/{id}.json", x.request_json)
-    r.add_get("/open311/v2/media/{protocol}/{sha:[0-9a-f]{64}}.{ext:jpg|png|webp}", x.media_file)
+    fmt = "{fmt:xml|json}"  # Open311 GeoReport v2: both formats, XML the spec's default
+    r.add_get(f"/open311/discovery.{fmt}", o.discovery)
+    r.add_get(f"/open311/v2/discovery.{fmt}", o.discovery)
+    r.add_get(f"/open311/v2/services.{fmt}", o.services)
+    r.add_get(f"/open311/v2/services/{{code}}.{fmt}", o.service_definition)
+    r.add_get(f"/open311/v2/requests.{fmt}", o.requests_list)
+    r.add_post(f"/open311/v2/requests.{fmt}", o.post_request)
+    r.add_get(f"/open311/v2/requests/{{id}}.{fmt}", o.request_one)
+    r.add_get("/open311/v2/media/{protocol}/{sha:[0-9a-f]{64}}.{ext:jpg|png|webp}", o.media_file)

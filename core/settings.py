@@ -52,6 +52,11 @@ class Settings(BaseSettings):
     map_tile_url: str = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     admin_cookie_secure: bool = Field(False, description="Secure cookies (panel behind HTTPS)")
     open311_api_key: str = ""
+    open311_jurisdiction_id: str = Field("", description="Open311 jurisdiction_id; empty = "
+                                         "single jurisdiction, any value accepted")
+    open311_fetch_media: bool = Field(False, description="Download a POST's media_url")
+    open311_fetch_timeout_s: float = 5.0
+    open311_fetch_max_bytes: int = 10 * 1024 ** 2
 
     def resolved_database_url(self) -> str:
         if self.database_url:

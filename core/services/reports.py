@@ -55,6 +55,9 @@ class ReportIn:
     signs: tuple[str, ...] = ()  # abandonment criteria codes the citizen ticked
     description: str | None = None
     location_kind: str | None = None  # e.g. public space or vacant lot (Dores Art. 2º, 7º)
+    # Photos by reference (an Open311 media_url): kept in the report's timeline fact as
+    # `media_urls`; when no file came (not downloaded), they stand for the photos.
+    media_urls: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,7 +102,7 @@ def validate_report(core: Core, r: ReportIn) -> dict:
     if not core.area.contains(r.lat, r.lon):
         raise InvalidInput(f"Esse ponto fica fora da área de {law.city}. Esta prefeitura só pode "
                            "atender ocorrências dentro do município.")
-    if not 1 <= len(r.photos) <= MAX_PHOTOS:
+    if not 1 <= (len(r.photos) or len(r.media_urls)) <= MAX_PHOTOS:
         raise InvalidInput(f"Envie de 1 a {MAX_PHOTOS} fotos do objeto.")
     known = {c.code for c in law.criteria}
     unknown = [s for s in r.signs if s not in known]
@@ -232,7 +235,9 @@ async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
                          "report", category.article,
                          {"category": category.code, "photos": [p.sha256 for p in r.photos],
                           "lat": r.lat, "lon": r.lon, "address": r.address,
-                          "plate": j.norm["plate"], "signs": list(r.signs)}, at=j.now)
+                          "plate": j.norm["plate"], "signs": list(r.signs),
+                          **({"media_urls": list(r.media_urls)} if r.media_urls else {})},
+                         at=j.now)
         events.append({c.key: getattr(ev, c.key) for c in Event.__table__.columns
                        if c.key != "id"})
     for table, rows in ((Evidence.__table__, evidence), (Subscription.__table__, subscriptions),
