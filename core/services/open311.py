@@ -3,6 +3,7 @@ only what anyone may know — never the reporter, the owner, the description or 
 photo only as its public copy (EXIF/GPS stripped). Reads only."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -143,7 +144,7 @@ def request_query(core: Core, *, ids: str = "", service_code: str = "", status: 
                                     ("page_size", page_size, PAGE_SIZE, MAX_PAGE_SIZE)):
         if not raw:
             numbers.append(default)
-        elif raw.isdigit() and 1 <= int(raw) <= top:
+        elif re.fullmatch(r"[0-9]{1,7}", raw) and 1 <= int(raw) <= top:
             numbers.append(int(raw))
         else:
             raise InvalidInput(f"{name} deve ser um número de 1 a {top}.")
