@@ -38,6 +38,7 @@ EXTRA_FACT_LABELS = {
     "owner_identified": "proprietário identificado", "document": "documento",
     "filename": "arquivo", "needs_verification": "a verificar pelo fiscal",
     "retention_days": "prazo de guarda (dias)", "sha256": "arquivos",
+    "media_urls": "fotos indicadas por endereço (Open311, media_url)",
 }
 #: Event data that is internal plumbing, not for reading (ids, coordinates, hashes).
 HIDDEN_FACTS = {"from", "lat", "lon", "inspector"}

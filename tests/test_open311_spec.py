@@ -211,3 +211,19 @@ async def test_attributes_fill_the_report_and_bad_values_are_refused(make_core, 
     assert (report["colour"], report["make_model"], report["location_kind"]) == (
         "Vermelho", "Fiat Uno", "vacant_lot")
     assert report["signs"] == [sign]
+
+
+async def test_staff_see_the_media_url_on_the_case_page(make_core):
+    """The photo by reference is evidence for staff: the case timeline shows its address."""
+    from core.services.staff import create_user
+    from tests.test_admin_fixtures import PASSWORD
+    core = await make_core(open311_api_key=KEY)
+    await create_user(core, "ana", PASSWORD, "admin")
+    panel = Panel(core)
+    async with panel.client() as c:
+        r = await c.post(f"{API}/requests.json", data=SPEC_POST)
+        protocol = (await r.json())[0]["service_request_id"]
+    async with panel.client("ana") as staff:
+        page = await (await staff.get(f"/casos/{protocol}")).text()
+    assert "http://example.com/images/12.jpg" in page
+    assert "media_url" in page
