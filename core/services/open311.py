@@ -1,6 +1,7 @@
-"""The public Open311 GeoReport v2 view: services (the law's categories) and requests with
+"""The public Open311 GeoReport v2 requests (services and POST: core.services.open311_services):
 only what anyone may know — never the reporter, the owner, the description or the plate; the
-photo only as its public copy (EXIF/GPS stripped). Reads only."""
+photo only as its public copy (EXIF/GPS stripped); the spec's 90-day window and pages. Reads
+only."""
 from __future__ import annotations
 
 import re
