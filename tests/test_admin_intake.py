@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from aiohttp import FormData
 
-from admin.app import create_app
 from bot.standin.nominatim import NominatimStandIn
 from tests.core_fixtures import clock, jpeg, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import PASSWORD, Panel, csrf_of, new_case
