@@ -126,3 +126,21 @@ async def test_anonymous_is_sent_to_login(panel):
     async with panel.client() as client:
         resp = await client.get("/balcao", allow_redirects=False)
         assert resp.status == 302 and resp.headers["Location"].startswith("/login")
+
+
+async def test_answers_the_category_does_not_ask_are_dropped(panel):
+    """A sofa has no plate (the questions follow the category, core.laws): a plate left
+    typed in the hidden field is not recorded."""
+    from sqlalchemy import select
+
+    from core.storage.models import Case
+    async with panel.client("bruno") as client:
+        token = await _token(client)
+        done = await client.post("/balcao", data=_form(
+            token, jpeg(), action="submit", category="large_furniture", lat="-19.4606",
+            lon="-45.6003", plate="ABC1D23", colour="azul"), allow_redirects=False)
+        assert done.status == 302, await done.text()
+    async with panel.core.db.read() as s:
+        case = (await s.execute(select(Case))).scalar_one()
+    assert (case.category, case.plate, case.details["report"]["colour"]) == (
+        "large_furniture", None, None)

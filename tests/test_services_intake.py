@@ -92,3 +92,32 @@ async def test_the_contact_is_erased_with_the_reporters_data(core, photo, clock)
     await purge_expired_evidence(core, clock.now + timedelta(days=days + 1))
     async with core.db.read() as s:
         assert (await s.execute(select(ReporterContact))).first() is None
+
+
+@pytest.mark.parametrize("slug", ["dores-do-indaia", "dracena"])
+def test_the_panel_asks_the_bots_questions_for_every_category(slug):
+    """One list of questions for both channels: the bot's conversation table and the panel's
+    form ask the same ones, in the same order, with the same words."""
+    from bot.citizen import states, texts
+    from core.laws import get_law
+    from core.services import report_questions as rq
+    law = get_law(slug)
+    for code in law.categories:
+        panel = [q.field for q in rq.questions_for(law, code)]
+        bot = [s.split(":", 1)[1] for s in states.questions(law, code)
+               if s != states.SUMMARY]
+        assert panel == bot, code
+    assert texts.ASK_COLOUR == rq.COLOUR.prompt
+    assert texts.ASK_TIME_THERE == rq.TIME_THERE.prompt
+
+
+async def test_dracena_cases_open_at_the_counter_too(make_core, photo):
+    """Dracena's categories (Art. 1º) go through the same service, with no city branch."""
+    core = await make_core("dracena")
+    staff = await create_user(core, "clara", "senha-muito-secreta", "staff")
+    code = next(c.code for c in core.law.categories.values() if not c.has_plate)
+    centre = core.area.centre
+    report = ReportIn(category=code, lat=centre[0], lon=centre[1], photos=[photo(2)])
+    done = await intake.submit_counter_report(core, report, channel="balcao", contact=None,
+                                              staff=staff)
+    assert done.protocol

@@ -39,10 +39,15 @@ QUESTIONS: tuple[Question, ...] = (PLATE, COLOUR, MAKE_MODEL, TIME_THERE, SIGNS,
 TIME_OPTIONS = ("Menos de 1 semana", "De 1 a 4 semanas", "Mais de 30 dias", "Não sei")
 
 
-def is_asked(law: Law, category: str, question: Question) -> bool:
+def asked_when(law: Law, category: str, when: str) -> bool:
+    """Is a question asked `when` (ALWAYS, PLATED, VEHICLE, SIGNED) asked for `category`."""
     cat = law.categories[category]
     return {ALWAYS: True, PLATED: cat.has_plate, VEHICLE: cat.has_plate or cat.has_chassis,
-            SIGNED: bool(citizen_signs(law, category))}[question.asked]
+            SIGNED: bool(citizen_signs(law, category))}[when]
+
+
+def is_asked(law: Law, category: str, question: Question) -> bool:
+    return asked_when(law, category, question.asked)
 
 
 def questions_for(law: Law, category: str) -> list[Question]:
