@@ -4,7 +4,8 @@ from __future__ import annotations
 from aiohttp import web
 
 from admin import views_admin as a, views_auth as auth, views_cases as c, \
-    views_delivery as d, views_export as x, views_open311 as o, views_publish as p
+    views_delivery as d, views_export as x, views_intake, views_open311 as o, \
+    views_publish as p
 
 
 def setup(app: web.Application) -> None:
@@ -34,6 +35,7 @@ def setup(app: web.Application) -> None:
     r.add_get("/diario-oficial/{kind}.{ext:pdf|txt}", p.edital_file)
     r.add_post("/diario-oficial/{kind}/publicar", p.edital_publish)
     r.add_get("/patio", p.depot_page)
+    views_intake.setup(app)  # /balcao: counter and phone intake
     r.add_get("/entregas", d.dead_letters_page)
     r.add_post("/entregas/{id:[0-9]{1,9}}/reenviar", d.resend)
     r.add_get("/exportar/casos.csv", x.cases_csv)

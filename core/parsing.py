@@ -179,6 +179,36 @@ def parse_plate(text: str):
     return normalize_plate(text)
 
 
+# -- contacts -----------------------------------------------------------------------------
+
+PHONE_EXAMPLE, EMAIL_EXAMPLE = "(37) 99999-1234", "nome@exemplo.com.br"
+_EMAIL = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$")
+
+
+def parse_phone(text: str) -> str:
+    """A Brazilian phone with its area code (DDD): 10 digits (landline) or 11 (mobile, a 9
+    after the DDD), "+55" optional, any spaces, dots, dashes or brackets → "(DD) NNNNN-NNNN"."""
+    raw = re.sub(r"[\s().-]", "", text or "")
+    if raw.startswith("+55"):
+        raw = raw[3:]
+    elif raw.startswith("0") and len(raw) in (11, 12):  # 0 DDD, dialled from another city
+        raw = raw[1:]
+    ok = raw.isascii() and raw.isdigit() and raw[:1] != "0" and (
+        len(raw) == 10 or (len(raw) == 11 and raw[2] == "9"))
+    if not ok:
+        raise ParseError(f"Telefone inválido: informe o DDD e o número, por exemplo "
+                         f"{PHONE_EXAMPLE}.")
+    return f"({raw[:2]}) {raw[2:-4]}-{raw[-4:]}"
+
+
+def parse_email(text: str) -> str:
+    """An e-mail address (name@domain.tld, at most 200 characters), as typed."""
+    raw = (text or "").strip()
+    if len(raw) > 200 or not _EMAIL.match(raw):
+        raise ParseError(f"E-mail inválido: informe um endereço como {EMAIL_EXAMPLE}.")
+    return raw
+
+
 # -- quantities ---------------------------------------------------------------------------
 
 def parse_count(text: str) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.laws.base import Law
-from core.services.guidance import citizen_signs
+from core.services.report_questions import ALWAYS, PLATED, SIGNED, VEHICLE, asked_when
 
 IDLE = "idle"
 CATEGORY = "report:category"
@@ -32,8 +32,8 @@ SUMMARY = "report:summary"
 #: that answer, given again, leads back to the summary.
 FIX = "corrigir"
 
-#: When a question is asked (Step.asked), by the category the citizen chose.
-ALWAYS, PLATED, VEHICLE, SIGNED = "always", "plate", "vehicle", "signs"
+#: When a question is asked (Step.asked), by the category the citizen chose: ALWAYS, PLATED,
+#: VEHICLE, SIGNED (core.services.report_questions).
 
 
 @dataclass(frozen=True)
@@ -111,11 +111,10 @@ FIXABLE: dict[str, str] = {
 
 
 def questions(law: Law, category: str) -> list[str]:
-    """The per-category questions after the location, in the table's order (Step.asked)."""
-    cat = law.categories[category]
-    when = {ALWAYS: True, PLATED: cat.has_plate, VEHICLE: cat.has_plate or cat.has_chassis,
-            SIGNED: bool(citizen_signs(law, category))}
-    return [s.state for s in STATES if s.asked is not None and when[s.asked]]
+    """The per-category questions after the location, in the table's order (Step.asked; which
+    are asked is core's rule, core.services.report_questions, shared with the panel)."""
+    return [s.state for s in STATES
+            if s.asked is not None and asked_when(law, category, s.asked)]
 
 
 def next_question(law: Law, category: str, after: str | None) -> str:

@@ -1,6 +1,7 @@
 """Portuguese texts of the citizen's conversation."""
 from __future__ import annotations
 
+from core.services import report_questions as Q
 from core.services.context import Core
 
 
@@ -72,15 +73,13 @@ ASK_LOCATION = ("Onde está o objeto?\n"
                 "• No local: toque no botão 📍 abaixo para enviar sua localização.\n"
                 f"• {PIN_FROM_HOME}\n"
                 "• Ou digite o endereço (rua, número e bairro).")
-ASK_PLATE = "Qual é a placa? (ex.: ABC1D23 ou ABC-1234). Se não tiver ou não souber, toque em Pular."
-ASK_COLOUR = "Qual é a cor?"
-ASK_MAKE_MODEL = "Qual é a marca e o modelo? (ex.: VW Gol)"
-ASK_TIME_THERE = "Há quanto tempo o objeto está nesse lugar?"
-ASK_SIGNS = ("Marque os sinais de abandono que você vê (toque para marcar ou desmarcar) e "
-             "depois toque em Continuar:")
-ASK_DESCRIPTION = ("Quer acrescentar alguma informação? (ex.: ponto de referência, se atrapalha "
-                   "a passagem). Escreva ou toque em Pular.")
-TIME_OPTIONS = ("Menos de 1 semana", "De 1 a 4 semanas", "Mais de 30 dias", "Não sei")
+ASK_PLATE = Q.PLATE.prompt + " Se não tiver ou não souber, toque em Pular."
+ASK_COLOUR = Q.COLOUR.prompt
+ASK_MAKE_MODEL = Q.MAKE_MODEL.prompt
+ASK_TIME_THERE = Q.TIME_THERE.prompt
+ASK_SIGNS = Q.SIGNS.prompt + " (toque para marcar ou desmarcar) e depois toque em Continuar:"
+ASK_DESCRIPTION = Q.DESCRIPTION.prompt[:-1] + ". Escreva ou toque em Pular."
+TIME_OPTIONS = Q.TIME_OPTIONS
 
 NEED_PHOTO = ("Aqui preciso de fotos: envie 1 a 10 fotos do objeto (pela câmera ou galeria) e "
               "toque em Pronto.")

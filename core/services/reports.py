@@ -37,6 +37,7 @@ MAX_PHOTOS = 10
 MAX_TEXT = 1000  # description, colour, make/model, how long: each
 MAX_GROUP = 64  # submissions written in one grouped transaction at most
 SessionHook = Callable[[AsyncSession], Awaitable[None]]
+CaseHook = Callable[[AsyncSession, Case], Awaitable[None]]
 
 
 @dataclass
@@ -126,10 +127,12 @@ def validate_report(core: Core, r: ReportIn) -> dict:
 
 async def submit_report(core: Core, telegram_id: int, report: ReportIn, *,
                         display_name: str | None = None,
-                        also: SessionHook | None = None) -> Submitted:
+                        also: SessionHook | None = None,
+                        with_case: CaseHook | None = None) -> Submitted:
     """Open a case from a citizen's report (Dores Art. 4º caput / Dracena Art. 1º): a protocol
     AAAA-NNNNNN, the photos as evidence, the reporter subscribed to its updates. `also` runs
-    in the same transaction (the bot clears its draft there, so a retry cannot report twice).
+    in the same transaction (the bot clears its draft there, so a retry cannot report twice),
+    and so does `with_case` with the new case (the counter intake records its contact there).
     Concurrent calls are committed in groups (see the module docstring)."""
     report = _clean(report)
     display_name = clean_optional(display_name)
@@ -140,7 +143,7 @@ async def submit_report(core: Core, telegram_id: int, report: ReportIn, *,
             raise InvalidInput("Não encontramos o arquivo enviado. Envie a foto novamente.")
     now = core.now()
     job = _Job(core, telegram_id, report, norm, display_name, also, now,
-               now.astimezone(ZoneInfo(core.settings.timezone)).year)
+               now.astimezone(ZoneInfo(core.settings.timezone)).year, with_case)
     return await _SUBMISSIONS.submit(core.db, job)
 
 
@@ -165,6 +168,7 @@ class _Job:
     also: SessionHook | None
     now: datetime
     local_year: int
+    with_case: CaseHook | None = None
 
 
 async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
@@ -249,6 +253,8 @@ async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
     for j, case in zip(batch, cases):
         if j.also is not None:
             await j.also(s)
+        if j.with_case is not None:
+            await j.with_case(s, case)
         lifecycle = law.tracks[case.track]
         out.append(Submitted(case.id, case.protocol, case.case_code,
                              lifecycle.state(case.state).label,

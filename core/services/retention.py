@@ -4,7 +4,10 @@ do objeto e conclusão do processo"; then the city's archive rule, EVIDENCE_RETE
 When a case reaches a final state its evidence gets `retain_until` = closing + retention; the
 periodic purge then deletes expired files that no other live evidence row still needs (files
 are content-addressed and may be shared). The timeline keeps each file's SHA-256, so what was
-shown remains provable after the bytes are gone."""
+shown remains provable after the bytes are gone.
+
+A counter reporter's contact (core.services.intake, LGPD) is the reporter's data: it gets the
+same `retain_until` at closing and is deleted by the same purge."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -14,7 +17,7 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.services.context import Core
-from core.storage.models import Evidence
+from core.storage.models import Evidence, ReporterContact
 from core.storage.timeline import ActorRef, append_event
 
 
@@ -22,6 +25,8 @@ async def set_retention(core: Core, s: AsyncSession, case_id: int, closed_at: da
     """Start the retention clock of a case's evidence (in the closing transaction)."""
     until = closed_at + timedelta(days=core.settings.evidence_retention_days)
     await s.execute(update(Evidence).where(Evidence.case_id == case_id)
+                    .values(retain_until=until).execution_options(synchronize_session=False))
+    await s.execute(update(ReporterContact).where(ReporterContact.case_id == case_id)
                     .values(retain_until=until).execution_options(synchronize_session=False))
 
 
@@ -36,6 +41,8 @@ async def purge_expired_evidence(core: Core, now: datetime | None = None,
     now = now or core.now()
     report = PurgeReport()
     async with core.db.unit_of_work() as s:
+        await s.execute(delete(ReporterContact).where(ReporterContact.retain_until.is_not(None),
+                                                      ReporterContact.retain_until < now))
         expired = (await s.execute(select(Evidence).where(
             Evidence.retain_until.is_not(None), Evidence.retain_until < now).limit(limit))
         ).scalars().all()

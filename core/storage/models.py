@@ -106,6 +106,25 @@ class CaseOwner(Base):
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class ReporterContact(Base):
+    """How to reach a citizen whose report was taken at the counter or by phone (personal data,
+    LGPD art. 7º, III): given only to be told how the case goes, shown only to staff, never
+    public, and erased like the reporter's other data (`retain_until`, set when the case
+    closes; core.services.retention). `told_state` is the case state they were last told."""
+
+    __tablename__ = "reporter_contacts"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"), unique=True)
+    name: Mapped[str | None] = mapped_column(String(200))
+    phone: Mapped[str | None] = mapped_column(String(20))
+    email: Mapped[str | None] = mapped_column(String(200))
+    channel: Mapped[str] = mapped_column(String(20))  # counter intake: "balcao" / "telefone"
+    taken_by: Mapped[str] = mapped_column(String(60))  # the staff member's username
+    told_state: Mapped[str | None] = mapped_column(String(60))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    retain_until: Mapped[datetime | None]
+
+
 class ProtocolCounter(Base):
     """Last protocol number issued per year (see core.storage.protocol)."""
 

@@ -1,0 +1,132 @@
+"""Typed addresses to points and points to addresses, with geopy's Nominatim: one geocoder
+for the bot and the panel's counter intake.
+
+Bounded to the city's box (core.area), rate-limited (the public Nominatim allows one request
+per second; a city's own server may allow more), cached, and never slower than
+GEOCODING_TIMEOUT_S: past it, or on any server error, `GeocodingUnavailable` is raised and the
+bot asks for a map pin instead (the panel asks for a click on the map).
+
+The core never imports aiohttp: each face passes geopy's async adapter (`adapter_factory`,
+geopy.adapters.AioHTTPAdapter in both faces)."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from geopy.exc import GeopyError
+from geopy.geocoders import Nominatim
+
+from core.area import CityArea
+
+log = logging.getLogger(__name__)
+USER_AGENT = "via-livre-bot/0.1 (prefeitura; abandoned objects reports)"
+
+
+class GeocodingUnavailable(Exception):
+    """The geocoder did not answer in time or answered with an error."""
+
+
+@dataclass(frozen=True)
+class Place:
+    lat: float
+    lon: float
+    address: str
+    neighbourhood: str | None = None
+
+
+def short_address(raw: dict | None, fallback: str) -> tuple[str, str | None]:
+    """"Rua X, 100 — Bairro" from Nominatim's address parts; the display name otherwise."""
+    parts = (raw or {}).get("address") or {}
+    road = parts.get("road") or parts.get("pedestrian") or parts.get("square")
+    suburb = parts.get("suburb") or parts.get("neighbourhood") or parts.get("quarter")
+    if not road:
+        return fallback, suburb
+    text = road + (f", {parts['house_number']}" if parts.get("house_number") else "")
+    if suburb:
+        text += f" — {suburb}"
+    return text, suburb
+
+
+def viewbox(area: CityArea) -> list[tuple[float, float]]:
+    if area.polygons:
+        lons = [x for ring in area.polygons for x, _ in ring]
+        lats = [y for ring in area.polygons for _, y in ring]
+        return [(min(lats), min(lons)), (max(lats), max(lons))]
+    lat, lon = area.centre
+    dlat = (area.radius_m or 0) / 111_320
+    dlon = dlat / max(math.cos(math.radians(lat)), 0.01)
+    return [(lat - dlat, lon - dlon), (lat + dlat, lon + dlon)]
+
+
+class Geocoder:
+    def __init__(self, nominatim_url: str, area: CityArea, *, adapter_factory,
+                 timeout_s: float = 4.0, min_interval_s: float = 1.0, cache_size: int = 1000,
+                 user_agent: str = USER_AGENT) -> None:
+        url = urlsplit(nominatim_url)
+        self.domain = url.netloc + url.path.rstrip("/")
+        self.scheme = url.scheme or "https"
+        self.area = area
+        self.timeout_s = timeout_s
+        self.min_interval_s = min_interval_s
+        self.user_agent = user_agent
+        self.adapter_factory = adapter_factory
+        self._cache: OrderedDict[tuple, Place | None] = OrderedDict()
+        self._cache_size = cache_size
+        self._geo: Nominatim | None = None
+        self._lock = asyncio.Lock()
+        self._last = 0.0
+
+    def _client(self) -> Nominatim:
+        if self._geo is None:
+            self._geo = Nominatim(domain=self.domain, scheme=self.scheme,
+                                  user_agent=self.user_agent, timeout=self.timeout_s,
+                                  adapter_factory=self.adapter_factory)
+        return self._geo
+
+    async def close(self) -> None:
+        if self._geo is not None:
+            await self._geo.__aexit__(None, None, None)
+            self._geo = None
+
+    async def geocode(self, query: str) -> Place | None:
+        """The city's place for a typed address (None: not found inside the city's box)."""
+        key = ("q", " ".join(query.casefold().split()))
+        return await self._cached(key, lambda geo: geo.geocode(
+            query, exactly_one=True, viewbox=viewbox(self.area), bounded=True,
+            country_codes="br", addressdetails=True, language="pt-BR"))
+
+    async def reverse(self, lat: float, lon: float) -> Place | None:
+        key = ("r", round(lat, 5), round(lon, 5))
+        return await self._cached(key, lambda geo: geo.reverse(
+            (lat, lon), exactly_one=True, addressdetails=True, language="pt-BR", zoom=18))
+
+    async def _cached(self, key: tuple, call) -> Place | None:
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        try:
+            place = await asyncio.wait_for(self._throttled(call), self.timeout_s)
+        except (GeopyError, TimeoutError, OSError) as exc:
+            log.warning("geocoder unavailable: %r", exc)
+            raise GeocodingUnavailable(str(exc)) from exc
+        self._cache[key] = place
+        if len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return place
+
+    async def _throttled(self, call) -> Place | None:
+        async with self._lock:
+            wait = self._last + self.min_interval_s - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._last = time.monotonic()
+        location = await call(self._client())
+        if location is None:
+            return None
+        address, suburb = short_address(location.raw, location.address)
+        return Place(location.latitude, location.longitude, address, suburb)

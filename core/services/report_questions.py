@@ -1,0 +1,61 @@
+"""The questions a report asks after the location, by category: one text for every channel
+(the bot's conversation, bot/citizen/states.py and texts.py, and the panel's counter intake).
+
+Which are asked follows the category (core.laws): the plate only where the category has one,
+colour and make/model for vehicles, the abandonment signs where the law module lists signs
+for citizens (core.services.guidance.citizen_signs); time in place and the description always.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.laws.base import Criterion, Law
+from core.services.guidance import citizen_signs
+
+ALWAYS, PLATED, VEHICLE, SIGNED = "always", "plate", "vehicle", "signs"
+
+
+@dataclass(frozen=True)
+class Question:
+    field: str  # core.services.reports.ReportIn field
+    label: str  # short Portuguese label (summary, panel form)
+    prompt: str  # the question, in Portuguese
+    asked: str  # when: ALWAYS, PLATED, VEHICLE, SIGNED
+
+
+PLATE = Question("plate", "Placa", "Qual é a placa? (ex.: ABC1D23 ou ABC-1234).", PLATED)
+COLOUR = Question("colour", "Cor", "Qual é a cor?", VEHICLE)
+MAKE_MODEL = Question("make_model", "Marca/modelo", "Qual é a marca e o modelo? (ex.: VW Gol)",
+                      VEHICLE)
+TIME_THERE = Question("time_there", "Tempo no local",
+                      "Há quanto tempo o objeto está nesse lugar?", ALWAYS)
+SIGNS = Question("signs", "Sinais de abandono", "Marque os sinais de abandono que você vê",
+                 SIGNED)
+DESCRIPTION = Question("description", "Descrição",
+                       "Quer acrescentar alguma informação? (ex.: ponto de referência, se "
+                       "atrapalha a passagem).", ALWAYS)
+#: In the order they are asked.
+QUESTIONS: tuple[Question, ...] = (PLATE, COLOUR, MAKE_MODEL, TIME_THERE, SIGNS, DESCRIPTION)
+TIME_OPTIONS = ("Menos de 1 semana", "De 1 a 4 semanas", "Mais de 30 dias", "Não sei")
+
+
+def asked_when(law: Law, category: str, when: str) -> bool:
+    """Is a question asked `when` (ALWAYS, PLATED, VEHICLE, SIGNED) asked for `category`."""
+    cat = law.categories[category]
+    return {ALWAYS: True, PLATED: cat.has_plate, VEHICLE: cat.has_plate or cat.has_chassis,
+            SIGNED: bool(citizen_signs(law, category))}[when]
+
+
+def is_asked(law: Law, category: str, question: Question) -> bool:
+    return asked_when(law, category, question.asked)
+
+
+def questions_for(law: Law, category: str) -> list[Question]:
+    """The questions asked for `category`, in order (an unknown category: none)."""
+    if category not in law.categories:
+        return []
+    return [q for q in QUESTIONS if is_asked(law, category, q)]
+
+
+def signs_for(law: Law, category: str) -> tuple[Criterion, ...]:
+    return citizen_signs(law, category)
