@@ -4,7 +4,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from admin import views_admin as a, views_auth as auth, views_cases as c, \
-    views_delivery as d, views_export as x, views_publish as p
+    views_delivery as d, views_export as x, views_public, views_publish as p
 
 
 def setup(app: web.Application) -> None:
@@ -42,3 +42,4 @@ def setup(app: web.Application) -> None:
     r.add_post("/open311/v2/requests.json", x.post_request)
     r.add_get("/open311/v2/requests/{id}.json", x.request_json)
     r.add_get("/open311/v2/media/{protocol}/{sha:[0-9a-f]{64}}.{ext:jpg|png|webp}", x.media_file)
+    views_public.setup(app)  # the public face, without login (/publico)
