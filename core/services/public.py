@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, literal_column, select
 
 from core.formatting import fmt_date
 from core.services.context import Core
@@ -190,11 +190,13 @@ async def _clusters(s, parts: list, box: Bbox) -> tuple[Cluster, ...]:
     rows_span = (box.north - box.south) / CELL_DEG
     cols_span = (box.east - box.west) / CELL_DEG
     k = max(1, math.ceil(max(rows_span, cols_span) / CLUSTER_BLOCKS))
-    row, col = Case.cell // GRID_COLS, Case.cell % GRID_COLS
+    # integers of ours written inline, so GROUP BY repeats the very expressions it selects
+    cols, blk = literal_column(str(int(GRID_COLS))), literal_column(str(int(k)))
+    row, col = Case.cell // cols, Case.cell % cols
     merged: dict[tuple[int, int], list[float]] = {}
     for where in parts:
-        q = (select(row // k, col // k, func.count(), func.avg(row), func.avg(col))
-             .where(*where).group_by(row // k, col // k))
+        q = (select(row // blk, col // blk, func.count(), func.avg(row), func.avg(col))
+             .where(*where).group_by(row // blk, col // blk))
         for br, bc, n, ar, ac in (await s.execute(q)).all():
             acc = merged.setdefault((br, bc), [0, 0.0, 0.0])
             acc[0] += n
