@@ -4,7 +4,7 @@
   var el = document.getElementById("public-map");
   if (!el || typeof L === "undefined") { if (el) el.style.display = "none"; return; }
   var b = el.dataset.bbox.split(",").map(parseFloat);
-  var map = L.map(el).fitBounds([[b[0], b[1]], [b[2], b[3]]]);
+  var map = L.map(el, {minZoom: 12}).fitBounds([[b[0], b[1]], [b[2], b[3]]]);
   if (el.dataset.tiles) {
     L.tileLayer(el.dataset.tiles, {
       maxZoom: 19, attribution: "&copy; colaboradores do OpenStreetMap"
