@@ -156,7 +156,9 @@ def _selects(core: Core, box: Bbox, category: str, situation: str) -> list:
                       *common])
     if situation != OPEN:
         cutoff = core.now() - timedelta(days=RECENT_DAYS)
-        parts.append([Case.is_open.is_(False), Case.closed_at >= cutoff,
+        # "IS NOT true", not "= false": the closing-time index, never the open-cell one
+        # (which would read every closed case)
+        parts.append([Case.is_open.is_not(True), Case.closed_at >= cutoff,
                       Case.lat.between(box.south, box.north),
                       Case.lon.between(box.west, box.east), *common])
     return parts
