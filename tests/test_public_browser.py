@@ -76,6 +76,10 @@ async def test_public_map_in_chromium(make_core, photo):
             await marker.dispatch_event("click")
             link = page.locator(".leaflet-popup a", has_text=target)
             await link.wait_for()
+            photo_ok = await page.locator(".leaflet-popup img.popup-photo").evaluate(
+                "img => img.complete ? img.naturalWidth : new Promise(r => img.onload = "
+                "() => r(img.naturalWidth))")
+            assert photo_ok > 0  # the EXIF-free copy of the case's photo
             await link.click()
             await page.wait_for_url(f"{base}/publico/protocolo/{target}")
             assert "Protocolo " + target in await page.inner_text("h1")

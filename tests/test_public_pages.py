@@ -38,6 +38,8 @@ async def test_map_shows_open_and_recently_closed_cases_only(core, photo):
     assert shown[recent.protocol].closed is not None and not shown[recent.protocol].is_open
     # the place is approximate: three decimals (≈ 110 m)
     assert shown[open_.protocol].lat == round(CENTRE[0], 3)
+    # the photo as the status page's link to its EXIF-free copy
+    assert shown[open_.protocol].properties()["foto"] == f"/publico/protocolo/{open_.protocol}/foto"
     # filters: category, open only, closed only, one state
     assert [c.protocol for c in (await pub.map_cases(core, BOX, "large_furniture")).cases] \
         == [recent.protocol]
@@ -165,7 +167,7 @@ async def test_open_data_geojson_has_public_fields_only(panel, photo):
     f = data["features"][0]
     assert f["geometry"] == {"type": "Point",
                              "coordinates": [round(CENTRE[1], 3), round(CENTRE[0], 3)]}
-    assert set(f["properties"]) == {"protocolo", "categoria", "codigo_categoria", "situacao",
+    assert set(f["properties"]) == {"foto", "protocolo", "categoria", "codigo_categoria", "situacao",
                                     "aberto", "criado_em", "atualizado_em", "encerrado_em",
                                     "bairro"}
 

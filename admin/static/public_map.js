@@ -27,6 +27,13 @@
       d.textContent = line;
       box.appendChild(d);
     });
+    if (p.foto) {
+      var img = document.createElement("img");
+      img.src = p.foto;
+      img.alt = "Foto do local";
+      img.className = "popup-photo";
+      box.appendChild(img);
+    }
     return box;
   }
 

@@ -62,10 +62,13 @@ class PublicCase:
     neighbourhood: str | None
     lat: float  # rounded (COORD_DECIMALS)
     lon: float
+    has_photo: bool = False
 
     def properties(self) -> dict[str, Any]:
-        """The GeoJSON properties: public fields only."""
-        return {"protocolo": self.protocol, "categoria": self.category_label,
+        """The GeoJSON properties: public fields only (the photo as the status page's
+        link to its EXIF/GPS-free copy)."""
+        photo = f"/publico/protocolo/{self.protocol}/foto" if self.has_photo else None
+        return {"foto": photo, "protocolo": self.protocol, "categoria": self.category_label,
                 "codigo_categoria": self.category, "situacao": self.state_label,
                 "aberto": self.is_open, "criado_em": fmt_date(self.created),
                 "atualizado_em": fmt_date(self.updated),
@@ -178,11 +181,15 @@ async def map_cases(core: Core, box: Bbox, category: str = "", situation: str = 
             rows = []
             for where in parts:
                 rows += (await s.execute(select(
-                    Case.protocol, Case.category, Case.track, Case.state, Case.is_open,
+                    Case.id, Case.protocol, Case.category, Case.track, Case.state, Case.is_open,
                     Case.created_at, Case.updated_at, Case.closed_at, Case.neighbourhood,
                     Case.lat, Case.lon).where(*where))).all()
             rows.sort(key=lambda r: r.created_at, reverse=True)
-            return MapResult(total, tuple(_public_case(core, r) for r in rows), ())
+            photos = set((await s.execute(select(Evidence.case_id).where(
+                Evidence.case_id.in_([r.id for r in rows]), Evidence.kind == "photo")))
+                .scalars().all()) if rows else set()
+            return MapResult(total, tuple(_public_case(core, r, r.id in photos) for r in rows),
+                             ())
         clusters = await _clusters(s, parts, box)
     return MapResult(total, (), clusters)
 
@@ -212,14 +219,15 @@ async def _clusters(s, parts: list, box: Bbox) -> tuple[Cluster, ...]:
     return tuple(sorted(out, key=lambda c: -c.count))
 
 
-def _public_case(core: Core, r) -> PublicCase:
+def _public_case(core: Core, r, has_photo: bool = False) -> PublicCase:
     zone = tz(core)
     cat = core.law.categories.get(r.category)
     return PublicCase(r.protocol, r.category, cat.label if cat else r.category, r.state,
                       state_label(core, r.track, r.state), bool(r.is_open),
                       r.created_at.astimezone(zone).date(), r.updated_at.astimezone(zone).date(),
                       r.closed_at.astimezone(zone).date() if r.closed_at else None,
-                      r.neighbourhood, round(r.lat, COORD_DECIMALS), round(r.lon, COORD_DECIMALS))
+                      r.neighbourhood, round(r.lat, COORD_DECIMALS), round(r.lon, COORD_DECIMALS),
+                      has_photo)
 
 
 # -- open data ----------------------------------------------------------------------------------
@@ -236,10 +244,13 @@ async def iter_open_data(core: Core, batch: int = 2000):
                 Case.created_at, Case.updated_at, Case.closed_at, Case.neighbourhood, Case.lat,
                 Case.lon).where(Case.id > last, Case.is_open.is_(True) | (Case.closed_at >= cutoff))
                 .order_by(Case.id).limit(batch))).all()
+            photos = set((await s.execute(select(Evidence.case_id).where(
+                Evidence.case_id.in_([r.id for r in rows]), Evidence.kind == "photo")))
+                .scalars().all()) if rows else set()
         if not rows:
             return
         for r in rows:
-            c = _public_case(core, r)
+            c = _public_case(core, r, r.id in photos)
             yield _feature(c.lon, c.lat, c.properties())
         last = rows[-1].id
 
