@@ -150,7 +150,7 @@ async def test_lookups_are_rate_limited_per_ip(panel, photo, monkeypatch):
         for _ in range(3):
             assert (await client.get(f"/publico/protocolo/{case.protocol}")).status == 200
         resp = await client.get(f"/publico/protocolo/{case.protocol}")
-        assert resp.status == 429 and "tente de novo" in await resp.text()
+        assert resp.status == 429 and "Muitas consultas" in await resp.text()
 
 
 async def test_open_data_geojson_has_public_fields_only(panel, photo):

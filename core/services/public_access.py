@@ -14,9 +14,11 @@ owner; the web keeps no owner's situation, so the default release checklist appl
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
+from core.formatting import fmt_datetime
 from core.laws.base import ReleaseSituation
 from core.services.context import Core
 from core.services.errors import Forbidden, NotFound
@@ -56,7 +58,9 @@ async def hit(core: Core, visitor: str) -> None:
         over = guard.hits > RATE_LIMIT
         retry = guard.window_started_at + RATE_WINDOW
     if over:
-        raise RateLimited(_cool_down_message(core, retry))
+        local = retry.astimezone(ZoneInfo(core.settings.timezone))
+        raise RateLimited("Muitas consultas a partir deste endereço. Por segurança, tente de "
+                          f"novo a partir de {fmt_datetime(local)}.")
 
 
 async def owner_page(core: Core, visitor: str, case_code: str, answer: str | None, *,
