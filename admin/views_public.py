@@ -81,6 +81,8 @@ async def open_data(request: web.Request) -> web.StreamResponse:
 async def find_protocol(request: web.Request) -> web.Response:
     """GET /publico/protocolo?protocolo=AAAA-NNNNNN (the map page's search form)."""
     protocol = params.text(request.query.get("protocolo"), "Protocolo", 20).upper()
+    if not protocol:
+        raise web.HTTPFound(PREFIX)
     raise web.HTTPFound(f"{PREFIX}/protocolo/{quote(protocol, safe='')}")
 
 

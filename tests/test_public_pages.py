@@ -101,6 +101,8 @@ async def test_status_page_in_plain_words(panel, photo):
         found = await client.get(f"/publico/protocolo?protocolo={case.protocol.lower()}",
                                  allow_redirects=False)
         assert found.headers["Location"] == f"/publico/protocolo/{case.protocol}"
+        empty = await client.get("/publico/protocolo?protocolo=", allow_redirects=False)
+        assert empty.headers["Location"] == "/publico"
 
 
 async def _owner_post(client, code: str, plate: str):
