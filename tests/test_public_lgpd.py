@@ -49,7 +49,7 @@ PLACEHOLDER = re.compile(r"\{([^}:]+)(?::[^}]*)?\}")
 
 
 async def _seed(core, photo) -> dict[str, list[str]]:
-    shown = []
+    shown, codes = [], []
     for i, (plate, chassis) in enumerate(((PLATE, None), (None, CHASSIS))):
         report = ReportIn(category="motor_vehicle", lat=CENTRE[0] + i * 1e-4, lon=CENTRE[1],
                           photos=[photo(i)], address="Rua Goiás, 120", neighbourhood="Centro",
@@ -68,11 +68,12 @@ async def _seed(core, photo) -> dict[str, list[str]]:
             owner.owner_name, owner.owner_cpf = OWNER_NAME, OWNER_CPF
             owner.owner_contact = OWNER_CONTACT
         shown.append(done.protocol)
+        codes.append(done.case_code)
     public_sha = core.evidence.public_copy(photo(0).sha256).sha256
     return {"protocol": shown, "id": shown, "service_request_id": shown,
             "sha": [public_sha], "ext": ["jpg"], "code": ["CODIGO-ERRADO", shown[0]],
             "service_code": ["motor_vehicle"], "format": ["json", "xml"],
-            "kind": ["leilao"], "jurisdiction_id": ["dores"]}
+            "kind": ["leilao"], "jurisdiction_id": ["dores"], "owner_codes": codes}
 
 
 def _public_routes(app) -> list[tuple[str, str]]:
@@ -105,7 +106,7 @@ def _leaks(body: str) -> list[str]:
     return [v for v in PERSONAL if v.lower() in low]
 
 
-async def test_no_personal_data_on_any_public_route(panel, photo, monkeypatch):
+async def test_no_personal_data_on_any_public_route(panel, photo, monkeypatch, clock):
     monkeypatch.setattr(public_access, "RATE_LIMIT", 100_000)
     values = await _seed(panel.core, photo)
     routes = _public_routes(panel.app)
@@ -134,6 +135,18 @@ async def test_no_personal_data_on_any_public_route(panel, photo, monkeypatch):
                     assert not leaks, (method, path + query, leaks)
                     checked += 1
     assert checked > 50
+    # the owner, with the right code, sees the bot's owner view: never the reporter, nor the
+    # owner's CPF and contact (the bot's view has neither); the wrong codes above locked this
+    # IP for an hour (the owner cool-down)
+    clock.advance(hours=1, minutes=1)
+    async with panel.client() as client:
+        for code in values["owner_codes"]:
+            page = await client.get(f"/publico/proprietario/{code}")
+            body = await page.text()
+            assert page.status == 200 and "Prazo:" in body
+            for value in (REPORTER_NAME, str(REPORTER_TID), OWNER_CPF, "529.982.247-25",
+                          "godofredo.xavante@example.org", "99876-5432", OWNER_NAME):
+                assert value not in body, value
     # the seeded values do appear where staff may see them (the grep can find them)
     async with panel.client("ana") as staff:
         page = await staff.get(f"/casos/{values['protocol'][0]}")
