@@ -146,24 +146,31 @@ def check_filters(core: Core, category: str, situation: str) -> None:
 
 # -- the map query ------------------------------------------------------------------------------
 
+def _unindexed(column):
+    """`column` as an expression no index answers (`column || ''`): so the planner keeps the
+    visible-area or closing-time index instead of scanning every case of a category or state
+    through theirs."""
+    return column.op("||")("")
+
+
 def _selects(core: Core, box: Bbox, category: str, situation: str) -> list:
     """The WHERE clauses of the open and the recently closed parts (one or both)."""
     lo, hi, c0, c1 = bbox_cells(box.south, box.west, box.north, box.east)
     col = Case.cell % GRID_COLS
-    common = [Case.category == category] if category else []
-    if situation not in ("", OPEN, CLOSED):
-        common.append(Case.state == situation)
+    state = [_unindexed(Case.state) == situation] if situation not in ("", OPEN, CLOSED) else []
     parts = []
-    if situation != CLOSED:
-        parts.append([Case.is_open.is_(True), Case.cell.between(lo, hi), col.between(c0, c1),
-                      *common])
+    if situation != CLOSED:  # ix_cases_nearby with a category, else ix_cases_open_cell
+        parts.append([*([Case.category == category] if category else []),
+                      Case.is_open.is_(True), Case.cell.between(lo, hi), col.between(c0, c1),
+                      *state])
     if situation != OPEN:
         cutoff = core.now() - timedelta(days=RECENT_DAYS)
         # "IS NOT true", not "= false": the closing-time index, never the open-cell one
         # (which would read every closed case)
         parts.append([Case.is_open.is_not(True), Case.closed_at >= cutoff,
                       Case.lat.between(box.south, box.north),
-                      Case.lon.between(box.west, box.east), *common])
+                      Case.lon.between(box.west, box.east),
+                      *([_unindexed(Case.category) == category] if category else []), *state])
     return parts
 
 
@@ -173,10 +180,12 @@ async def map_cases(core: Core, box: Bbox, category: str = "", situation: str = 
     check_filters(core, category, situation)
     parts = _selects(core, box, category, situation)
     async with core.db.read() as s:
-        total = 0
+        total = 0  # counted up to cap + 1 only: a city-wide view costs no full count
         for where in parts:
-            total += (await s.execute(select(func.count()).select_from(Case).where(*where))
-                      ).scalar_one()
+            inner = select(Case.id).where(*where).limit(cap + 1 - total).subquery()
+            total += (await s.execute(select(func.count()).select_from(inner))).scalar_one()
+            if total > cap:
+                break
         if total <= cap:
             rows = []
             for where in parts:
@@ -191,7 +200,7 @@ async def map_cases(core: Core, box: Bbox, category: str = "", situation: str = 
             return MapResult(total, tuple(_public_case(core, r, r.id in photos) for r in rows),
                              ())
         clusters = await _clusters(s, parts, box)
-    return MapResult(total, (), clusters)
+    return MapResult(sum(k.count for k in clusters), (), clusters)
 
 
 async def _clusters(s, parts: list, box: Bbox) -> tuple[Cluster, ...]:
