@@ -5,7 +5,7 @@ from aiohttp import web
 
 from admin import views_admin as a, views_auth as auth, views_cases as c, \
     views_delivery as d, views_export as x, views_intake, views_open311 as o, \
-    views_publish as p
+    views_public, views_publish as p
 
 
 def setup(app: web.Application) -> None:
@@ -48,3 +48,4 @@ def setup(app: web.Application) -> None:
     r.add_post(f"/open311/v2/requests.{fmt}", o.post_request)
     r.add_get(f"/open311/v2/requests/{{id}}.{fmt}", o.request_one)
     r.add_get("/open311/v2/media/{protocol}/{sha:[0-9a-f]{64}}.{ext:jpg|png|webp}", o.media_file)
+    views_public.setup(app)  # the public face, without login (/publico)

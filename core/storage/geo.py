@@ -93,3 +93,15 @@ def cells_around(lat: float, lon: float, radius_m: float) -> list[int]:
             if gap_m <= radius_m * 1.001 + 1.0:
                 cells.add(r * _COLS + c % (_COLS - 1))
     return sorted(cells)
+
+
+GRID_COLS = _COLS  # cell = row * GRID_COLS + col
+
+
+def bbox_cells(south: float, west: float, north: float, east: float
+               ) -> tuple[int, int, int, int]:
+    """(first cell, last cell, first column, last column) of a box: a point of the box has
+    `first <= cell <= last` and `first_col <= cell % GRID_COLS <= last_col`, two conditions an
+    index on `cell` answers without reading the rows (the public map's visible area)."""
+    lo, hi = cell_of(south, west), cell_of(north, east)
+    return lo, hi, lo % _COLS, hi % _COLS

@@ -89,6 +89,10 @@ class Case(Base):
         Index("ix_cases_created_id", "created_at", "id"),
         Index("ix_cases_state_created_id", "state", "created_at", "id"),
         Index("ix_cases_category_created_id", "category", "created_at", "id"),
+        # The public map (migration 0011): open cases in the visible area, by cell; and the
+        # recently closed ones by closing time.
+        Index("ix_cases_open_cell", "is_open", "cell"),
+        Index("ix_cases_closed_at", "closed_at"),
     )
 
 
@@ -388,3 +392,17 @@ class AppSetting(Base):
     key: Mapped[str] = mapped_column(String(60), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PublicGuard(Base):
+    """Per visitor key (e.g. "owner:<IP>"), for the public pages without login: wrong owner
+    answers (the bot's cool-down, core.services.owner_access) and requests in the current
+    rate-limit window (core.services.public). Persisted, so a restart does not reset it."""
+
+    __tablename__ = "public_guards"
+    key: Mapped[str] = mapped_column(String(80), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    last_failure_at: Mapped[datetime | None]
+    locked_until: Mapped[datetime | None]
+    hits: Mapped[int] = mapped_column(Integer, default=0)
+    window_started_at: Mapped[datetime | None]

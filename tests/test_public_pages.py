@@ -1,0 +1,183 @@
+"""The public face without login (/publico): the map's visible-area query (open and recently
+closed cases, filters, clusters), the status page, the owner's page with the bot's cool-down
+(core.services.owner_access) persisted per IP, the rate limit, CSRF, and the GeoJSON open
+data."""
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from sqlalchemy import update
+
+from core.services import public as pub
+from core.services import public_access
+from core.storage.models import Case
+from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
+from tests.test_admin_fixtures import (CENTRE, csrf_of, new_case, panel,  # noqa: F401
+                                       to_notice_affixed)
+
+BOX = pub.Bbox(CENTRE[0] - 0.01, CENTRE[1] - 0.01, CENTRE[0] + 0.01, CENTRE[1] + 0.01)
+
+
+async def _close(core, protocol: str, days_ago: int) -> None:
+    async with core.db.unit_of_work() as s:
+        await s.execute(update(Case).where(Case.protocol == protocol).values(
+            is_open=False, state="closed_unfounded",
+            closed_at=core.now() - timedelta(days=days_ago)))
+
+
+async def test_map_shows_open_and_recently_closed_cases_only(core, photo):
+    open_ = await new_case(core, photo, 0)
+    recent = await new_case(core, photo, 1, category="large_furniture")
+    old = await new_case(core, photo, 2)
+    await _close(core, recent.protocol, 3)
+    await _close(core, old.protocol, pub.RECENT_DAYS + 1)
+    result = await pub.map_cases(core, BOX)
+    shown = {c.protocol: c for c in result.cases}
+    assert set(shown) == {open_.protocol, recent.protocol}
+    assert shown[recent.protocol].closed is not None and not shown[recent.protocol].is_open
+    # the place is approximate: three decimals (≈ 110 m)
+    assert shown[open_.protocol].lat == round(CENTRE[0], 3)
+    # the photo as the status page's link to its EXIF-free copy
+    assert shown[open_.protocol].properties()["foto"] == f"/publico/protocolo/{open_.protocol}/foto"
+    # filters: category, open only, closed only, one state
+    assert [c.protocol for c in (await pub.map_cases(core, BOX, "large_furniture")).cases] \
+        == [recent.protocol]
+    assert [c.protocol for c in (await pub.map_cases(core, BOX, "", pub.OPEN)).cases] \
+        == [open_.protocol]
+    assert [c.protocol for c in (await pub.map_cases(core, BOX, "", pub.CLOSED)).cases] \
+        == [recent.protocol]
+    assert [c.protocol for c in (await pub.map_cases(core, BOX, "", "closed_unfounded")).cases
+            ] == [recent.protocol]
+    # outside the visible area: nothing
+    away = pub.Bbox(CENTRE[0] + 0.5, CENTRE[1], CENTRE[0] + 0.6, CENTRE[1] + 0.1)
+    assert (await pub.map_cases(core, away)).total == 0
+
+
+async def test_map_answers_clusters_past_the_cap(core, photo):
+    for i in range(6):
+        await new_case(core, photo, i)
+    result = await pub.map_cases(core, BOX, cap=3)
+    assert result.total == 6 and not result.cases
+    assert sum(k.count for k in result.clusters) == 6
+    geo = result.geojson()
+    assert geo["type"] == "FeatureCollection"
+    assert all(set(f["properties"]) == {"agrupados"} for f in geo["features"])
+
+
+async def test_bad_map_parameters_are_a_400(panel):
+    async with panel.client() as client:
+        for query in ("bbox=1,2,3", "bbox=a,b,c,d", "bbox=-20,-46,-10,-40",
+                      "bbox=10,0,5,1", "categoria=tanque", "situacao=inventada",
+                      "bbox=nan,nan,nan,nan"):
+            resp = await client.get(f"/publico/mapa.json?{query}")
+            assert resp.status == 400, query
+            resp = await client.get(f"/publico?{query}")
+            assert resp.status == 400, query
+            assert "inválid" in await resp.text() or "desconhecid" in await resp.text() \
+                or "grande demais" in await resp.text()
+
+
+async def test_status_page_in_plain_words(panel, photo):
+    core = panel.core
+    case = await new_case(core, photo, 0, plate="ABC1D23")
+    await to_notice_affixed(core, case.protocol)
+    async with panel.client() as client:
+        page = await client.get(f"/publico/protocolo/{case.protocol}")
+        html = await page.text()
+        assert page.status == 200
+        view = await pub.status(core, case.protocol)
+        assert view.view.state_label in html
+        # what happens next, from the law's state texts and the deadline (Art. 6º notice)
+        assert "Prazo:" in view.next_step and view.view.deadline.article in html
+        assert "ABC1D23" not in html and "ABC-1D23" not in html
+        photo_resp = await client.get(f"/publico/protocolo/{case.protocol}/foto")
+        assert photo_resp.status == 200 and photo_resp.content_type == "image/jpeg"
+        assert b"Exif" not in await photo_resp.read()
+        missing = await client.get("/publico/protocolo/2026-999999")
+        assert missing.status == 404 and "não encontrado" in await missing.text()
+        by_code = await client.get(f"/publico/protocolo/{case.case_code}")
+        assert by_code.status == 404  # the case code is the owner's, not a public key
+        found = await client.get(f"/publico/protocolo?protocolo={case.protocol.lower()}",
+                                 allow_redirects=False)
+        assert found.headers["Location"] == f"/publico/protocolo/{case.protocol}"
+        empty = await client.get("/publico/protocolo?protocolo=", allow_redirects=False)
+        assert empty.headers["Location"] == "/publico"
+
+
+async def _owner_post(client, code: str, plate: str):
+    form = await client.get("/publico/proprietario")
+    return await client.post("/publico/proprietario", data={
+        "codigo": code, "placa": plate, "csrf": csrf_of(await form.text())})
+
+
+async def test_owner_page_by_code_and_plate_with_the_bots_cool_down(panel, photo, clock):
+    core = panel.core
+    case = await new_case(core, photo, 0, plate="ABC1D23")
+    await to_notice_affixed(core, case.protocol)
+    async with panel.client() as client:
+        ok = await _owner_post(client, case.case_code, "abc-1d23")
+        html = await ok.text()
+        assert ok.status == 200, html
+        assert "Prazo:" in html and case.protocol in html
+        # Owner access: wrong answers never say whether the case exists; the fifth locks
+        for _ in range(public_access.MAX_FAILURES - 1):
+            wrong = await _owner_post(client, case.case_code, "XYZ9A87")
+            assert wrong.status == 404 and "Não conseguimos abrir" in await wrong.text()
+        locked = await _owner_post(client, "nao-existe", "XYZ9A87")
+        assert locked.status == 403 and "Muitas tentativas" in await locked.text()
+        # the right answer is refused too while cooling down (persisted in public_guards)
+        again = await _owner_post(client, case.case_code, "ABC1D23")
+        assert again.status == 403
+        clock.advance(hours=1, minutes=1)
+        after = await _owner_post(client, case.case_code, "ABC1D23")
+        assert after.status == 200
+        # the QR code's link: the code alone, as the bot's deep link
+        qr = await client.get(f"/publico/proprietario/{case.case_code}")
+        assert qr.status == 200 and case.protocol in await qr.text()
+
+
+async def test_owner_form_needs_csrf(panel, photo):
+    case = await new_case(panel.core, photo, 0, plate="ABC1D23")
+    async with panel.client() as client:
+        resp = await client.post("/publico/proprietario",
+                                 data={"codigo": case.case_code, "placa": "ABC1D23"})
+        assert resp.status == 403 and "CSRF" in await resp.text()
+
+
+async def test_lookups_are_rate_limited_per_ip(panel, photo, monkeypatch):
+    case = await new_case(panel.core, photo, 0)
+    monkeypatch.setattr(public_access, "RATE_LIMIT", 3)
+    async with panel.client() as client:
+        for _ in range(3):
+            assert (await client.get(f"/publico/protocolo/{case.protocol}")).status == 200
+        resp = await client.get(f"/publico/protocolo/{case.protocol}")
+        assert resp.status == 429 and "Muitas consultas" in await resp.text()
+
+
+async def test_open_data_geojson_has_public_fields_only(panel, photo):
+    core = panel.core
+    a = await new_case(core, photo, 0, plate="ABC1D23", description="carro do vizinho")
+    b = await new_case(core, photo, 1)
+    await _close(core, b.protocol, pub.RECENT_DAYS + 5)
+    async with panel.client() as client:
+        resp = await client.get("/publico/casos.geojson")
+        assert resp.status == 200
+        data = json.loads(await resp.text())
+    assert data["type"] == "FeatureCollection"
+    assert [f["properties"]["protocolo"] for f in data["features"]] == [a.protocol]
+    f = data["features"][0]
+    assert f["geometry"] == {"type": "Point",
+                             "coordinates": [round(CENTRE[1], 3), round(CENTRE[0], 3)]}
+    assert set(f["properties"]) == {"foto", "protocolo", "categoria", "codigo_categoria", "situacao",
+                                    "aberto", "criado_em", "atualizado_em", "encerrado_em",
+                                    "bairro"}
+
+
+async def test_public_map_page_lists_cases_without_login(panel, photo):
+    case = await new_case(panel.core, photo, 0, neighbourhood="Vila Nova")
+    async with panel.client() as client:
+        resp = await client.get("/publico")
+        html = await resp.text()
+        assert resp.status == 200
+        assert case.protocol in html and "Vila Nova" in html
