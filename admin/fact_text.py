@@ -9,9 +9,11 @@ from typing import Any
 
 from core.documents.data import MISSING_PARTS
 from core.facts import MONEY, fact_kind
-from core.formatting import fmt_date, fmt_datetime, fmt_money
+from core.formatting import fmt_date, fmt_datetime, fmt_money, fmt_place
 from core.lifecycle import Lifecycle
 from core.services.context import Core
+from core.services.notifications import VIA_OWNER
+from core.services.step_forms import EXTRA_LABELS as STEP_LABELS
 from core.services.panel_cases import CaseDetail
 
 EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cidadão",
@@ -39,7 +41,20 @@ EXTRA_FACT_LABELS = {
     "filename": "arquivo", "needs_verification": "a verificar pelo fiscal",
     "retention_days": "prazo de guarda (dias)", "sha256": "arquivos",
     "media_urls": "fotos indicadas por endereço (Open311, media_url)",
+    "owner_statement_kind": "tipo de declaração", "submitted_via": "registrado por",
+    "owner_cpf": "CPF/CNPJ do proprietário/responsável", "auto_number": "número do auto",
+    "appeal_attachments": "anexos do recurso",
+    # what the citizen told in the report (case.details["report"]), not yet verified
+    "make_model": "marca/modelo",
+    "colour": "cor",
+    "time_there": "tempo no local",
+    "location_kind": "tipo de local",
 }
+#: How the panel words a few coded values (the owner's statement, who submitted a step).
+VALUE_LABELS = {"owner_statement_kind": {"removed": "já retirei", "will_remove": "vou retirar"},
+                "submitted_via": {VIA_OWNER: "o proprietário, pelo Telegram"}}
+#: What the citizen told in the report, in the order the case page shows it.
+REPORT_FACTS = ("make_model", "colour", "time_there", "signs", "location_kind")
 #: Event data that is internal plumbing, not for reading (ids, coordinates, hashes).
 HIDDEN_FACTS = {"from", "lat", "lon", "inspector"}
 #: Facts that hold stored files (hashes or Telegram ids): shown as a count.
@@ -53,7 +68,7 @@ DOCUMENT_LABELS = {"notificacao": "Notificação ao proprietário",
 
 
 def fact_label(lc: Lifecycle, key: str) -> str:
-    return EXTRA_FACT_LABELS.get(key) or lc.label_fact(key)
+    return EXTRA_FACT_LABELS.get(key) or STEP_LABELS.get(key) or lc.label_fact(key)
 
 
 def _as_list(value: Any) -> list:
@@ -109,6 +124,10 @@ def fact_text(core: Core, lc: Lifecycle, key: str, value: Any) -> str:
     if key in FILE_FACTS:
         n = len(_as_list(value))
         return str(n) if key == "photos" else f"{n} arquivo" + ("s" if n != 1 else "")
+    if key == "location_kind":
+        return next((loc.label for loc in law.locations if loc.code == value), _plain(value))
+    if key in VALUE_LABELS:
+        return VALUE_LABELS[key].get(value, _plain(value))
     if key == "document":
         return DOCUMENT_LABELS.get(value, _plain(value))
     if key == "deadline" and isinstance(value, dict):
@@ -149,6 +168,9 @@ def present(core: Core, d: CaseDetail) -> CaseDetail:
             item.label = EVENT_LABELS.get(item.label, item.label)
         item.rows = fact_rows(core, lc, item.data)
     d.fact_rows = fact_rows(core, lc, {k: v for k, v in d.facts.items() if k != "category"})
+    told = (d.case.details or {}).get("report") or {}
+    d.report_rows = fact_rows(core, lc, {k: told.get(k) for k in REPORT_FACTS})
+    d.place = fmt_place(d.case.address, d.case.neighbourhood) or "—"
     d.document_names = {sha: DOCUMENT_LABELS.get(code, name or "Documento")
                         for sha, (code, name) in d.issued.items()}
     return d

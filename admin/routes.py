@@ -16,6 +16,7 @@ def setup(app: web.Application) -> None:
     r.add_get("/senha", auth.password_page)
     r.add_post("/senha", auth.password_change)
     r.add_get("/", c.dashboard)
+    r.add_get("/fila", c.queue_page)
     r.add_get("/casos", c.case_list)
     r.add_get("/casos/{protocol}", c.case_page)
     r.add_post("/casos/{protocol}/acao/{code}", c.case_action)

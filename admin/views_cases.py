@@ -16,6 +16,7 @@ from core.services import panel_queries as pq
 from core.services.errors import InvalidInput, NotFound
 from core.services import delivery, tasks
 from core.services.staff import close_as_duplicate
+from core.services.staff_queue import staff_queue
 from core.services.steps import take_step
 
 SPECIAL = {"close_duplicate"}
@@ -26,8 +27,17 @@ async def dashboard(request: web.Request) -> web.Response:
     core = core_of(request)
     data = await pq.dashboard(core)
     return render(request, "dashboard.html", {
-        "d": data, "untold": await delivery.untold_cases(core),
+        "d": data, "queue": await staff_queue(core),
         "dead_letters": await delivery.dead_letter_count(core)})
+
+
+@require()
+async def queue_page(request: web.Request) -> web.Response:
+    """The staff's queue: cases waiting for an inspector, oldest first, each with a choice of
+    the active inspectors competent for its next step."""
+    core = core_of(request)
+    return render(request, "queue.html", {"queue": await staff_queue(core),
+                                          "inspectors": await pq.inspectors(core, True)})
 
 
 def _filter_from(request: web.Request) -> pq.CaseFilter:
@@ -119,7 +129,10 @@ async def assign(request: web.Request) -> web.StreamResponse:
     inspector_id = params.int_id(form.get("inspector_id"), "Fiscal")
     if inspector_id is None:
         raise InvalidInput("Escolha um fiscal.")
-    await tasks.assign_case(core, protocol, inspector_id, user_of(request).actor())
+    done = await tasks.assign_case(core, protocol, inspector_id, user_of(request).actor())
+    if form.get("back") == "fila":  # assigned from the staff's queue: back to it
+        raise redirect(request, "/fila", f"Caso {done.protocol} atribuído a "
+                       f"{done.inspector_name}; o fiscal foi avisado.")
     raise redirect(request, f"/casos/{protocol}", "Caso atribuído; o fiscal foi avisado.")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Any, Mapping
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
@@ -84,3 +85,21 @@ def fmt_kilograms(value: Decimal | int) -> str:
 def fmt_cpf_cnpj(value: str) -> str:
     """`123.456.789-09` for a CPF's 11 digits, `11.222.333/0001-81` for a CNPJ's 14."""
     return CNPJ().mask(value) if len(value) == 14 else CPF().mask(value)
+
+
+def fmt_place(address: str | None, neighbourhood: str | None) -> str:
+    """The address with its neighbourhood once (a geocoded address often already names it);
+    "" when neither is known."""
+    address, hood = (address or "").strip(), (neighbourhood or "").strip()
+    if hood and hood.casefold() not in address.casefold():
+        return f"{address} · {hood}" if address else hood
+    return address
+
+
+def citizen_said(report: Mapping[str, Any]) -> str:
+    """The citizen's make and model, colour and time in place (case.details["report"]) as they
+    wrote them, marked as still to be checked on the spot; "" when they said none."""
+    parts = [f"{label}: {str(report[key]).strip()[:200]}" for key, label in (
+        ("make_model", "marca/modelo"), ("colour", "cor"), ("time_there", "tempo no local"))
+        if str(report.get(key) or "").strip()]
+    return "Informado pelo cidadão (confira no local): " + "; ".join(parts) if parts else ""

@@ -14,7 +14,8 @@ from sqlalchemy import select
 
 from admin.app import create_app
 from core.services.inspectors import bind_inspector, invite_inspector
-from core.storage.models import Case, Tariff
+from core.services.tasks import refuse_task
+from core.storage.models import Case, Tariff, Task
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import PASSWORD, new_case, panel, to_notice_affixed  # noqa: F401
 
@@ -59,6 +60,14 @@ async def test_staff_workflow_in_chromium(panel, photo):
     target = await new_case(core, photo, 9, plate="ABC1D23", address="Rua Goiás, 120")
     affixed = await new_case(core, photo, 10, plate="XYZ9A87", address="Av. Brasil, 45")
     await to_notice_affixed(core, affixed.protocol)
+    # a case both inspectors refused waits in the staff's queue (the dashboard shows it)
+    refused = await new_case(core, photo, 11, address="Rua Pará, 8")
+    for _ in range(2):
+        async with core.db.read() as s:
+            task = (await s.execute(select(Task).join(Case).where(
+                Case.protocol == refused.protocol).order_by(Task.id.desc()))).scalars().first()
+        tg = 701 if task.inspector_id == ids["Joana Fiscal"] else 702
+        await refuse_task(core, tg, task.id, "Fora da minha área")
 
     server = TestServer(create_app(core))
     await server.start_server()
@@ -72,6 +81,7 @@ async def test_staff_workflow_in_chromium(panel, photo):
             await ctx.route("**/*", _offline)
             page = await ctx.new_page()
             await _login(page, base, "ana")
+            assert "1 Recusado pelo fiscal" in await page.inner_text("#fila")
             SHOTS.mkdir(parents=True, exist_ok=True)
             await page.screenshot(path=str(SHOTS / "dashboard.png"), full_page=True)
 

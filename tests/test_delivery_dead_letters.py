@@ -71,6 +71,8 @@ async def test_dead_task_message_listed_in_panel_untold_and_resent_once(bot, cor
     async with panel.client("bruno") as c:
         home = await (await c.get("/")).text()
         assert "Fiscal não avisado da tarefa" in home and protocol in home
+        fila = await (await c.get("/fila")).text()  # the staff's queue lists it too
+        assert f'data-protocol="{protocol}"' in fila and "Reenviar a tarefa" in fila
         page = await (await c.get("/entregas")).text()
         for shown in ("Fiscal", protocol, "Nova tarefa", "parse entities"):
             assert shown in page
@@ -83,6 +85,7 @@ async def test_dead_task_message_listed_in_panel_untold_and_resent_once(bot, cor
         assert len(bot.api.sent(ANA, "sendVenue")) == 1
         home = await (await c.get("/")).text()
         assert "Fiscal não avisado da tarefa" not in home
+        assert protocol not in await (await c.get("/fila")).text()
         assert await delivery.untold_cases(core) == []
         r = await post_form(c, "/entregas", f"/entregas/{row.id}/reenviar", {})
         assert r.status == 404 or "não encontrada" in await r.text()

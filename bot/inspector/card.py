@@ -6,7 +6,7 @@ from datetime import date
 
 from bot.inspector import texts
 from bot.router import Turn, inline
-from core.formatting import fmt_date
+from core.formatting import citizen_said, fmt_date, fmt_place
 from core.identifiers import format_plate
 from core.services.task_views import CaseCard, case_card
 from core.services.tasks import OFFERED
@@ -15,13 +15,16 @@ from core.services.tasks import OFFERED
 def render(card: CaseCard) -> str:
     lines = [f"Protocolo {card.protocol} — {card.category_label}",
              f"Etapa: {card.state_label}",
-             f"Endereço: {card.address or f'{card.lat:.5f}, {card.lon:.5f}'}"]
+             f"Endereço: {fmt_place(card.address, card.neighbourhood) or _pin(card)}"]
     if card.plate:
         lines.append(f"Placa: {format_plate(card.plate)}")
     if card.chassis:
         lines.append(f"Chassi: {card.chassis}")
     if card.description:
         lines.append(f"Descrição: {card.description[:500]}")
+    told = citizen_said(card.report)
+    if told:
+        lines.append(told)
     if card.owner_name:
         lines.append(f"Proprietário/responsável: {card.owner_name}")
     d = card.deadline
@@ -36,6 +39,10 @@ def render(card: CaseCard) -> str:
     if not card.actions:
         lines.append(texts.NO_ACTIONS)
     return "\n".join(lines)[:4096]
+
+
+def _pin(card: CaseCard) -> str:
+    return f"{card.lat:.5f}, {card.lon:.5f}"
 
 
 def buttons(card: CaseCard):

@@ -10,7 +10,7 @@ from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
 from typing import Any, AsyncIterator
 
-from sqlalchemy import and_, exists, func, or_, select, tuple_
+from sqlalchemy import and_, exists, func, select, tuple_
 
 from core.fees import Statement
 from core.identifiers import InvalidIdentifier, normalize_plate
@@ -20,7 +20,7 @@ from core.services.cases import case_facts, load_case
 from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.panel_common import (ACTIVE_TASK, PAGE_SIZE, assignees, day_bounds,
-                                        depot_pairs, in_pairs, needs_inspector, state_label,
+                                        depot_pairs, in_pairs, state_label,
                                         today)
 from core.services.panel_depot import collected_moments
 from core.storage.models import (Case, CaseOwner, Event, Evidence, Inspector, SupportingReport,
@@ -37,15 +37,9 @@ class Dashboard:
     by_category: list[tuple[str, int]]
     due_today: list[dict[str, Any]]
     overdue: list[dict[str, Any]]
-    unassigned: int
-    unassigned_cases: list[dict[str, Any]]
     depot_count: int
     reports_week: int
     open_total: int
-
-
-def _active_task():
-    return exists().where(Task.case_id == Case.id, Task.status.in_(ACTIVE_TASK))
 
 
 def _brief(core: Core, c: Case) -> dict[str, Any]:
@@ -62,7 +56,6 @@ async def dashboard(core: Core) -> Dashboard:
     law = core.law
     start, end = day_bounds(core, today(core))
     week_start = start - timedelta(days=today(core).weekday())
-    pairs = needs_inspector(core)
     async with core.db.read() as s:
         rows = (await s.execute(select(Case.track, Case.state, func.count()).where(
             Case.is_open.is_(True)).group_by(Case.track, Case.state))).all()
@@ -80,20 +73,13 @@ async def dashboard(core: Core) -> Dashboard:
                                      .order_by(Case.next_deadline_at).limit(50))).scalars().all()
         overdue = (await s.execute(due.where(Case.next_deadline_at < start)
                                    .order_by(Case.next_deadline_at).limit(50))).scalars().all()
-        need = or_(*[and_(Case.track == t, Case.state == st) for t, st in pairs]) \
-            if pairs else Case.id.is_(None)
-        unassigned_q = select(Case).where(Case.is_open.is_(True), need, ~_active_task())
-        unassigned = (await s.execute(select(func.count()).select_from(
-            unassigned_q.subquery()))).scalar_one()
-        unassigned_cases = (await s.execute(unassigned_q.order_by(Case.created_at)
-                                            .limit(10))).scalars().all()
         depot_count = (await s.execute(select(func.count()).select_from(Case).where(
             Case.is_open.is_(True), in_pairs(depot_pairs(core))))).scalar_one()
         week = (await s.execute(select(func.count()).select_from(Case).where(
             Case.created_at >= week_start))).scalar_one()
     return Dashboard(sorted(by_state.items(), key=lambda x: -x[1]), by_category,
                      [_brief(core, c) for c in due_today], [_brief(core, c) for c in overdue],
-                     unassigned, [_brief(core, c) for c in unassigned_cases], depot_count, week,
+                     depot_count, week,
                      sum(n for _, n in by_state.items()))
 
 

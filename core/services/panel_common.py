@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core.lifecycle import Actor
 from core.services.context import Core
+from core.services.tasks import allowed_agencies
 from core.storage.models import Case, Inspector, Task
 
 PAGE_SIZE = 50
@@ -48,9 +48,13 @@ def in_pairs(pairs: set[tuple[str, str]]):
 
 
 def needs_inspector(core: Core) -> list[tuple[str, str]]:
-    """(track, state) pairs where the next step is an inspector's (a task to assign)."""
+    """(track, state) pairs of open cases whose next step is an inspector's (a task to assign):
+    a state with an inspector step of any agency, and the initial state when the diligence it
+    opens is an inspector's (a report nobody competent was given, tasks.assign_new_cases).
+    Asking `available(st, Actor.INSPECTOR)` without an agency missed every step reserved to
+    some agencies, i.e. all of them: the queue was always empty."""
     return [(lc.track, st) for lc in core.law.tracks.values() for st in lc.states
-            if not lc.states[st].final and lc.available(st, Actor.INSPECTOR)]
+            if not lc.states[st].final and allowed_agencies(core, lc, st)]
 
 
 async def assignees(s: AsyncSession, case_ids: list[int]) -> dict[int, str]:

@@ -22,7 +22,7 @@ from geopy.distance import geodesic
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core.formatting import fmt_date
+from core.formatting import citizen_said, fmt_date
 from core.lifecycle import Actor, Lifecycle
 from core.services.cases import apply_transition, load_case
 from core.services.context import Core
@@ -265,6 +265,8 @@ async def task_payload(core: Core, s: AsyncSession, case: Case, task: Task, head
         lines.append(f"Placa: {case.plate}")
     if case.description:
         lines.append(f"Descrição: {case.description[:500]}")
+    if told := citizen_said((case.details or {}).get("report") or {}):
+        lines.append(told)
     photos = (await s.execute(select(Evidence.sha256).where(
         Evidence.case_id == case.id, Evidence.kind == "photo")
         .order_by(Evidence.id).limit(MAX_PHOTOS))).scalars().all()

@@ -1,0 +1,110 @@
+"""The staff's queue: open cases that need an inspector and have none who knows of it, each with
+why, oldest first. Reasons: nobody competent was active when the case came in (or staff were
+asked to assign, tasks.NO_INSPECTOR); the inspector refused the task and nobody else competent
+was left (tasks.refuse_task); the task was withdrawn (the inspector was deactivated) and nobody
+took it over; the inspector holds the task but its message is a dead letter
+(delivery.untold_cases). Staff assign from the list through tasks.assign_case. Reads only."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import and_, exists, or_, select
+
+from core.services import delivery
+from core.services.context import Core
+from core.services.panel_common import ACTIVE_TASK, needs_inspector, state_label
+from core.services.tasks import REFUSED, WITHDRAWN, allowed_agencies
+from core.storage.models import Case, Inspector, Task
+
+NO_INSPECTOR, REFUSED_BY, WITHDRAWN_FROM, UNTOLD = "none", "refused", "withdrawn", "untold"
+#: The reasons in the order the dashboard lists them, with their Portuguese label.
+REASONS = {NO_INSPECTOR: "Sem fiscal ativo competente",
+           REFUSED_BY: "Recusado pelo fiscal",
+           WITHDRAWN_FROM: "Tarefa retirada do fiscal",
+           UNTOLD: "Fiscal não avisado da tarefa"}
+LIMIT = 500
+
+
+@dataclass
+class QueueItem:
+    protocol: str
+    category: str
+    state: str
+    address: str | None
+    neighbourhood: str | None
+    created_at: datetime
+    since: datetime  # when it started waiting for staff
+    reason: str  # a REASONS key
+    detail: str  # who refused and why, the delivery error... (Portuguese)
+    agencies: frozenset = frozenset()  # agencies competent for the case's next step
+
+    @property
+    def reason_label(self) -> str:
+        return REASONS[self.reason]
+
+
+@dataclass
+class StaffQueue:
+    items: list[QueueItem] = field(default_factory=list)
+
+    @property
+    def counts(self) -> list[tuple[str, str, int]]:
+        """(reason, label, count) of the reasons present, in REASONS order."""
+        n: dict[str, int] = {}
+        for it in self.items:
+            n[it.reason] = n.get(it.reason, 0) + 1
+        return [(r, label, n[r]) for r, label in REASONS.items() if n.get(r)]
+
+    @property
+    def total(self) -> int:
+        return len(self.items)
+
+
+def _brief(core: Core, c: Case, since: datetime, reason: str, detail: str) -> QueueItem:
+    cat = core.law.categories[c.category].label if c.category in core.law.categories \
+        else c.category
+    return QueueItem(c.protocol, cat, state_label(core, c.track, c.state), c.address,
+                     c.neighbourhood, c.created_at, since, reason, detail,
+                     allowed_agencies(core, core.law.tracks[c.track], c.state))
+
+
+async def staff_queue(core: Core) -> StaffQueue:
+    """Every open case waiting for staff to give it to an inspector, oldest wait first."""
+    pairs = needs_inspector(core)
+    need = or_(*[and_(Case.track == t, Case.state == st) for t, st in pairs]) \
+        if pairs else Case.id.is_(None)
+    held = exists().where(Task.case_id == Case.id, Task.status.in_(ACTIVE_TASK))
+    async with core.db.read() as s:
+        cases = (await s.execute(select(Case).where(Case.is_open.is_(True), need, ~held)
+                                 .order_by(Case.created_at, Case.id).limit(LIMIT))
+                 ).scalars().all()
+        last: dict[int, tuple[Task, str]] = {}
+        if cases:
+            for task, name in (await s.execute(
+                    select(Task, Inspector.name).join(Inspector, Inspector.id == Task.inspector_id)
+                    .where(Task.case_id.in_([c.id for c in cases])).order_by(Task.id))).all():
+                last[task.case_id] = (task, name)
+        untold = await delivery.untold_cases(core)
+        told = {u.protocol for u in untold}
+        untold_cases = {c.protocol: c for c in (await s.execute(select(Case).where(
+            Case.protocol.in_(sorted(told))))).scalars().all()} if told else {}
+    items = []
+    for c in cases:
+        task, name = last.get(c.id, (None, ""))
+        if task is not None and task.status == REFUSED:
+            items.append(_brief(core, c, task.updated_at, REFUSED_BY,
+                                f"{name}: {task.reason or 'sem motivo informado'}"))
+        elif task is not None and task.status == WITHDRAWN:
+            items.append(_brief(core, c, task.updated_at, WITHDRAWN_FROM, name))
+        else:
+            flag = (c.details or {}).get("needs_assignment") or {}
+            since = datetime.fromisoformat(flag["since"]) if flag.get("since") else c.created_at
+            items.append(_brief(core, c, since, NO_INSPECTOR, ""))
+    for u in untold:
+        c = untold_cases.get(u.protocol)
+        if c is not None:
+            items.append(_brief(core, c, u.failed_at or c.created_at, UNTOLD,
+                                f"{u.inspector}: {u.error}"))
+    items.sort(key=lambda it: (it.since, it.protocol))
+    return StaffQueue(items)
