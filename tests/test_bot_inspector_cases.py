@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from bot.harness import BotHarness
+from core.identifiers import format_case_code
 from core.services.cases import apply_transition
 from core.services.sweep import sweep_deadlines
 from core.services.warnings import inspector_warnings
@@ -84,7 +85,7 @@ async def test_vehicle_inspection_notification_lapse_removal_termo_art_4_I_art_6
     assert "11/12/2026" in text and "Art. 4º" in text and "José da Silva" in text
     case = await case_row(core, protocol)
     assert case.state == "owner_notified"
-    assert f"t.me/{'ViaLivreDoresBot'}?start={case.case_code}" in text.replace("\n", "")
+    assert f"t.me/{'ViaLivreDoresBot'}?start={format_case_code(case.case_code)}" in text.replace("\n", "")
     clock.advance(days=11)
     await sweep(bot, core)
     due = await task_message(bot, ANA, protocol, heading="Remoção devida")

@@ -10,6 +10,7 @@ from datetime import date
 from pypdf import PdfReader
 from sqlalchemy import select
 
+from core.identifiers import format_case_code
 from core.services.documents import edital_entries, issue_edital, issue_notification
 from core.services.staff import create_user, record_edital
 from core.storage.models import Evidence, Event
@@ -54,11 +55,11 @@ async def test_owner_unknown_notice_publication_lapse_removal_edital_art_4_II_ar
     case = await case_row(core, protocol)
     maria = await create_user(core, "maria", "senha-muito-secreta", "staff")
 
-    assert [e.case_code for e in await edital_entries(core, "notificacao")] == [case.case_code]
+    assert [e.case_code for e in await edital_entries(core, "notificacao")] == [format_case_code(case.case_code)]
     _, _, blob = await issue_edital(core, "notificacao", maria.actor(), "101/2026",
                                     "Carlos Souza", "Secretário de Administração")
     text = text_of(blob)
-    assert "Art. 4º, II, b" in text and case.case_code in text and "Rua Tiradentes" in text
+    assert "Art. 4º, II, b" in text and format_case_code(case.case_code) in text and "Rua Tiradentes" in text
     await record_edital(core, protocol, "notificacao", date(2026, 12, 1), "DOM nº 100, p. 3",
                         maria)
     case = await case_row(core, protocol)
@@ -100,7 +101,7 @@ async def test_owner_unknown_notice_publication_lapse_removal_edital_art_4_II_ar
                                          "Carlos Souza", "Secretário de Administração")
     text = text_of(blob)
     assert "EDITAL DE REMOÇÃO" in text and "Art. 6º, § 1º" in text
-    assert case.case_code in text and "ABC1D23" in text and "Rua Tiradentes, 120" in text
+    assert format_case_code(case.case_code) in text and "ABC1D23" in text and "Rua Tiradentes, 120" in text
     assert "Pátio municipal" in text and "12/12/2026" in text  # where it went, and when
     await record_edital(core, protocol, "remocao", date(2026, 12, 12), "DOM nº 105, p. 2", maria)
     assert await edital_entries(core, "remocao") == []  # published once

@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 from core.facts import DATE, DATETIME, MONEY, fact_kind, stored_decimal
 from core.formatting import fmt_date, fmt_datetime, fmt_money
+from core.identifiers import format_case_code
 from core.services.owners import AppealInfo, DepotInfo, OwnerDeadline, OwnerView
 
 MAX_TEXT = 4096
@@ -41,7 +42,7 @@ def deadline_line(d: OwnerDeadline) -> str:
 
 def view_text(view: OwnerView) -> str:
     """The whole view as plain Portuguese text."""
-    out = [f"Seu caso {view.case_code} (protocolo {view.protocol})",
+    out = [f"Seu caso {format_case_code(view.case_code)} (protocolo {view.protocol})",
            f"{view.category_label}: {view.object_text}"]
     if view.address:
         out.append(f"Local: {view.address}")

@@ -1,11 +1,11 @@
 """Portuguese texts of the owner's conversation (what the law says comes from core services)."""
 from __future__ import annotations
 
+from core.identifiers import BAD_CASE_CODE as BAD_CODE  # noqa: F401 (one text per case)
+
 ASK_CODE = ("Você é o proprietário ou responsável pelo objeto? Envie o código do caso impresso "
-            "no aviso deixado no objeto (11 letras, números, - ou _).\n"
+            "no aviso deixado no objeto (8 letras e números, como K7QM-42XD).\n"
             "Dica: pelo QR code do aviso você entra direto, sem digitar nada.")
-BAD_CODE = ("Esse não parece um código de caso: ele tem 11 caracteres (letras, números, - ou _) "
-            "e está impresso no aviso. Envie de novo.")
 ASK_ANSWER = ("Agora envie a placa do veículo (ex.: ABC1D23). Se o objeto não tem placa, envie "
               "os 4 últimos caracteres do chassi. Se não tem placa nem chassi (um móvel, por "
               "exemplo), toque no botão abaixo.")
