@@ -11,8 +11,10 @@ ASK_ANSWER = ("Agora envie a placa do veículo (ex.: ABC1D23). Se o objeto não 
               "exemplo), toque no botão abaixo.")
 NO_PLATE_BUTTON = "Não tem placa nem chassi"
 TRY_AGAIN = "Envie o código do caso de novo, ou toque em Cancelar."
-ASK_DATE = ("Até que dia você vai retirar o objeto do local? Envie a data assim: dd/mm/aaaa "
-            "(por exemplo, 10/12/2026).")
+ASK_DATE = ("Até que dia você vai retirar o objeto do local? Toque em Hoje ou Amanhã, ou envie "
+            "a data assim: dd/mm/aaaa (por exemplo, {example}).\n"
+            "A data não pode passar de {limit}, o fim do prazo (Art. 6º, §3º).")
+TODAY, TOMORROW = "Hoje", "Amanhã"
 DATE_AGAIN = "Envie outra data (dd/mm/aaaa) ou toque em Cancelar."
 ASK_APPEAL = ("Escreva aqui as razões do seu recurso ao Prefeito (pode enviar em mais de uma "
               "mensagem). Se quiser, anexe fotos ou documentos. Quando terminar, toque em "
