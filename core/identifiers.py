@@ -128,3 +128,50 @@ def validate_chassis(s: str) -> Chassis:
             "antiga. Confira com o documento do veículo.",
         ),
     )
+
+
+# -- the owner's case code (printed on every document and in the QR deep link) -----------------
+
+#: Crockford's base 32 (no I, L, O, U): nothing a person can misread or mistype as another.
+CASE_CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+CASE_CODE_LENGTH = 8
+#: Codes issued before the typable form: secrets.token_urlsafe(8), 11 case-sensitive
+#: characters of [A-Za-z0-9_-]. They keep working, read exactly as printed.
+_LEGACY_CASE_CODE = re.compile(r"^[A-Za-z0-9_-]{11}$")
+_CROCKFORD_READS = str.maketrans({"O": "0", "I": "1", "L": "1"})
+BAD_CASE_CODE = ("Esse não parece um código de caso. Ele tem 8 letras e números, como K7QM-42XD, "
+                 "e está impresso no aviso deixado no objeto. Confira e envie de novo.")
+
+
+def format_case_code(code: str) -> str:
+    """The one printed form of a case code: "K7QM-42XD" (an old 11-character code as is).
+    Documents, the QR deep link and every message show this."""
+    code = code or ""
+    if len(code) == CASE_CODE_LENGTH and all(c in CASE_CODE_ALPHABET for c in code):
+        half = CASE_CODE_LENGTH // 2
+        return f"{code[:half]}-{code[half:]}"
+    return code
+
+
+def case_code_keys(text: str | None) -> tuple[str, ...]:
+    """The stored forms `text` may be, best first: the typable code read case-insensitively,
+    without spaces, dashes or dots, with O read as 0 and I, L as 1 (Crockford); and an old
+    11-character code exactly as typed. Empty when it can be neither."""
+    raw = (text or "").strip()
+    keys: list[str] = []
+    compact = _SEPARATORS.sub("", raw).upper().translate(_CROCKFORD_READS)
+    if len(compact) == CASE_CODE_LENGTH and all(c in CASE_CODE_ALPHABET for c in compact):
+        keys.append(compact)
+    if _LEGACY_CASE_CODE.match(raw) and raw not in keys:
+        keys.append(raw)
+    return tuple(keys)
+
+
+def parse_case_code(text: str | None) -> str:
+    """A typed or scanned case code as stored ("k7qm 42xd" → "K7QM42XD"; an old code as is),
+    or InvalidIdentifier with a Portuguese message. Whether a case has it is the lookup's
+    business (core.services.owner_access tries every form case_code_keys gives)."""
+    keys = case_code_keys(text)
+    if not keys:
+        raise InvalidIdentifier(BAD_CASE_CODE)
+    return keys[0]

@@ -53,6 +53,8 @@ class DeadlineRule:
 
 
 Guard = Callable[[Mapping[str, Any]], "str | None"]
+#: The longest button label that fits a phone's screen beside another (Transition.button).
+BUTTON_MAX = 24
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ class Transition:
     actors: frozenset[Actor]
     article: str  # e.g. "Art. 4º, II, b"
     text: str  # the text of the law this transition implements
-    label: str  # Portuguese label (button, timeline)
+    label: str  # Portuguese label (timeline, panel, the step's heading)
     requires: tuple[str, ...] = ()  # facts that must be present and non-empty
     agencies: frozenset[str] = frozenset()  # inspector agencies allowed; empty = any
     deadline: DeadlineRule | None = None
@@ -73,6 +75,9 @@ class Transition:
     #: (fact, from_fact): a fact not given takes the value of another already on the case
     #: (e.g. the collection moment defaults to the removal's start, Dores Art. 3º).
     defaults: tuple[tuple[str, str], ...] = ()
+    #: Short Portuguese label for a phone's button ("Notificar"): an action in a few words
+    #: (at most BUTTON_MAX characters); the label and the article go in the message text.
+    button: str = ""
 
     def with_defaults(self, given: Mapping[str, Any], known: Mapping[str, Any]
                       ) -> dict[str, Any]:

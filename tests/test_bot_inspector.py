@@ -52,9 +52,10 @@ async def test_task_reaches_inspector_with_photo_and_pin_accept_art_4(bot, core,
     card = await tap(bot, ANA, "Aceitar", expect=f"Protocolo {protocol}")
     assert "Tarefa aceita" in card.text
     labels = [b.text for row in card.buttons for b in row]
-    assert any("Notificar o proprietário (Anexo I)" in t for t in labels)
-    assert any("Afixar notificação" in t for t in labels)
-    assert not any("Iniciar a remoção" in t for t in labels)  # not in this state
+    assert "Notificar" in labels and "Afixar notificação" in labels  # short, for a phone
+    # the text says what each button does and the article that allows it
+    assert "• Notificar: Notificar o proprietário (Anexo I) (Art. 4º, I)" in card.text
+    assert not any("Iniciar remoção" in t for t in labels)  # not in this state
     async with core.db.read() as s:
         assert (await s.execute(select(Task.status))).scalar_one() == "accepted"
 

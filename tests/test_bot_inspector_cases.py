@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from bot.harness import BotHarness
+from core.identifiers import format_case_code
 from core.services.cases import apply_transition
 from core.services.sweep import sweep_deadlines
 from core.services.warnings import inspector_warnings
@@ -35,13 +36,13 @@ async def sweep(bot, core):
     bot.app.bot_data["outbox_wake"].set()
 
 async def remove_and_termo(bot, core, protocol):
-    await tap(bot, ANA, "Iniciar a remoção", expect="fotos ou vídeo")
+    await tap(bot, ANA, "Iniciar remoção", expect="fotos ou vídeo")
     await send_photo(bot, ANA, 3)
     await tap(bot, ANA, "Pronto", expect="início da remoção")
     await tap(bot, ANA, "Agora", expect="Confira antes de registrar")
     await tap(bot, ANA, "Confirmar", expect="Registrado: Iniciar a remoção")
     await said(bot, ANA, f"Protocolo {protocol} —")  # the card again, next step offered
-    await tap(bot, ANA, "Registrar entrada no pátio", expect="número do termo")
+    await tap(bot, ANA, "Entrada no pátio", expect="número do termo")
     await tap(bot, ANA, f"Usar: {protocol}", expect="itens faltantes")
     await tick(bot, ["PNEUS/RODAS", "BANCOS"])
     await tap(bot, ANA, "Continuar", expect="hodômetro")
@@ -61,7 +62,7 @@ async def test_vehicle_inspection_notification_lapse_removal_termo_art_4_I_art_6
     protocol = await report(core, photo, plate="ABC1D23")
     await task_message(bot, ANA, protocol)
     await tap(bot, ANA, "Aceitar", expect=f"Protocolo {protocol}")
-    await tap(bot, ANA, "Notificar o proprietário", expect="Passo 1 de")
+    await tap(bot, ANA, "Notificar", expect="Passo 1 de")
     await tick(bot, ["Sem para-choques"])  # one sign alone does not qualify (Art. 3º, §4º)
     await tap(bot, ANA, "Continuar", expect="nome do proprietário")
     await answer(bot, ANA, "José da Silva", "CPF")
@@ -84,7 +85,7 @@ async def test_vehicle_inspection_notification_lapse_removal_termo_art_4_I_art_6
     assert "11/12/2026" in text and "Art. 4º" in text and "José da Silva" in text
     case = await case_row(core, protocol)
     assert case.state == "owner_notified"
-    assert f"t.me/{'ViaLivreDoresBot'}?start={case.case_code}" in text.replace("\n", "")
+    assert f"t.me/{'ViaLivreDoresBot'}?start={format_case_code(case.case_code)}" in text.replace("\n", "")
     clock.advance(days=11)
     await sweep(bot, core)
     due = await task_message(bot, ANA, protocol, heading="Remoção devida")
@@ -126,7 +127,7 @@ async def test_furniture_removed_immediately_owner_unknown_art_5_II(bot, core, p
     await task_message(bot, CARLA, protocol)
     card = await tap(bot, CARLA, "Aceitar", expect=f"Protocolo {protocol}")
     assert not any("Anexo I" in b.text for row in card.buttons for b in row)
-    await tap(bot, CARLA, "Remover de imediato", expect="Marque os sinais")
+    await tap(bot, CARLA, "Remover agora", expect="Marque os sinais")
     await tap(bot, CARLA, "Está no mesmo local há mais de 30 dias")
     await tap(bot, CARLA, "Mau estado de conservação visível")
     await tap(bot, CARLA, "Continuar", expect="motivo da remoção imediata")
@@ -139,7 +140,7 @@ async def test_furniture_removed_immediately_owner_unknown_art_5_II(bot, core, p
     await tap(bot, CARLA, "Confirmar", expect="Registrado: Remover de imediato")
     assert (await case_row(core, protocol)).state == "removal_started"
     await said(bot, CARLA, f"Protocolo {protocol} —")
-    await tap(bot, CARLA, "Registrar entrada no depósito", expect="número do termo")
+    await tap(bot, CARLA, "Entrada no depósito", expect="número do termo")
     await answer(bot, CARLA, "T-9/2026", "descrição do bem")
     await answer(bot, CARLA, "Sofá de três lugares, tecido marrom", "pátio de destino")
     await answer(bot, CARLA, "Depósito da Saúde", "data e hora do recolhimento")
@@ -159,7 +160,7 @@ async def test_recidivism_offered_for_the_same_plate_art_6_par_5(bot, core, phot
     await task_message(bot, ANA, second)
     card = await open_card(bot, ANA, second)
     assert f"Caso anterior do mesmo veículo: {first}" in card.text
-    await tap(bot, ANA, "Remover de imediato (reincidência)", expect="Marque os sinais")
+    await tap(bot, ANA, "Remover: reincidência", expect="Marque os sinais")
     await tick(bot, ["há mais de 30 dias", "Faltando um ou mais pneus", "Sem motor"])
     await tap(bot, ANA, "Continuar", expect="caso anterior")
     await tap(bot, ANA, first, expect="fotos ou vídeo")
@@ -176,7 +177,7 @@ async def test_dracena_auto_with_refusal_to_sign_and_witnesses_art_2_par_2(make_
         protocol = await report(core, photo, category="infraction", where=DRACENA)
         await task_message(bot, ANA, protocol)
         await tap(bot, ANA, "Aceitar", expect=f"Protocolo {protocol}")
-        await tap(bot, ANA, "Lavrar auto de infração na presença", expect="nome do infrator")
+        await tap(bot, ANA, "Lavrar auto", expect="nome do infrator")
         await answer(bot, ANA, "Fulano de Tal", "fato constitutivo")
         await answer(bot, ANA, "Calçada obstruída com entulho", "lugar da infração")
         await answer(bot, ANA, "Rua Brasil, 100", "dia e hora")

@@ -10,6 +10,7 @@ from datetime import date
 from pypdf import PdfReader
 from sqlalchemy import select
 
+from core.identifiers import format_case_code
 from core.services.documents import edital_entries, issue_edital, issue_notification
 from core.services.staff import create_user, record_edital
 from core.storage.models import Evidence, Event
@@ -54,11 +55,11 @@ async def test_owner_unknown_notice_publication_lapse_removal_edital_art_4_II_ar
     case = await case_row(core, protocol)
     maria = await create_user(core, "maria", "senha-muito-secreta", "staff")
 
-    assert [e.case_code for e in await edital_entries(core, "notificacao")] == [case.case_code]
+    assert [e.case_code for e in await edital_entries(core, "notificacao")] == [format_case_code(case.case_code)]
     _, _, blob = await issue_edital(core, "notificacao", maria.actor(), "101/2026",
                                     "Carlos Souza", "Secretário de Administração")
     text = text_of(blob)
-    assert "Art. 4º, II, b" in text and case.case_code in text and "Rua Tiradentes" in text
+    assert "Art. 4º, II, b" in text and format_case_code(case.case_code) in text and "Rua Tiradentes" in text
     await record_edital(core, protocol, "notificacao", date(2026, 12, 1), "DOM nº 100, p. 3",
                         maria)
     case = await case_row(core, protocol)
@@ -76,14 +77,14 @@ async def test_owner_unknown_notice_publication_lapse_removal_edital_art_4_II_ar
     await task_message(bot, ANA, protocol, heading="Remoção devida")
 
     await open_card(bot, ANA, protocol)
-    await tap(bot, ANA, "Iniciar a remoção", expect="Envie fotos ou vídeos")
+    await tap(bot, ANA, "Iniciar remoção", expect="Envie fotos ou vídeos")
     await bot.api.send_video(ANA, MP4)
     await said(bot, ANA, "Recebido(s): 0 foto(s) e 1 vídeo(s)")
     await tap(bot, ANA, "Pronto", expect="início da remoção")
     await tap(bot, ANA, "Agora", expect="Confira antes de registrar")
     await tap(bot, ANA, "Confirmar", expect="Registrado: Iniciar a remoção")
     await said(bot, ANA, f"Protocolo {protocol} —")
-    await tap(bot, ANA, "Registrar entrada no pátio", expect="número do termo")
+    await tap(bot, ANA, "Entrada no pátio", expect="número do termo")
     await tap(bot, ANA, f"Usar: {protocol}", expect="itens faltantes")
     await tap(bot, ANA, "Nenhum item faltante", expect="hodômetro")
     await answer(bot, ANA, "98.765 km", "pátio de destino")
@@ -94,13 +95,13 @@ async def test_owner_unknown_notice_publication_lapse_removal_edital_art_4_II_ar
     assert "vídeo 1" in pdf_text(termo) and "98.765 km" in pdf_text(termo)
 
     entries = await edital_entries(core, "remocao")
-    assert [e.case_code for e in entries] == [case.case_code]
+    assert [e.case_code for e in entries] == [format_case_code(case.case_code)]
     assert entries[0].destination.startswith("Pátio municipal")
     sha, name, blob = await issue_edital(core, "remocao", maria.actor(), "102/2026",
                                          "Carlos Souza", "Secretário de Administração")
     text = text_of(blob)
     assert "EDITAL DE REMOÇÃO" in text and "Art. 6º, § 1º" in text
-    assert case.case_code in text and "ABC1D23" in text and "Rua Tiradentes, 120" in text
+    assert format_case_code(case.case_code) in text and "ABC1D23" in text and "Rua Tiradentes, 120" in text
     assert "Pátio municipal" in text and "12/12/2026" in text  # where it went, and when
     await record_edital(core, protocol, "remocao", date(2026, 12, 12), "DOM nº 105, p. 2", maria)
     assert await edital_entries(core, "remocao") == []  # published once
@@ -130,7 +131,7 @@ async def test_removal_video_over_20_mb_refused_in_portuguese_art_6_I_a(bot, cor
     await sweep(bot, core)
     await task_message(bot, ANA, protocol, heading="Remoção devida")
     await open_card(bot, ANA, protocol)
-    await tap(bot, ANA, "Iniciar a remoção", expect="Envie fotos ou vídeos")
+    await tap(bot, ANA, "Iniciar remoção", expect="Envie fotos ou vídeos")
     stored = sorted(core.evidence.root.rglob("*"))
     mark = bot.api.mark()
     await bot.api.send_video(ANA, MP4 + bytes(21 * 1024 * 1024))

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 from pypdf import PdfReader
 
 from core.formatting import fmt_date
+from core.identifiers import format_case_code
 from core.storage.models import Tariff
 from tests.core_fixtures import photo  # noqa: F401
 from tests.test_bot_owner_support import JOSE, button_texts, open_by_qr
@@ -86,4 +87,4 @@ async def test_summary_pdf_arrives_as_a_document_with_fees_and_deadline(bot, cor
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
     flat = " ".join(text.split())
     assert "440,00" in flat and "35,00" in flat
-    assert fmt_date(auction) in flat and sub.case_code in flat
+    assert fmt_date(auction) in flat and format_case_code(sub.case_code) in flat

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from core.identifiers import format_case_code
 from core.services.owners import WRONG_ANSWER
 from core.storage.models import ConversationState, OwnerLink
 from tests.test_bot_owner_support import INTRUDER, JOSE, button_data, button_texts, open_by_qr
@@ -54,7 +55,7 @@ async def test_code_and_plate_same_message_for_unknown_code_and_wrong_plate_dura
     await said(bot, JOSE, "Agora envie a placa")
     await bot.restart()
     await bot.api.send_text(JOSE, "abc-1d23")
-    view = await said(bot, JOSE, f"Seu caso {sub.case_code}")
+    view = await said(bot, JOSE, f"Seu caso {format_case_code(sub.case_code)}")
     assert "Retire até 11/12/2026" in view.text
     async with core.db.read() as s:
         assert (await s.execute(select(ConversationState))).first() is None
@@ -66,13 +67,13 @@ async def test_chassis_tail_or_nothing_where_there_is_no_plate(bot, core, photo)
     await bot.api.send_command(JOSE, "proprietario", body.case_code)
     await said(bot, JOSE, "Agora envie a placa")
     await bot.api.send_text(JOSE, "4251")
-    await said(bot, JOSE, f"Seu caso {body.case_code}")
+    await said(bot, JOSE, f"Seu caso {format_case_code(body.case_code)}")
     fridge = await report(core, photo, category="large_furniture")
     await bot.api.send_command(JOSE, "proprietario")
     await said(bot, JOSE, "Envie o código do caso")
     await bot.api.send_text(JOSE, fridge.case_code)
     await said(bot, JOSE, "Agora envie a placa")
-    await press(bot, JOSE, "Não tem placa nem chassi", expect=f"Seu caso {fridge.case_code}")
+    await press(bot, JOSE, "Não tem placa nem chassi", expect=f"Seu caso {format_case_code(fridge.case_code)}")
 
 
 async def test_five_wrong_answers_cool_down_for_an_hour(bot, core, photo, clock):
@@ -86,10 +87,10 @@ async def test_five_wrong_answers_cool_down_for_an_hour(bot, core, photo, clock)
     await bot.api.send_command(JOSE, "start", sub.case_code)  # and the QR link
     assert "Muitas tentativas" in (await said(bot, JOSE)).text
     await bot.api.send_command(INTRUDER, "start", sub.case_code)  # others are not affected
-    await said(bot, INTRUDER, f"Seu caso {sub.case_code}")
+    await said(bot, INTRUDER, f"Seu caso {format_case_code(sub.case_code)}")
     clock.advance(hours=1, minutes=1)
     await bot.api.send_command(JOSE, "proprietario", [sub.case_code, "ABC1D23"])
-    await said(bot, JOSE, f"Seu caso {sub.case_code}")
+    await said(bot, JOSE, f"Seu caso {format_case_code(sub.case_code)}")
 
 
 async def test_cancel_in_the_owner_conversation_does_not_speak_of_a_report(bot):

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.standin.botapi import User
+from core.identifiers import format_case_code
 from core.services.errors import Forbidden
 from core.services.owner_proof import NEEDS_PROOF, WRONG_PROOF
 from core.services.owners import link_by_code, owner_statement
@@ -88,7 +89,7 @@ async def test_owner_proves_with_the_document_and_the_inspector_sees_who_art_6_p
 async def test_owner_who_linked_with_code_and_plate_states_at_once(bot, core, photo):  # noqa: F811
     sub = await notified(core, photo)
     await bot.api.send_command(OWNER_USER, "proprietario", [sub.case_code, "ABC1D23"])
-    await said(bot, OWNER_USER, f"Seu caso {sub.case_code}")
+    await said(bot, OWNER_USER, f"Seu caso {format_case_code(sub.case_code)}")
     await press(bot, OWNER_USER, "Já retirei", expect="Registramos sua declaração")
     [event] = await _statements(core)
     assert "comprovou com: placa" in str(event.data)

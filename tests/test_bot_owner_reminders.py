@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.harness import BotHarness
+from core.identifiers import format_case_code
 from core.services.reminders import owner_reminders
 from tests.core_fixtures import photo  # noqa: F401
 from tests.test_bot_owner_support import JOSE, open_by_qr
@@ -46,7 +47,7 @@ async def test_three_days_and_one_day_before_the_deadline_once_each_art_4_I(fast
     assert "11/12/2026" in d3 and "Art. 4º, I" in d3 and "Maria" not in d3
     clock.now = datetime(2026, 12, 11, 10, tzinfo=SP)
     [d1] = await settle(fast, "menos de 1 dia")
-    assert sub.case_code in d1
+    assert format_case_code(sub.case_code) in d1
     assert len(delivered(fast, "menos de 3 dias")) == 1
     # the loop function itself, run twice more: nothing new to queue
     assert (await owner_reminders(core)).queued == []

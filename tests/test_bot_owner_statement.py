@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
+from core.identifiers import format_case_code
 from core.services.cases import apply_transition
 from core.services.inspectors import bind_inspector, invite_inspector
 from core.services.owners import NOT_LINKED
@@ -40,8 +41,11 @@ async def test_will_remove_with_a_date_reaches_the_inspector_art_6_par_3(bot, co
     await bot.api.send_text(JOSE, "05/12/2026")
     done = await said(bot, JOSE, "Registramos sua declaração")
     assert "05/12/2026" in done.text and "Art. 6º, §4º" in done.text  # towing can't be stopped
-    view = await said(bot, JOSE, f"Seu caso {sub.case_code}")
-    assert "Retire até 05/12/2026" in view.text
+    view = await said(bot, JOSE, f"Seu caso {format_case_code(sub.case_code)}")
+    # the law's deadline stays, shown first; the owner's date beside it (Art. 4º, I; 6º, §3º)
+    legal = view.text.index("Prazo: retirar o veículo do espaço público até")
+    assert "Retire até 11/12/2026" in view.text and "(11/12/2026)" in view.text
+    assert legal < view.text.index("Sua data: você disse que vai retirar até 05/12/2026")
     asked = await bot.api.wait_for(method="sendMessage", chat_id=ANA,
                                    text="o proprietário declarou", timeout=5)
     assert "05/12/2026" in asked.text and sub.protocol in asked.text

@@ -3,6 +3,7 @@ services (tests.test_services_owners), the owner reaching them through the real 
 from __future__ import annotations
 
 from bot.standin.botapi import Call, User
+from core.identifiers import format_case_code
 from tests.test_bot_support import said
 
 JOSE = User(777, "José")  # the owner (tests.test_services_owners.OWNER)
@@ -11,9 +12,9 @@ INTRUDER = User(888, "Intruso")
 
 
 async def open_by_qr(h, user: User, code: str) -> Call:
-    """The owner scans the notice's QR code: `/start <case code>`."""
-    await h.api.send_command(user, "start", code)
-    return await said(h, user, f"Seu caso {code}")
+    """The owner scans the notice's QR code: `/start <case code>`, printed grouped."""
+    await h.api.send_command(user, "start", format_case_code(code))
+    return await said(h, user, f"Seu caso {format_case_code(code)}")
 
 
 def button_data(call: Call) -> list[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy import delete, select
 
 from bot.harness import BotHarness
+from core.identifiers import format_case_code
 from core.services.bot_identity import bot_username
 from core.storage.models import AppSetting, Case, Event
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
@@ -46,7 +47,7 @@ async def test_unconfigured_username_is_learnt_and_the_notice_carries_the_link_a
         _, pdf = await document(bot, ANA, "notificacao-afixada")
     case, _ = await case_row(core, protocol)
     assert case.state == "notice_affixed"
-    assert f"t.me/ViaLivreTesteBot?start={case.case_code}" in pdf_text(pdf).replace("\n", "")
+    assert f"t.me/ViaLivreTesteBot?start={format_case_code(case.case_code)}" in pdf_text(pdf).replace("\n", "")
 
 
 async def test_step_whose_document_cannot_be_made_is_refused_in_the_chat_art_4_II_a(

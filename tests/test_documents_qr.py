@@ -10,6 +10,7 @@ import io
 import pytest
 from pypdf import PdfReader
 
+from core.identifiers import format_case_code
 from core.services.cases import apply_transition
 from core.services.documents import issue_intimacao, issue_notification, issue_removal_term
 from core.services.sweep import sweep_deadlines
@@ -43,7 +44,7 @@ async def test_notification_qr_decodes_to_the_owner_link_not_the_protocol_art_4_
     await apply_transition(core, case.protocol, "notify_owner", FISCAL, {**ABANDONED, **OWNER},
                            agency="posturas")
     _, _, blob = await issue_notification(core, case.protocol, FISCAL)
-    assert qr_payloads(blob) == [f"https://t.me/{BOT}?start={case.case_code}"]
+    assert qr_payloads(blob) == [f"https://t.me/{BOT}?start={format_case_code(case.case_code)}"]
     assert case.protocol not in qr_payloads(blob)[0]
 
 
@@ -62,7 +63,7 @@ async def test_removal_term_has_the_owner_qr_on_each_of_its_three_vias_art_6_I_b
                            {"termo_number": "T-3/2026", "missing_parts": ["tyres"],
                             "odometer": "1 km", "depot": "Pátio Central"}, agency="posturas")
     _, _, blob = await issue_removal_term(core, case.protocol, FISCAL)
-    assert qr_payloads(blob) == [f"https://t.me/{BOT}?start={case.case_code}"] * 3
+    assert qr_payloads(blob) == [f"https://t.me/{BOT}?start={format_case_code(case.case_code)}"] * 3
 
 
 async def test_dracena_intimacao_qr_decodes_to_the_case_link_art_2_par_3(make_core, photo):
@@ -73,4 +74,4 @@ async def test_dracena_intimacao_qr_decodes_to_the_case_link_art_2_par_3(make_co
     await apply_transition(core, case.protocol, "serve_intimacao", FISCAL,
                            {"intimacao_date": "2026-12-01"}, agency="fiscalizacao")
     _, _, blob = await issue_intimacao(core, case.protocol, FISCAL)
-    assert qr_payloads(blob) == [f"https://t.me/ViaLivreDracenaBot?start={case.case_code}"]
+    assert qr_payloads(blob) == [f"https://t.me/ViaLivreDracenaBot?start={format_case_code(case.case_code)}"]

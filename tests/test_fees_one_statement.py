@@ -40,7 +40,7 @@ async def test_owner_and_panel_see_the_same_statement_art_7_a_b(core, photo, clo
         protocol = await report(core, photo, category="livestock", where=DRACENA)
         await task_message(bot, ANA, protocol)
         await tap(bot, ANA, "Aceitar", expect=f"Protocolo {protocol}")
-        await tap(bot, ANA, "Apreender e registrar no livro",
+        await tap(bot, ANA, "Apreender",
                   expect="especificação das mercadorias")
         await answer(bot, ANA, "3 cabeças de gado; 40 kg de ração", "lugar da infração")
         await answer(bot, ANA, "Estrada Municipal DRC-010, km 3", "dia e hora da apreensão")

@@ -9,6 +9,7 @@ import pytest
 from pypdf import PdfReader
 from sqlalchemy import select
 
+from core.identifiers import format_case_code
 from core.services.cases import apply_transition
 from core.services.documents import (edital_entries, issue_affixed_notice, issue_apprehension,
                                      issue_auto_infracao, issue_edital, issue_intimacao,
@@ -64,8 +65,8 @@ async def test_notification_anexo_I_has_deadline_article_owner_and_link_art_4_I(
     text = text_of(blob)
     assert "11/12/2026" in text and "sexta-feira, 11 de dezembro de 2026" in text
     assert "Art. 4º, I" in text and "José da Silva" in text and "ABC1D23" in text
-    assert f"https://t.me/{BOT}?start={case.case_code}" in text
-    assert case.protocol not in f"https://t.me/{BOT}?start={case.case_code}"
+    assert f"https://t.me/{BOT}?start={format_case_code(case.case_code)}" in text
+    assert case.protocol not in f"https://t.me/{BOT}?start={format_case_code(case.case_code)}"
     assert name == f"notificacao-{case.protocol}.pdf" and sha == hashlib.sha256(blob).hexdigest()
     ev, last = await kept(dores, case, sha)
     assert ev.kind == "document" and ev.mime == "application/pdf"
@@ -80,7 +81,7 @@ async def test_affixed_notice_then_published_notification_art_4_II(dores, photo)
                            agency="transito")
     _, _, blob = await issue_affixed_notice(dores, case.protocol, FISCAL)
     text = text_of(blob)
-    assert "Art. 4º, II, a" in text and "11/12/2026" in text and case.case_code in text
+    assert "Art. 4º, II, a" in text and "11/12/2026" in text and format_case_code(case.case_code) in text
     with pytest.raises(InvalidInput):
         await issue_notification(dores, case.protocol, FISCAL)  # not published yet
     # Published Friday 18/12/2026: 10 days → Monday 28/12/2026 (Art. 4º, II, b)
@@ -124,7 +125,7 @@ async def test_removal_term_three_vias_after_lapse_and_depot_entry_art_6_I_b(
     assert "14/12/2026" in text and "123.456 km" in text and "retrovisores" in text
     assert "24/12/2026" in text  # Art. 6º, caput: 10 days to retrieve
     assert "12/02/2027" in text  # Art. 3º: 60 days from the depot entry (14/12 → 12/02)
-    assert f"start={case.case_code}" in text
+    assert f"start={format_case_code(case.case_code)}" in text
 
 
 async def test_edital_lists_unknown_owner_cases_without_personal_data_art_6_par_1(dores, photo):
@@ -133,12 +134,12 @@ async def test_edital_lists_unknown_owner_cases_without_personal_data_art_6_par_
                            {**ABANDONED, "notice_photo": "sha", "notification_number": "8/2026"},
                            agency="transito")
     entries = await edital_entries(dores, "notificacao")
-    assert [e.case_code for e in entries] == [case.case_code]
+    assert [e.case_code for e in entries] == [format_case_code(case.case_code)]
     assert await edital_entries(dores, "remocao") == []
     sha, name, blob = await issue_edital(dores, "notificacao", STAFF, "15/2026", "Carlos Souza",
                                          "Secretário de Administração")
     text = text_of(blob)
-    assert case.case_code in text and "Art. 4º, II, b" in text and "Rua Tiradentes" in text
+    assert format_case_code(case.case_code) in text and "Art. 4º, II, b" in text and "Rua Tiradentes" in text
     assert (await kept(dores, case, sha))[1].data["document"] == "edital_notificacao"
 
 

@@ -27,7 +27,7 @@ def report(photo, **kw) -> ReportIn:
 async def test_submit_gives_protocol_and_records_evidence_art_4_caput(core, photo):
     done = await submit_report(core, 111, report(photo, photos=[photo(1), photo(2)]))
     assert done.protocol == "2026-000001"
-    assert len(done.case_code) == 11 and done.case_code not in done.protocol
+    assert len(done.case_code) == 8 and done.case_code not in done.protocol
     async with core.db.read() as s:
         case = (await s.execute(select(Case))).scalar_one()
         assert case.plate == "ABC1D23" and case.state == "reported"

@@ -9,6 +9,7 @@ import io
 from pypdf import PdfReader
 from sqlalchemy import select
 
+from core.identifiers import format_case_code
 from core.services.bot_identity import bot_username, record_bot_username
 from core.services.cases import apply_transition
 from core.storage.models import Case, Event, Evidence
@@ -94,7 +95,7 @@ async def test_panel_depot_entry_issues_the_termo_with_the_username_the_bot_lear
         assert f"/evidencias/{docs[0].sha256}" in page  # listed under Documentos
         pdf = await (await c.get(f"/evidencias/{docs[0].sha256}")).read()
     text = pdf_text(pdf)
-    assert f"t.me/ViaLivreDoresBot?start={case.case_code}" in text
+    assert f"t.me/ViaLivreDoresBot?start={format_case_code(case.case_code)}" in text
     assert "Art. 6º" in text
 
 
@@ -119,5 +120,5 @@ async def test_staff_serving_the_intimacao_issues_it_with_the_step_dracena_art_2
     [(sha, name, blob)] = taken.documents
     text = pdf_text(blob)
     assert name == f"intimacao-{case.protocol}.pdf" and "INTIMAÇÃO" in text
-    assert "Art. 3º" in text and f"t.me/ViaLivreDracenaBot?start={case.case_code}" in text
+    assert "Art. 3º" in text and f"t.me/ViaLivreDracenaBot?start={format_case_code(case.case_code)}" in text
     assert taken.result.deadline["article"].startswith("Art. 3º")

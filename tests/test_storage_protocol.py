@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from core.storage.models import Case, Event, OutboxMessage
 from core.storage.outbox import enqueue
-from core.storage.protocol import PROTOCOL_RE, new_case_code
+from core.storage.protocol import CASE_CODE_RE, PROTOCOL_RE, new_case_code
 from core.storage.timeline import ActorRef, append_event
 
 
@@ -51,10 +51,12 @@ async def test_each_year_starts_at_one(db, add_case):
     assert all(PROTOCOL_RE.match(p) for p in (a.protocol, b.protocol, c.protocol))
 
 
-async def test_case_code_is_random_url_safe_and_not_the_protocol(db, add_case):
+async def test_case_code_is_random_typable_and_not_the_protocol(db, add_case):
     codes = {new_case_code() for _ in range(2000)}
     assert len(codes) == 2000
-    assert all(re.fullmatch(r"[A-Za-z0-9_-]{11}", c) for c in codes)
+    # 8 characters of Crockford's base 32: no I, L, O or U to misread
+    assert all(re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{8}", c) for c in codes)
+    assert all(CASE_CODE_RE.match(c) for c in codes)
     async with db.unit_of_work() as s:
         case = await add_case(s, year=2026)
     assert case.case_code not in case.protocol and "000001" not in case.case_code

@@ -38,6 +38,10 @@ def render(card: CaseCard) -> str:
                      f"{fmt_date(p.created_at)}) — reincidência, Art. 6º, §5º")
     if not card.actions:
         lines.append(texts.NO_ACTIONS)
+    else:  # the button says the action in a few words; the text says what it is, and why
+        lines.append(texts.ACTIONS_HEAD)
+        lines += [texts.ACTION_LINE.format(button=a.button, label=a.label, article=a.article)
+                  for a in card.actions]
     return "\n".join(lines)[:4096]
 
 
@@ -46,8 +50,9 @@ def _pin(card: CaseCard) -> str:
 
 
 def buttons(card: CaseCard):
-    rows = [[(f"{a.label} ({a.article})"[:60], f"insp:do:{card.protocol}:{a.code}")]
-            for a in card.actions]
+    """One short button per action (Transition.button), two to a row on a phone's screen."""
+    actions = [(a.button, f"insp:do:{card.protocol}:{a.code}") for a in card.actions]
+    rows = [actions[i:i + 2] for i in range(0, len(actions), 2)]
     if card.task_status == OFFERED:
         rows.insert(0, [(texts.ACCEPT, f"task:accept:{card.task_id}"),
                         (texts.REFUSE, f"task:refuse:{card.task_id}")])

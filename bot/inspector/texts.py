@@ -21,6 +21,8 @@ REFUSED_STAFF = ("Tarefa recusada. Não há outro fiscal disponível: a Secretar
 NEED_REASON = "Escreva o motivo da recusa em uma mensagem de texto (ou /cancelar)."
 NOT_MY_TASK = "Esta tarefa não está com você. Veja suas tarefas em /tarefas."
 NO_ACTIONS = "Nenhuma ação sua é possível nesta etapa."
+ACTIONS_HEAD = "O que você pode fazer agora:"
+ACTION_LINE = "• {button}: {label} ({article})"
 ACCEPT, REFUSE = "Aceitar", "Recusar"
 
 FORM_STEP = "{label} ({article})\nPasso {n} de {total}: {field}."

@@ -7,6 +7,8 @@ stale or forged one (someone else's code, a closed case) gets the service's poli
 nothing changes."""
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 from telegram import InputFile
 
 from bot.citizen.media import IMAGE_TYPES, Incoming, fetch
@@ -18,7 +20,7 @@ from bot.owner.view import SITUATION_FLAGS, edit_view, refuse, send_view
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core import media
-from core.formatting import fmt_datetime
+from core.formatting import TZ, fmt_datetime
 from core.parsing import ParseError, parse_date
 from core.services.conversation import Conversation
 from core.services.errors import InvalidInput, ServiceError
@@ -65,6 +67,17 @@ async def _will_remove(turn: Turn, args: list[str]) -> None:
         return
     if not await proof.asked(turn, code, "will_remove"):
         await proof.ask_date(turn, code)
+
+
+async def _when(turn: Turn, args: list[str]) -> None:
+    """owner:when:today|tomorrow:<code> — the buttons beside the typed date."""
+    if turn.conv.state != DATE or len(args) != 2 or args[0] not in ("today", "tomorrow") \
+            or args[1] != turn.conv.draft.get("code"):
+        await turn.answer(STALE_BUTTON)
+        return
+    today = turn.core.now().astimezone(TZ).date()
+    await turn.answer()
+    await _promise(turn, args[1], today + timedelta(days=1 if args[0] == "tomorrow" else 0))
 
 
 async def _situation(turn: Turn, args: list[str]) -> None:
@@ -154,7 +167,7 @@ def _appeal_keyboard(code: str):
     return inline([[(texts.SEND_APPEAL, f"owner:send:{code}")], CANCEL_ROW])
 
 
-BUTTONS = {"view": _view, "removed": _removed, "will_remove": _will_remove,
+BUTTONS = {"view": _view, "removed": _removed, "will_remove": _will_remove, "when": _when,
            "sit": _situation, "pdf": _pdf, "appeal": _appeal, "send": _send, "none": _none,
            "cancel": _cancel}
 
@@ -186,6 +199,11 @@ async def _date_message(turn: Turn) -> None:
     except ParseError as exc:
         await turn.reply(f"{exc.message}\n{texts.DATE_AGAIN}", inline([CANCEL_ROW]))
         return
+    await _promise(turn, code, when)
+
+
+async def _promise(turn: Turn, code: str, when: date) -> None:
+    """"Vou retirar até <when>": the core refuses a date past the deadline, saying which."""
     try:
         res = await owner_statement(turn.core, turn.user_id, code, "will_remove", when,
                                     also=turn.hook(clear=True),

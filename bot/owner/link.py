@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from bot.citizen.texts import DEEP_LINK_UNKNOWN
 from bot.owner import texts
-from bot.owner.states import ANSWER, CASE_CODE, CODE
+from bot.owner.states import ANSWER, CODE
 from bot.owner.view import send_view
 from bot.router import Turn, inline
 from core.services.conversation import Conversation
+from core.identifiers import case_code_keys
 from core.services.errors import Forbidden, NotFound
 from core.services.owners import link_by_code, link_by_code_and_plate
 
@@ -21,7 +22,7 @@ async def on_deep_link(turn: Turn) -> None:
     other flows with their own prefixes still reach them; anything that is not a case code
     gets the citizen's "link not recognised" answer."""
     payload = turn.args[0] if turn.args else ""
-    if not CASE_CODE.match(payload):
+    if not case_code_keys(payload):
         await turn.reply(f"{DEEP_LINK_UNKNOWN}\n{texts.DEEP_LINK_UNKNOWN_HINT}")
         return
     view = await link_by_code(turn.core, turn.user_id, payload, also=turn.hook())
@@ -31,10 +32,12 @@ async def on_deep_link(turn: Turn) -> None:
 async def start(turn: Turn) -> None:
     """`/proprietario [código [placa]]`."""
     args = turn.args
-    if args and CASE_CODE.match(args[0]):
-        await turn.save(ANSWER, {"code": args[0]})
-        if len(args) > 1:
-            await answer(turn, "".join(args[1:]))
+    # the code may be typed in two halves ("K7QM 42XD"), the plate after it
+    used = next((n for n in (1, 2) if len(args) >= n and case_code_keys("".join(args[:n]))), 0)
+    if used:
+        await turn.save(ANSWER, {"code": "".join(args[:used])})
+        if len(args) > used:
+            await answer(turn, "".join(args[used:]))
         else:
             await ask_answer(turn)
         return
@@ -49,7 +52,7 @@ async def ask_answer(turn: Turn) -> None:
 
 async def on_code(turn: Turn) -> None:
     code = (turn.text or "").strip()
-    if not CASE_CODE.match(code):
+    if not case_code_keys(code):
         await turn.reply(texts.BAD_CODE, inline([CANCEL_ROW]))
         return
     await turn.save(ANSWER, {"code": code})

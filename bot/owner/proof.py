@@ -4,11 +4,14 @@ CPF/CNPJ. The rule and the check are core.services.owner_proof's; here only the 
 answer, and then the statement goes on where it was headed."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 from bot.owner import texts
 from bot.owner.link import CANCEL_ROW
 from bot.owner.states import DATE, PROOF
 from bot.owner.view import send_view
 from bot.router import Turn, inline
+from core.formatting import TZ, fmt_date
 from core.services.conversation import Conversation
 from core.services.errors import Forbidden, NotFound, ServiceError
 from core.services.owner_proof import NEEDS_PROOF, Declarant, needs_proof, prove_owner
@@ -31,9 +34,18 @@ async def asked(turn: Turn, code: str, kind: str) -> bool:
 
 
 async def ask_date(turn: Turn, code: str, before: str = "") -> None:
+    """"Vou retirar": Hoje, Amanhã (when still within the deadline) or a typed date, never
+    past the limit the core gives (OwnerView.promise_limit, Art. 6º, §3º)."""
+    view = await owner_view(turn.core, turn.user_id, code)
+    today = turn.core.now().astimezone(TZ).date()
+    limit = view.promise_limit or today
+    days = [(texts.TODAY, "today")] + ([(texts.TOMORROW, "tomorrow")]
+                                       if today + timedelta(days=1) <= limit else [])
     await turn.save(DATE, {"code": code})
     await turn.answer()
-    await turn.reply(before + texts.ASK_DATE, inline([CANCEL_ROW]))
+    await turn.reply(before + texts.ASK_DATE.format(limit=fmt_date(limit),
+                                                    example=fmt_date(limit)),
+                     inline([[(t, f"owner:when:{k}:{code}") for t, k in days], CANCEL_ROW]))
 
 
 async def record_removed(turn: Turn, code: str, *, clear: bool = False) -> None:

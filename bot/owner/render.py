@@ -8,9 +8,12 @@ from zoneinfo import ZoneInfo
 
 from core.facts import DATE, DATETIME, MONEY, fact_kind, stored_decimal
 from core.formatting import fmt_date, fmt_datetime, fmt_money
+from core.identifiers import format_case_code
 from core.services.owners import AppealInfo, DepotInfo, OwnerDeadline, OwnerView
 
 MAX_TEXT = 4096
+PROMISE_LINE = ("Sua data: você disse que vai retirar até {date}. O prazo legal acima continua "
+                "valendo.")
 TZ = ZoneInfo("America/Sao_Paulo")
 
 
@@ -41,15 +44,17 @@ def deadline_line(d: OwnerDeadline) -> str:
 
 def view_text(view: OwnerView) -> str:
     """The whole view as plain Portuguese text."""
-    out = [f"Seu caso {view.case_code} (protocolo {view.protocol})",
+    out = [f"Seu caso {format_case_code(view.case_code)} (protocolo {view.protocol})",
            f"{view.category_label}: {view.object_text}"]
     if view.address:
         out.append(f"Local: {view.address}")
     out += [f"Situação: {view.state_label}", f"O que acontece agora: {view.next_step}"]
-    if view.deadline:
+    if view.deadline:  # the law's deadline always comes first
         out.append(deadline_line(view.deadline))
     if view.remove_by:
         out.append(view.remove_by)
+    if view.promise:  # the owner's own date, beside the law's, never instead of it
+        out.append(PROMISE_LINE.format(date=fmt_date(view.promise)))
     if view.towing_warning:
         out.append(view.towing_warning)
     if view.appeal:

@@ -12,14 +12,9 @@
 `/start <case code>` opens the view without touching the user's conversation state."""
 from __future__ import annotations
 
-import re
-
 PREFIX = "owner:"
 CODE = "owner:code"
 ANSWER = "owner:answer"
 DATE = "owner:date"
 PROOF = "owner:proof"  # the plate / chassis tail / CPF-CNPJ before a statement
 APPEAL = "owner:appeal"
-
-#: core.storage.protocol.new_case_code: secrets.token_urlsafe(8) → 11 characters.
-CASE_CODE = re.compile(r"^[A-Za-z0-9_-]{11}$")

@@ -1,18 +1,20 @@
 """Portuguese texts of the owner's conversation (what the law says comes from core services)."""
 from __future__ import annotations
 
+from core.identifiers import BAD_CASE_CODE as BAD_CODE  # noqa: F401 (one text per case)
+
 ASK_CODE = ("Você é o proprietário ou responsável pelo objeto? Envie o código do caso impresso "
-            "no aviso deixado no objeto (11 letras, números, - ou _).\n"
+            "no aviso deixado no objeto (8 letras e números, como K7QM-42XD).\n"
             "Dica: pelo QR code do aviso você entra direto, sem digitar nada.")
-BAD_CODE = ("Esse não parece um código de caso: ele tem 11 caracteres (letras, números, - ou _) "
-            "e está impresso no aviso. Envie de novo.")
 ASK_ANSWER = ("Agora envie a placa do veículo (ex.: ABC1D23). Se o objeto não tem placa, envie "
               "os 4 últimos caracteres do chassi. Se não tem placa nem chassi (um móvel, por "
               "exemplo), toque no botão abaixo.")
 NO_PLATE_BUTTON = "Não tem placa nem chassi"
 TRY_AGAIN = "Envie o código do caso de novo, ou toque em Cancelar."
-ASK_DATE = ("Até que dia você vai retirar o objeto do local? Envie a data assim: dd/mm/aaaa "
-            "(por exemplo, 10/12/2026).")
+ASK_DATE = ("Até que dia você vai retirar o objeto do local? Toque em Hoje ou Amanhã, ou envie "
+            "a data assim: dd/mm/aaaa (por exemplo, {example}).\n"
+            "A data não pode passar de {limit}, o fim do prazo (Art. 6º, §3º).")
+TODAY, TOMORROW = "Hoje", "Amanhã"
 DATE_AGAIN = "Envie outra data (dd/mm/aaaa) ou toque em Cancelar."
 ASK_APPEAL = ("Escreva aqui as razões do seu recurso ao Prefeito (pode enviar em mais de uma "
               "mensagem). Se quiser, anexe fotos ou documentos. Quando terminar, toque em "

@@ -8,6 +8,8 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Mapping
 
+from core.identifiers import format_case_code
+
 NOT_IDENTIFIED = "NÃO IDENTIFICADO"
 
 # Notification tracks (which article the Anexo I layout serves).
@@ -88,7 +90,9 @@ class OwnerLink:
 
     @property
     def url(self) -> str:
-        return f"https://t.me/{self.bot_username.lstrip('@')}?start={self.case_code}"
+        # the printed, grouped form ("K7QM-42XD"): a deep-link payload may hold "-"
+        code = format_case_code(self.case_code)
+        return f"https://t.me/{self.bot_username.lstrip('@')}?start={code}"
 
 
 @dataclass(frozen=True)

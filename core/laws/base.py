@@ -172,6 +172,9 @@ class Law:
     # Law-specific rules supplied by the law's package:
     # the abandonment signs (criteria codes) a citizen can see and tick for a category
     citizen_signs: Callable[[str], tuple[str, ...]] | None = None
+    # the signs the inspector's checklist offers for a category (None: every criterion), so a
+    # sofa is never asked about its hood or its Detran/BIN record
+    inspector_signs: Callable[[str], tuple[str, ...]] | None = None
     release_conditions: Callable[[Category, ReleaseSituation], list[ReleaseCondition]] | None = None
     # The amount due to take the object back, line by line (None: the law charges nothing).
     fee_statement: FeeStatementFn | None = None
@@ -223,6 +226,14 @@ class Law:
             return []
         return self.release_conditions(self.categories[category],
                                        situation or ReleaseSituation())
+
+    def checklist(self, category: str) -> tuple[Criterion, ...]:
+        """The abandonment signs the inspector ticks for a `category` object, in the law's
+        order (every criterion when the law does not narrow them by category)."""
+        if self.inspector_signs is None or category not in self.categories:
+            return tuple(self.criteria)
+        codes = set(self.inspector_signs(category))
+        return tuple(c for c in self.criteria if c.code in codes)
 
     def category_refuses(self, step: str, category: str) -> str | None:
         """Why `category` may not take `step` (a Portuguese reason), or None."""

@@ -99,10 +99,11 @@ def tr(code: str, sources: Iterable[str], target: str, actors: Iterable[Actor], 
        text: str, label: str, *, requires: Iterable[str] = (), agencies: Iterable[str] = (),
        deadline: DeadlineRule | None = None, guard: Guard | None = None,
        public: bool = True, optional: Iterable[str] = (),
-       defaults: Iterable[tuple[str, str]] = ()) -> Transition:
+       defaults: Iterable[tuple[str, str]] = (), button: str = "") -> Transition:
     """Build a Transition from plain iterables."""
     return Transition(code=code, sources=frozenset(sources), target=target,
                       actors=frozenset(actors), article=article, text=text, label=label,
+                      button=button,
                       requires=tuple(requires), agencies=frozenset(agencies), deadline=deadline,
                       guard=guard, public=public, optional=tuple(optional),
                       defaults=tuple(defaults))
@@ -188,11 +189,15 @@ def intake_transitions(article: str, text: str, open_sources: Iterable[str] = ("
     close_sources = tuple(close_sources)
     return [
         tr("open_diligence", open_sources, "diligence", (A.STAFF, A.SYSTEM), article, text,
-           "Encaminhar para vistoria"),
+           "Encaminhar para vistoria",
+           button="Enviar à vistoria"),
         tr("close_unfounded", close_sources, "closed_unfounded", (A.STAFF,), article,
-           text, "Encerrar: denúncia improcedente", requires=("reason",)),
+           text, "Encerrar: denúncia improcedente", requires=("reason",),
+           button="Improcedente"),
         tr("close_duplicate", close_sources, "closed_duplicate", (A.STAFF,), article,
-           text, "Encerrar: denúncia duplicada", requires=("duplicate_of",)),
+           text, "Encerrar: denúncia duplicada", requires=("duplicate_of",),
+           button="Duplicada"),
         tr("close_not_competent", close_sources, "closed_not_competent", (A.STAFF,), article,
-           text, "Encerrar: fora da competência desta lei", requires=("reason",)),
+           text, "Encerrar: fora da competência desta lei", requires=("reason",),
+           button="Fora da competência"),
     ]

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.formatting import date_in_full, fmt_date
-from core.identifiers import mask_cpf
+from core.identifiers import case_code_keys, mask_cpf
 from core.lifecycle import Actor, DeadlineRule, Lifecycle, Transition
 from core.services.context import Core
 from core.services.errors import NotFound
@@ -52,11 +52,14 @@ async def load_case(session: AsyncSession, ref: str | int, *, for_update: bool =
         q = q.where(Case.id == ref)
     elif PROTOCOL_RE.match(ref.strip()):
         q = q.where(Case.protocol == ref.strip())
-    else:
-        q = q.where(Case.case_code == ref.strip())
+    else:  # as typed or printed ("k7qm 42xd", "K7QM-42XD"), or an old code exactly
+        keys = case_code_keys(ref) or ("",)
+        q = q.where(Case.case_code.in_(keys))
     if for_update:
         q = q.with_for_update()
-    case = (await session.execute(q)).scalar_one_or_none()
+    found = (await session.execute(q)).scalars().all()
+    case = min(found, key=lambda c: keys.index(c.case_code)) if len(found) > 1 else \
+        (found[0] if found else None)
     if case is None:
         raise NotFound(NOT_FOUND)
     return case

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core import documents as pdfs
 from core.documents import data as D
 from core.formatting import TZ, date_in_full, fmt_date, fmt_time
+from core.identifiers import format_case_code
 from core.laws.base import ReleaseSituation
 from core.laws.common import as_moment
 from core.services.bot_identity import bot_username
@@ -163,7 +164,8 @@ async def issue_notification(core: Core, protocol: str, by: ActorRef, *,
         owner = await _owner_name(s, case) if track != D.OWNER_UNIDENTIFIED else None
         number = str(facts.get("notification_number") or case.protocol)
         data = D.NotificationData(
-            header=header(core), number=number, case_code=case.case_code, owner_name=owner,
+            header=header(core), number=number, case_code=format_case_code(case.case_code),
+            owner_name=owner,
             obj=object_data(core, case), address=case.address or f"{case.lat:.5f}, {case.lon:.5f}",
             deadline=deadline_text(d), inspector=await signer(core, s, case, by),
             place=f"{core.law.city}/{core.law.uf}", issued_on=fmt_date(now),
@@ -186,7 +188,7 @@ async def issue_affixed_notice(core: Core, protocol: str, by: ActorRef, *,
             raise InvalidInput("O caso não tem prazo registrado para a notificação afixada.")
         st = core.settings
         data = D.AffixedNoticeData(
-            header(core), case.case_code, object_data(core, case),
+            header(core), format_case_code(case.case_code), object_data(core, case),
             case.address or f"{case.lat:.5f}, {case.lon:.5f}", deadline_text(d),
             fmt_date(now), fmt_time(now), await signer(core, s, case, by),
             await owner_link(core, s, case),
@@ -239,7 +241,8 @@ async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,
         data = D.RemovalTermData(
             header=header(core), number=str(facts.get("notification_number")
                                             or facts["termo_number"]),
-            case_code=case.case_code, owner_name=owner, obj=object_data(core, case),
+            case_code=format_case_code(case.case_code), owner_name=owner,
+            obj=object_data(core, case),
             removed_from=case.address or f"{case.lat:.5f}, {case.lon:.5f}",
             depot=depot(core, str(facts.get("depot") or "")), removed_on=fmt_date(removed),
             removed_at=fmt_time(removed),
@@ -450,7 +453,7 @@ def _entry(core: Core, c: Case) -> D.EditalEntry:
     dest = f"{facts['depot']}, {core.settings.depot_address}" if facts.get("depot") else ""
     if isinstance(removed, datetime) and removed.tzinfo is None:
         removed = removed.replace(tzinfo=TZ)
-    return D.EditalEntry(c.case_code, object_data(core, c),
+    return D.EditalEntry(format_case_code(c.case_code), object_data(core, c),
                          c.address or f"{c.lat:.5f}, {c.lon:.5f}", dest,
                          fmt_date(removed) if removed else "")
 

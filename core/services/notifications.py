@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.formatting import fmt_date
+from core.identifiers import format_case_code
 from core.laws import get_law
 from core.lifecycle import Actor, Transition
 from core.storage import outbox
@@ -80,7 +81,7 @@ async def notify_owners(s: AsyncSession, case: Case, t: Transition, state_label:
         return
     subscribed = set((await s.execute(select(Subscription.person_id).where(
         Subscription.case_id == case.id, Subscription.notify.is_(True)))).scalars().all())
-    lines = [f"Atualização do seu caso {case.case_code}: {state_label}."]
+    lines = [f"Atualização do seu caso {format_case_code(case.case_code)}: {state_label}."]
     if given.get("decision_text"):
         lines.append(f"Decisão: {given['decision_text']}")
     reason = given.get("public_reason")

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.formatting import fmt_datetime
-from core.identifiers import InvalidIdentifier, normalize_plate
+from core.identifiers import InvalidIdentifier, case_code_keys, normalize_plate
 from core.services.context import Core
 from core.services.errors import Forbidden, NotFound
 from core.services.people import person_for
@@ -58,9 +58,7 @@ async def link(core: Core, telegram_id: int, case_code: str, answer: str | None,
         guard = await s.get(OwnerAccessGuard, telegram_id, with_for_update=True)
         if guard is not None and guard.locked_until and guard.locked_until > now:
             raise Forbidden(_cool_down_message(core, guard.locked_until))
-        code = (case_code or "").strip()
-        case = (await s.execute(select(Case).where(Case.case_code == code))
-                ).scalar_one_or_none() if code else None
+        case = await _by_code(s, case_code)
         ok = case is not None and (not check_answer or _answer_matches(case, answer))
         if not ok:
             locked_until = await _record_failure(s, guard, telegram_id, now)
@@ -85,6 +83,17 @@ async def link(core: Core, telegram_id: int, case_code: str, answer: str | None,
         raise Forbidden(_cool_down_message(core, locked_until)) if locked_until \
             else NotFound(WRONG_ANSWER)
     return code
+
+
+async def _by_code(s: AsyncSession, text: str | None) -> Case | None:
+    """The case whose code is `text` as typed or scanned (core.identifiers.case_code_keys:
+    "k7qm 42xd" finds K7QM42XD; an old 11-character code is found exactly as printed)."""
+    keys = case_code_keys(text)
+    if not keys:
+        return None
+    rows = (await s.execute(select(Case).where(Case.case_code.in_(keys)))).scalars().all()
+    by_key = {c.case_code: c for c in rows}
+    return next((by_key[k] for k in keys if k in by_key), None)
 
 
 async def _record_failure(s: AsyncSession, guard: OwnerAccessGuard | None, telegram_id: int,
@@ -113,7 +122,8 @@ async def owned(s: AsyncSession, telegram_id: int, case_code: str, *,
                  for_update: bool = False) -> tuple[Case, OwnerLink]:
     q = (select(Case, OwnerLink).join(OwnerLink, OwnerLink.case_id == Case.id)
          .join(Person, Person.id == OwnerLink.person_id)
-         .where(Person.telegram_id == telegram_id, Case.case_code == (case_code or "").strip()))
+         .where(Person.telegram_id == telegram_id,
+                Case.case_code.in_(case_code_keys(case_code) or ("",))))
     if for_update:
         q = q.with_for_update(of=Case)
     row = (await s.execute(q)).first()

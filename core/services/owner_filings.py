@@ -18,15 +18,13 @@ from core.services.evidence import EvidenceIn, attach
 from core.services.notifications import VIA_OWNER, ask_to_verify
 from core.services.owner_access import SessionHook, owned
 from core.services.owner_proof import Declarant, declared_by, require_proof
-from core.services.owner_view import (TOWING_WARNING, OwnerDeadline, _appeal_window, _deadline,
-                                      _tz, owner_next_step)
+from core.services.owner_view import (PROMISE_MAX_DAYS, TOWING_WARNING,  # noqa: F401
+                                      OwnerDeadline, _appeal_window, _deadline, _tz,
+                                      legal_deadline, owner_next_step, promise_limit)
 from core.services.people import person_for
 from core.storage.models import Case, Event
 from core.storage.timeline import ActorRef, append_event
 
-#: Decision: when no deadline runs, an owner may promise removal within this many days (the
-#: notice period of Dores Art. 4º, I); the inspector may still agree another date.
-PROMISE_MAX_DAYS = 10
 #: Decision: "Já retirei" gives the inspector this many days to verify when no deadline runs.
 VERIFY_DAYS = 3
 
@@ -80,12 +78,14 @@ async def owner_statement(core: Core, telegram_id: int, case_code: str, kind: st
                                else "Nesta etapa a declaração não muda o procedimento.")
         commits = lifecycle.transitions.get("owner_commits")
         can_commit = commits is not None and case.state in commits.sources
-        running = _deadline(case.deadline_json, lifecycle)
+        events = (await s.execute(select(Event).where(Event.case_id == case.id)
+                                  .order_by(Event.seq))).scalars().all()
+        running = legal_deadline(case, events, lifecycle)  # the law's, never the promise's
         running_due = running.due if running and running.due >= today else None
         if kind == "will_remove":
             if agreed_date is None:
                 raise InvalidInput("Informe até que dia você vai retirar (dd/mm/aaaa).")
-            limit = running_due or today + timedelta(days=PROMISE_MAX_DAYS)
+            limit = promise_limit(running, today)
             if agreed_date < today:
                 raise InvalidInput("A data combinada não pode estar no passado.")
             if agreed_date > limit:

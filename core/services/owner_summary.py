@@ -7,7 +7,7 @@ from decimal import Decimal
 from core import documents
 from core.documents import data as doc
 from core.formatting import date_in_full, fmt_date
-from core.identifiers import format_plate
+from core.identifiers import format_case_code, format_plate
 from core.services.context import Core
 from core.services.owner_access import owned
 from core.services.owner_view import _tz, owner_view
@@ -43,7 +43,8 @@ async def owner_summary_pdf(core: Core, telegram_id: int, case_code: str, *,
     release = tuple(doc.ReleaseItem(r.label, r.article, r.documents)
                     for r in (dep.release if dep else law.release_checklist(case.category)))
     data = doc.OwnerSummaryData(
-        header=doc.CityHeader(law.city, law.uf, law.title, law.slug), case_code=case.case_code,
+        header=doc.CityHeader(law.city, law.uf, law.title, law.slug),
+        case_code=format_case_code(case.case_code),
         obj=obj, state=view.state_label, deadline=deadline, release=release, fees=fees,
         per_day=dep.fees.per_day if dep and dep.fees else Decimal("0"),
         per_day_article=dep.fees.per_day_article if dep and dep.fees else "—",

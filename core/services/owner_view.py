@@ -35,6 +35,10 @@ TOWING_WARNING = ("Atenção: depois que a operação de remoção começa — q
 CLOSED = "Caso encerrado."
 NO_TEXT = "Aguardando a próxima providência da prefeitura."
 
+#: Decision: when no legal deadline runs, an owner may promise removal within this many days
+#: (the notice period of Dores Art. 4º, I); the inspector may still agree another date.
+PROMISE_MAX_DAYS = 10
+
 #: Transitions whose lapse makes the object go to auction or disposal (the depot deadline).
 AUCTION_LAPSES = frozenset({"auction_deadline", "retrieval_lapse", "appeal_lapse"})
 #: Dracena auto's data the offender may see (never witnesses' or the agent's details).
@@ -125,6 +129,11 @@ class OwnerView:
     depot: DepotInfo | None
     appeal: AppealInfo | None
     actions: tuple[tuple[OwnerAction, ...], ...] = ()
+    #: The owner's own date ("Vou retirar"), shown beside the legal deadline, never instead.
+    promise: date | None = None
+    #: The last day the owner may promise: the legal deadline (Art. 6º, §3º: "dentro do
+    #: prazo estipulado"), or PROMISE_MAX_DAYS from today when none runs.
+    promise_limit: date | None = None
 
 
 # -- reaching the case ---------------------------------------------------------------------------
@@ -230,7 +239,7 @@ async def _build_view(core: Core, case: Case, events: list[Event],
     lifecycle = law.tracks[case.track]
     state = lifecycle.state(case.state)
     now = core.now()
-    deadline = _deadline(case.deadline_json, lifecycle) if case.is_open else None
+    deadline = legal_deadline(case, events, lifecycle) if case.is_open else None
     code = case.case_code
     next_step = owner_next_step(law, case.track, state, case.is_open)
     has_towing = "start_removal" in lifecycle.transitions
@@ -258,9 +267,54 @@ async def _build_view(core: Core, case: Case, events: list[Event],
     if appeal and appeal.can_appeal:
         actions.append((OwnerAction("Recorrer ao Prefeito", "owner.appeal", code),))
     actions.append((OwnerAction("Resumo em PDF", "owner.pdf", code),))
+    promise = owner_promise(events) if remove_by else None
+    limit = promise_limit(deadline, now.astimezone(_tz(core)).date()) if remove_by else None
     return OwnerView(code, case.protocol, law.categories[case.category].label,
                      _object_text(case), case.address, state.code, state.label, case.is_open,
-                     next_step, deadline, remove_by, towing, depot, appeal, tuple(actions))
+                     next_step, deadline, remove_by, towing, depot, appeal, tuple(actions),
+                     promise, limit)
+
+
+#: The step that records the owner's promise (Dores Art. 6º, §3º); its deadline is the
+#: owner's date, which never replaces the law's.
+OWNER_COMMITS = "owner_commits"
+
+
+def legal_deadline(case: Case, events: list[Event], lifecycle: Lifecycle
+                   ) -> OwnerDeadline | None:
+    """The deadline the law set: the running one, or, while the owner's promise runs
+    (owner_commits), the one the last legal step started, as it was."""
+    dj = case.deadline_json
+    if not dj or dj.get("transition") != OWNER_COMMITS:
+        return _deadline(dj, lifecycle)
+    for ev in reversed(events):
+        t = lifecycle.transitions.get(ev.action)
+        dl = (ev.data or {}).get("deadline")
+        if dl and t and t.deadline and t.code != OWNER_COMMITS:
+            due = date.fromisoformat(dl["due"])
+            then = lifecycle.transitions[t.deadline.on_lapse].label \
+                if t.deadline.on_lapse in lifecycle.transitions else None
+            return OwnerDeadline(due, date_in_full(due), _event_due_at(ev, t, due),
+                                 dl["description"], dl["article"], "", then)
+    return None
+
+
+def owner_promise(events: list[Event]) -> date | None:
+    """The date of the owner's latest "Vou retirar" still standing (None after "Já retirei")."""
+    for ev in reversed(events):
+        kind = (ev.data or {}).get("owner_statement_kind")
+        if kind == "will_remove" and (ev.data or {}).get("agreed_removal_by"):
+            return date.fromisoformat(str(ev.data["agreed_removal_by"])[:10])
+        if kind is not None:
+            return None
+    return None
+
+
+def promise_limit(legal: OwnerDeadline | None, today: date) -> date:
+    """The last day the owner may promise (Art. 6º, §3º: within the deadline set)."""
+    if legal is not None and legal.due >= today:
+        return legal.due
+    return today + timedelta(days=PROMISE_MAX_DAYS)
 
 
 def _auction_after(events: list[Event], lifecycle: Lifecycle) -> tuple[date | None, str]:

@@ -11,6 +11,7 @@ from sqlalchemy import and_, or_, select
 from core.documents.data import CityHeader, EditalEntry, EditalInfo, ObjectData
 from core.documents.edital import edital_pdf, edital_text
 from core.formatting import fmt_date, fmt_time
+from core.identifiers import format_case_code
 from core.services.cases import case_facts, load_case
 from core.services.context import Core
 from core.services.errors import InvalidInput
@@ -133,7 +134,7 @@ async def edital_documents(core: Core, kind: str, protocols: list[str], number: 
         removed_on = fmt_date(entered[c.id]) if c.id in entered else ""
         if removed_on and kind == "notificacao_bens":  # Art. 5º, III: "data e hora"
             removed_on += f", às {fmt_time(entered[c.id])}"
-        entries.append(EditalEntry(c.case_code, _object(core, c), where,
+        entries.append(EditalEntry(format_case_code(c.case_code), _object(core, c), where,
                                    destination=str(facts.get("depot") or
                                                    core.settings.depot_address)
                                    if kind != "notificacao" else "",

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 
 from core.formatting import fmt_date, fmt_datetime
+from core.identifiers import format_case_code
 from core.services.context import Core
 from core.services.notifications import AUCTION_STATES
 from core.services.owner_view import _auction_after, _deadline
@@ -49,6 +50,7 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
                 ).scalars().all())
             events = events_of[case.id]
             messages = []
+            shown = format_case_code(case.case_code)
             d = _deadline(case.deadline_json, lifecycle)
             if d is not None and now < d.due_at:
                 left = d.due_at - now
@@ -57,7 +59,7 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
                 if tag:
                     days = "1 dia" if tag == "d1" else "3 dias"
                     then = f" Se o prazo passar: {d.then}." if d.then else ""
-                    text = (f"Lembrete do caso {case.case_code}: falta(m) menos de {days} para o "
+                    text = (f"Lembrete do caso {shown}: falta(m) menos de {days} para o "
                             f"prazo — {d.description} até {d.due_in_full} ({fmt_date(d.due)}), "
                             f"{d.article}.{then}")
                     key = (f"owner:{case.id}:dl:{case.deadline_json.get('transition')}:"
@@ -69,7 +71,7 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
                 auction, article = _auction_after(events, lifecycle)
                 until = (f" Se não for retirado, poderá ir a leilão após {fmt_date(auction)} "
                          f"({article}).") if auction else ""
-                text = (f"Caso {case.case_code}: o objeto foi removido e está no pátio/depósito "
+                text = (f"Caso {shown}: o objeto foi removido e está no pátio/depósito "
                         f"desde {fmt_datetime(entered)}. Endereço: {core.settings.depot_address}."
                         f" Atendimento: {core.settings.depot_hours}.{until} Veja as condições e"
                         " os valores para retirar em “Ver meu caso”.")
@@ -77,7 +79,7 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
             if state.code in AUCTION_STATES:
                 auction, article = _auction_after(events, lifecycle)
                 since = f" em {fmt_date(auction)}" if auction else ""
-                text = (f"Caso {case.case_code}: o prazo para retirar terminou{since} e o objeto "
+                text = (f"Caso {shown}: o prazo para retirar terminou{since} e o objeto "
                         f"pode ir a leilão ({article or 'prazo vencido'}).")
                 messages.append(("auction", f"owner:{case.id}:auction:p:{person_id}", text))
             for tag, key, text in messages:

@@ -101,8 +101,10 @@ def _setting(core: Core, name: str, default: Any) -> Any:
 
 
 def fields_for(core: Core, track: str, code: str, protocol: str,
-               previous: list[str] | tuple[str, ...] = ()) -> tuple[FormField, ...]:
-    """The questions for step `code` on a case of `track`, in the step's own order."""
+               previous: list[str] | tuple[str, ...] = (), category: str | None = None
+               ) -> tuple[FormField, ...]:
+    """The questions for step `code` on a case of `track`, in the step's own order; the
+    abandonment checklist is the `category`'s (Law.checklist: no hood on a sofa)."""
     lifecycle = core.law.tracks[track]
     t = lifecycle.transitions[code]
     out: list[FormField] = []
@@ -111,7 +113,8 @@ def fields_for(core: Core, track: str, code: str, protocol: str,
         kind = _kind(fact)
         options: tuple[tuple[str, str], ...] = ()
         if kind == CRITERIA:
-            options = tuple((c.code, f"{c.label} ({c.article})") for c in core.law.criteria)
+            signs = core.law.checklist(category) if category else core.law.criteria
+            options = tuple((c.code, f"{c.label} ({c.article})") for c in signs)
         elif kind == PARTS:
             options = tuple(MISSING_PARTS.items())
         elif kind == CHOICE:
@@ -156,7 +159,7 @@ async def step_form(core: Core, telegram_id: int, protocol: str, code: str) -> S
                            f"{card.protocol} ({card.state_label}). Nada foi alterado.")
     track = core.law.categories[card.category].track
     fields = fields_for(core, track, code, card.protocol,
-                        [p.protocol for p in card.previous_cases])
+                        [p.protocol for p in card.previous_cases], card.category)
     return StepForm(card.protocol, code, action.label, action.article, fields,
                     code in DOCUMENT_AFTER, track, card.task_id, card.task_status)
 

@@ -50,6 +50,7 @@ class CardAction:
     label: str
     article: str
     requires: tuple[str, ...]
+    button: str = ""  # the short label for a phone's button (Transition.button)
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,7 @@ async def case_card(core: Core, telegram_id: int, protocol: str) -> CaseCard:
         previous = await previous_cases_for(core, case.plate, case.chassis,
                                             exclude_case_id=case.id)
     lifecycle = law.tracks[case.track]
-    actions = [CardAction(t.code, t.label, t.article, t.requires)
+    actions = [CardAction(t.code, t.label, t.article, t.requires, t.button or t.label)
                for t in lifecycle.available(case.state, Actor.INSPECTOR, inspector.agency)
                if (previous or "previous_case" not in t.requires)
                and law.category_refuses(t.code, case.category) is None]

@@ -16,11 +16,13 @@ import secrets
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from core.identifiers import CASE_CODE_ALPHABET, CASE_CODE_LENGTH
 from core.storage.dialect import insert_ignore
 from core.storage.models import ProtocolCounter
 
 PROTOCOL_RE = re.compile(r"^\d{4}-\d{6}$")
-CASE_CODE_RE = re.compile(r"^[A-Za-z0-9_-]{11}$")
+#: A stored case code: the typable 8-character Crockford form, or an old 11-character one.
+CASE_CODE_RE = re.compile(r"^(?:[0-9A-HJKMNP-TV-Z]{8}|[A-Za-z0-9_-]{11})$")
 
 
 def format_protocol(year: int, number: int) -> str:
@@ -50,6 +52,9 @@ async def allocate_protocols(session: AsyncSession, year: int, count: int) -> li
 
 
 def new_case_code() -> str:
-    """An unguessable 11-character code ([A-Za-z0-9_-], 64 random bits) for the owner's QR
-    link and Telegram deep links; unrelated to the protocol, so protocols can't be walked."""
-    return secrets.token_urlsafe(8)
+    """An unguessable code of 8 characters from Crockford's base 32 (40 random bits) for the
+    owner's QR link and Telegram deep links, stored without the dash and printed grouped by
+    core.identifiers.format_case_code ("K7QM-42XD"); unrelated to the protocol, so protocols
+    can't be walked (the owner's wrong attempts are counted and cooled down:
+    core.services.owner_access)."""
+    return "".join(secrets.choice(CASE_CODE_ALPHABET) for _ in range(CASE_CODE_LENGTH))

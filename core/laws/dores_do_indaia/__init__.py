@@ -5,7 +5,8 @@ from __future__ import annotations
 from core.laws.base import Law
 from core.laws.dores_do_indaia.next_steps import NEXT_STEPS
 from core.laws.dores_do_indaia import fees, release
-from core.laws.dores_do_indaia.assessment import CRITERIA, assess, citizen_signs
+from core.laws.dores_do_indaia.assessment import (CRITERIA, assess, citizen_signs,
+                                                  inspector_signs)
 from core.laws.dores_do_indaia.categories import AGENCIES, CATEGORIES, LOCATIONS
 from core.laws.dores_do_indaia.holidays import MUNICIPAL_HOLIDAYS
 from core.laws.dores_do_indaia.lifecycle_furniture import LIFECYCLE as FURNITURE
@@ -31,6 +32,7 @@ LAW = Law(
     locations=LOCATIONS,
     next_steps=NEXT_STEPS,
     citizen_signs=citizen_signs,
+    inspector_signs=inspector_signs,
     release_conditions=release.release_conditions,
     fee_statement=fees.case_statement,  # Art. 3º, §3º, II
     fees_article="Art. 3º, §3º, II; Art. 9º, II",

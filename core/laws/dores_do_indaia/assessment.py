@@ -81,6 +81,27 @@ def citizen_signs(category_code: str) -> tuple[str, ...]:
     return tuple(c for c in applicable(category_code) if c in _SECTION_4)
 
 
+#: What an inspector can see on large furniture and on machinery among the signs that apply to
+#: them (Art. 1º, VI with Art. 5º, § único: Art. 1º, IV and Art. 3º, §4º, I): no doors, boot
+#: lid or hood (a), bumpers (b), glass (d) or seats (g) on a sofa, no Detran/BIN record
+#: (Art. 1º, I–III concern vehicles only). A machine may lack its tyres (c) or its engine (f).
+_FURNITURE_CHECKLIST = ("visible_bad_conservation", "dented_rusted", "poor_conservation",
+                        NEIGHBOURS)
+_MACHINERY_CHECKLIST = ("visible_bad_conservation", "missing_tyres", "dented_rusted",
+                        "no_engine", "poor_conservation", NEIGHBOURS)
+
+
+def inspector_signs(category_code: str) -> tuple[str, ...]:
+    """The inspector's checklist for a category: the days in place (Art. 1º, caput) and the
+    signs that apply to it (applicable()), without those that make no sense for the object."""
+    signs = applicable(category_code)
+    if category_code == "machinery":
+        signs = tuple(c for c in signs if c in _MACHINERY_CHECKLIST)
+    elif CATEGORIES[category_code].track == TRACK_FURNITURE:
+        signs = tuple(c for c in signs if c in _FURNITURE_CHECKLIST)
+    return (DAYS, *signs)
+
+
 def over_minimum_days(first_seen: date, on: date) -> bool:
     """Art. 1º, caput: "por mais de 30 (trinta) dias no local" — strictly more than."""
     return (on - first_seen).days > SETTINGS["minimum_days_in_place"].value

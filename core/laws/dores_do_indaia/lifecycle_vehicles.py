@@ -89,13 +89,16 @@ def police_transitions(agencies: frozenset[str], article: str,
         tr("refer_to_police", sources,
            "police_referral", (A.INSPECTOR, A.STAFF), article, ART_4_III,
            "Acionar a polícia (suspeita de roubo ou furto)",
-           requires=("theft_suspicion_reason",), agencies=agencies),
+           requires=("theft_suspicion_reason",), agencies=agencies,
+           button="Acionar polícia"),
         tr("police_clear", ("police_referral",), "diligence", (A.STAFF, A.INSPECTOR), article,
            ART_4_III, "Polícia devolveu o caso: seguir o procedimento",
-           requires=("police_response",), agencies=agencies),
+           requires=("police_response",), agencies=agencies,
+           button="Polícia devolveu"),
         tr("close_police", ("police_referral",), "closed_police", (A.STAFF, A.INSPECTOR),
            article, ART_4_III, "Encerrar: bem recolhido pela polícia",
-           requires=("police_report_number",), agencies=agencies),
+           requires=("police_report_number",), agencies=agencies,
+           button="Encerrar: polícia"),
     ]
 
 
@@ -107,14 +110,17 @@ def owner_transitions(commit_sources: tuple[str, ...], agencies: frozenset[str])
            requires=("owner_statement", "agreed_removal_by"), agencies=agencies,
            deadline=DeadlineRule(0, "days", "Art. 6º, §3º",
                                  "retirada pelo proprietário até a data combinada com o fiscal",
-                                 starts_from="agreed_removal_by", on_lapse="owner_failed")),
+                                 starts_from="agreed_removal_by", on_lapse="owner_failed"),
+           button="Dono vai retirar"),
         tr("owner_failed", ("owner_removing",), "removal_due", (A.SYSTEM, A.INSPECTOR),
            "Art. 6º, §3º", ART_6_3, "Proprietário não retirou no prazo combinado",
-           agencies=agencies),
+           agencies=agencies,
+           button="Dono não retirou"),
         tr("confirm_owner_removed", (*commit_sources, "owner_removing"),
            "closed_removed_by_owner", (A.INSPECTOR,), "Art. 6º, §3º", ART_6_3 + " " + ART_6_2,
            "Confirmar retirada pelo proprietário", requires=("verification_notes",),
-           agencies=agencies, guard=_not_moved_nearby),
+           agencies=agencies, guard=_not_moved_nearby,
+           button="Confirmar retirada"),
     ]
 
 
@@ -130,7 +136,8 @@ def _transitions() -> list:
            "Art. 1º, caput; Art. 3º, §4º",
            "Entende-se por abandono o objeto que estiver nas seguintes condições",
            "Encerrar: abandono não caracterizado", requires=("inspection_notes",),
-           agencies=field),
+           agencies=field,
+           button="Não abandonado"),
         *police_transitions(field, "Art. 4º, III",
                             ("diligence", "owner_notified", "notice_affixed", "published")),
         tr("notify_owner", ("diligence",), "owner_notified", (A.INSPECTOR,), "Art. 4º, I",
@@ -143,7 +150,8 @@ def _transitions() -> list:
            agencies=field, guard=abandoned,
            deadline=DeadlineRule(notice_days, "days", "Art. 4º, I",
                                  "retirar o veículo do espaço público",
-                                 on_lapse="lapse_deadline")),
+                                 on_lapse="lapse_deadline"),
+           button="Notificar"),
         tr("affix_notice", ("diligence",), "notice_affixed", (A.INSPECTOR,), "Art. 4º, II, a",
            "Não sendo identificado o proprietário/responsável no momento da diligência, será: "
            "a) Afixada uma notificação [...] no vidro ou lataria do veículo, chassi ou "
@@ -156,7 +164,8 @@ def _transitions() -> list:
            # Informational: removal waits for the publication's 10 days (setting
            # affixed_notice_lapses).
            deadline=DeadlineRule(notice_days, "days", "Art. 4º, II, a",
-                                 "prazo da notificação afixada (informativo)")),
+                                 "prazo da notificação afixada (informativo)"),
+           button="Afixar notificação"),
         tr("record_publication", ("notice_affixed",), "published", (A.STAFF,), "Art. 4º, II, b",
            "sendo publicada a notificação no Diário Oficial do Município, contendo as "
            "características do veículo, chassi ou carroceria e o endereço em que se encontra "
@@ -166,12 +175,14 @@ def _transitions() -> list:
            requires=("publication_date", "publication_reference"),
            deadline=DeadlineRule(published_days, "days", "Art. 4º, II, b",
                                  "retirar o veículo do espaço público",
-                                 starts_from="publication_date", on_lapse="lapse_deadline")),
+                                 starts_from="publication_date", on_lapse="lapse_deadline"),
+           button="Publicado no Diário"),
         tr("lapse_deadline", ("owner_notified", "published"), "removal_due", (A.SYSTEM,),
            "Art. 6º, caput",
            "O não cumprimento dos prazos dispostos no Art. 4º desta lei implicará na remoção do "
            "veículo, chassi ou carroceria ao pátio de depósito regular",
-           "Prazo vencido: remoção autorizada"),
+           "Prazo vencido: remoção autorizada",
+           button="Prazo vencido"),
         *owner_transitions(("owner_notified", "notice_affixed", "published", "removal_due"),
                            field),
         tr("start_removal", ("removal_due", "owner_removing"), "removal_started", (A.INSPECTOR,),
@@ -181,7 +192,8 @@ def _transitions() -> list:
            "operação de remoção, o momento em que se inicia o deslocamento do veiculo para a "
            "plataforma do reboque",
            "Iniciar a remoção (veículo subindo na plataforma)",
-           requires=("removal_photos", "removal_started_at"), agencies=field),
+           requires=("removal_photos", "removal_started_at"), agencies=field,
+           button="Iniciar remoção"),
         tr("recidivism_removal", ("diligence",), "removal_started", (A.INSPECTOR,),
            "Art. 6º, §5º",
            "O veículo, chassi ou carroceria que for flagrado em situação que caracterize "
@@ -190,7 +202,8 @@ def _transitions() -> list:
            "Remover de imediato (reincidência)",
            requires=("abandonment_criteria", "previous_case", "removal_photos",
                      "removal_started_at"),
-           agencies=field, guard=abandoned),
+           agencies=field, guard=abandoned,
+           button="Remover: reincidência"),
         tr("depot_entry", ("removal_started",), "in_depot", (A.INSPECTOR, A.STAFF),
            "Art. 6º, I, b; Art. 3º, caput",
            "ser preenchido o termo de recolhimento do bem, conforme modelo anexo II, em 3 (três) "
@@ -203,30 +216,35 @@ def _transitions() -> list:
            agencies=field, **COLLECTION,
            deadline=DeadlineRule(auction_days, "days", "Art. 3º, caput",
                                  "retirada do pátio antes do leilão",
-                                 starts_from="collected_at", on_lapse="auction_deadline")),
+                                 starts_from="collected_at", on_lapse="auction_deadline"),
+           button="Entrada no pátio"),
         tr("publish_removal_edital", ("in_depot",), "in_depot", (A.STAFF,), "Art. 6º, §1º",
            "Na hipótese de remoção em que o proprietário não seja identificado, será publicado "
            "edital no Diário Oficial do Município, contendo: a) os dados possíveis do veículo; "
            "b) o local onde se encontrava abandonado; c) o local de destino da remoção",
            "Registrar edital de remoção no Diário Oficial",
-           requires=("edital_date", "edital_reference"), guard=_owner_unknown),
+           requires=("edital_date", "edital_reference"), guard=_owner_unknown,
+           button="Edital de remoção"),
         tr("release", ("in_depot",), "released", (A.STAFF,), "Art. 3º, §3º",
            "Removido do espaço público ao pátio, o veículo abandonado só poderá ser retirado, se "
            "preenchidas as seguintes condições: I – no prazo de 60 dias [...] II – pagamento dos "
            "custos de reboque [...] e das diárias; III – [veículo automotor] multas, seguro "
            "obrigatório e demais taxas",
            "Liberar ao proprietário",
-           requires=("release_checklist_confirmed", "fees_paid")),
+           requires=("release_checklist_confirmed", "fees_paid"),
+           button="Liberar"),
         tr("auction_deadline", ("in_depot",), "auction_eligible", (A.SYSTEM,),
            "Art. 3º, caput; CTB art. 328",
            "O veículo [...] não reclamado por seu proprietário dentro do prazo de sessenta dias, "
            "contado da data de recolhimento será removido ao pátio e levado à hasta pública.",
-           "Prazo de 60 dias vencido: liberado para leilão"),
+           "Prazo de 60 dias vencido: liberado para leilão",
+           button="Prazo de leilão"),
         tr("auction", ("auction_eligible",), "auctioned", (A.STAFF,), "Art. 8º",
            "Para a alienação dos bens recolhidos em função desta lei o Poder Executivo deverá "
            "nomear comissão de leilão [...] obedecendo sempre aos termos da lei de licitação.",
            "Registrar leilão",
-           requires=("auction_date", "auction_commission_act", "auction_proceeds")),
+           requires=("auction_date", "auction_commission_act", "auction_proceeds"),
+           button="Registrar leilão"),
     ]
 
 
