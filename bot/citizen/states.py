@@ -1,6 +1,7 @@
 """The citizen's report conversation as a table: state → what the bot expects → next state.
 
-This table is the specification; bot/citizen/report.py implements it and
+This table is the specification; bot/citizen/report.py (with prompts, photos, location and
+answers beside it) implements it and
 tests/test_bot_report.py walks it. The state and the draft are stored in the database
 (core.services.conversation) in the same transaction as each step's effect, so a restart
 continues from the last acknowledged step. Every state also accepts /cancelar (draft dropped),
