@@ -58,11 +58,12 @@ async def on_skip(turn: Turn, d: dict, _: str) -> None:
 
 
 async def on_time(turn: Turn, d: dict, arg: str) -> None:
-    if not arg.isdigit() or int(arg) >= len(texts.TIME_OPTIONS):
+    options = texts.time_options(turn.core)
+    if not arg.isdigit() or int(arg) >= len(options):
         await turn.answer(STALE_BUTTON)
         return
     await turn.answer()
-    d["time_there"] = texts.TIME_OPTIONS[int(arg)]
+    d["time_there"] = options[int(arg)]
     await go(turn, after(turn, TIME_THERE), unfix(d))
 
 

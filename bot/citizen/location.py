@@ -6,8 +6,9 @@ from telegram import ReplyKeyboardRemove
 
 from bot.citizen import texts
 from bot.citizen.photos import evidence
-from bot.citizen.prompts import ask, coords, go, unfix
-from bot.citizen.states import ADDRESS_CONFIRM, DUPLICATES, LOCATION, SUMMARY, next_question
+from bot.citizen.prompts import ask, category_prompt, coords, go, unfix
+from bot.citizen.states import (ADDRESS_CONFIRM, CATEGORY, DUPLICATES, IDLE, LOCATION, SUMMARY,
+                                next_question)
 from bot.geocoding import GeocodingUnavailable
 from bot.router import Turn, location_keyboard
 from bot.texts import INVALID_LOCATION, STALE_BUTTON
@@ -15,8 +16,11 @@ from core.area import valid_point
 from core.services.reports import find_nearby, support_case
 
 
-async def on_location(turn: Turn) -> None:
-    msg, d, core = turn.message, dict(turn.conv.draft), turn.core
+async def on_location(turn: Turn, d: dict | None = None) -> None:
+    """A pin or a typed address in the location step; a pin before the category is chosen
+    (also one sent before /denunciar: `d`, the new draft) is kept and the category asked."""
+    msg, core = turn.message, turn.core
+    d = dict(turn.conv.draft) if d is None else d
     if msg.location is not None or msg.venue is not None:
         loc = msg.location or msg.venue.location
         lat, lon = loc.latitude, loc.longitude
@@ -33,6 +37,12 @@ async def on_location(turn: Turn) -> None:
             pass  # the pin is enough; the address is a courtesy
         d.update(lat=lat, lon=lon, address=address, neighbourhood=neighbourhood,
                  location_source="pin")
+        if turn.conv.state in (IDLE, CATEGORY):
+            await turn.save(CATEGORY, d)
+            question, markup = category_prompt(core.law, d)
+            await turn.reply(f"📍 Local registrado: {address or coords(d)}\n\n{question}",
+                             markup)
+            return
         await location_accepted(turn, d)
         return
     text = (msg.text or "").strip()

@@ -25,19 +25,19 @@ async def ask(turn: Turn, state: str, before: str = "") -> None:
     if before:
         turn = Prefixed(turn, before)
     if state == CATEGORY:
-        rows = [[(c.label, button(d, f"cat:{c.code}"))] for c in law.categories.values()]
-        await turn.reply(texts.ASK_CATEGORY, inline(rows))
+        await turn.reply(*category_prompt(law, d))
     elif state == PHOTOS:
         n = len(d.get("photos", []))
-        extra = f"\n\nJá recebi {n} foto(s)." if n else ""
-        kind = f"Tipo: {law.categories[d['category']].label}\n\n"
-        await turn.reply(kind + texts.ASK_PHOTOS + extra,
+        extra = f"\n\nJá recebi {texts.photos_count(n)}." if n else ""
+        cat = law.categories[d["category"]]
+        ask_photos = texts.ASK_PHOTOS.format(plate=texts.PHOTO_PLATE if cat.has_plate else "")
+        await turn.reply(f"Tipo: {cat.label}\n\n" + ask_photos + extra,
                          inline([[("✅ Pronto", button(d, "done"))]]))
     elif state == LOCATION:
         await turn.reply(texts.ASK_LOCATION, location_keyboard())
     elif state == ADDRESS_CONFIRM:
         p = d["pending"]
-        await turn.reply(f"Entendi este endereço:\n{p['address']}\n\nÉ aí que está o objeto?",
+        await turn.reply(f"Entendi este endereço:\n{p['address']}\n\nÉ esse o local?",
                          inline([[("✅ Sim, é aqui", button(d, "addr:yes")),
                                   ("❌ Não", button(d, "addr:no"))]]))
     elif state == DUPLICATES:
@@ -49,7 +49,8 @@ async def ask(turn: Turn, state: str, before: str = "") -> None:
     elif state == MAKE_MODEL:
         await turn.reply(texts.ASK_MAKE_MODEL, inline([[("Pular", button(d, "skip"))]]))
     elif state == TIME_THERE:
-        rows = [[(t, button(d, f"time:{i}"))] for i, t in enumerate(texts.TIME_OPTIONS)]
+        rows = [[(t, button(d, f"time:{i}"))]
+                for i, t in enumerate(texts.time_options(turn.core))]
         await turn.reply(texts.ASK_TIME_THERE, inline(rows))
     elif state == SIGNS:
         await turn.reply(texts.ASK_SIGNS, signs_keyboard(turn))
@@ -58,6 +59,12 @@ async def ask(turn: Turn, state: str, before: str = "") -> None:
     elif state == SUMMARY:
         await turn.reply(summary(turn), inline([[("✅ Confirmar", button(d, "ok")),
                                                 ("✏️ Corrigir", button(d, "fix"))]]))
+
+
+def category_prompt(law, d: dict):
+    """The category question: the city's law's categories as buttons."""
+    rows = [[(c.label, button(d, f"cat:{c.code}"))] for c in law.categories.values()]
+    return texts.ASK_CATEGORY, inline(rows)
 
 
 class Prefixed:
@@ -128,7 +135,7 @@ def after(turn: Turn, answered: str) -> str:
 async def show_candidates(turn: Turn) -> None:
     d = turn.conv.draft
     await turn.reply("Já existe denúncia aberta do mesmo tipo bem perto desse local. "
-                     "Veja se é o mesmo objeto:")
+                     "Veja se é o mesmo caso:")
     rows = []
     for c in d["candidates"]:
         caption = (f"Protocolo {c['protocol']} — {c['category']}\nSituação: {c['state']}\n"
@@ -140,6 +147,6 @@ async def show_candidates(turn: Turn) -> None:
         else:
             await turn.reply(caption)
         rows.append([(f"É este: {c['protocol']}", button(d, f"dup:{c['protocol']}"))])
-    rows.append([("Não, é outro objeto", button(d, "dup:new"))])
+    rows.append([("Não, é outro caso", button(d, "dup:new"))])
     await turn.reply("É algum destes? Se for, suas fotos são juntadas ao caso e você passa a "
                      "receber os avisos dele.", inline(rows))

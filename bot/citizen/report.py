@@ -15,10 +15,11 @@ from telegram import ReplyKeyboardRemove
 from bot.citizen import texts
 from bot.citizen.answers import on_plate, on_text, on_sign, on_signs_done, on_skip, on_time
 from bot.citizen.location import location_accepted, on_address, on_duplicate, on_location
-from bot.citizen.photos import evidence, on_photo, on_photos_done
-from bot.citizen.prompts import ask, button, go
+from bot.citizen.photos import evidence, on_photo
+from bot.citizen.prompts import ask, button, go, unfix
 from bot.citizen.states import (CATEGORY, COLOUR, DESCRIPTION, FIXABLE, IDLE, LOCATION,
-                                MAKE_MODEL, PHOTOS, PLATE, TIME_THERE, button_allowed, questions)
+                                MAKE_MODEL, PHOTOS, PLATE, SUMMARY, TIME_THERE, button_allowed,
+                                questions)
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.services.guidance import next_steps
@@ -29,11 +30,29 @@ from core.services.reports import ReportIn, submit_report
 
 async def start_report(turn: Turn) -> None:
     if turn.conv.state != IDLE and turn.conv.state.startswith("report:"):
-        await turn.reply(texts.RESUMING)
-        await ask(turn, turn.conv.state)
+        await ask(turn, turn.conv.state, texts.RESUMING)
         return
-    draft = {"id": secrets.token_hex(3), "photos": []}
-    await go(turn, CATEGORY, draft)
+    await go(turn, CATEGORY, _new_draft())
+
+
+def _new_draft() -> dict:
+    return {"id": secrets.token_hex(3), "photos": []}
+
+
+def starts_report(msg) -> bool:
+    """A photo, an image file or a pin sent outside any conversation starts a report."""
+    return bool(msg is not None and (msg.photo or msg.document is not None
+                                     or msg.location is not None or msg.venue is not None))
+
+
+async def start_with(turn: Turn) -> None:
+    """A photo or a pin sent before /denunciar: the report starts with it (the first photo,
+    or the location), and the category is asked next."""
+    msg = turn.message
+    if msg.location is not None or msg.venue is not None:
+        await on_location(turn, _new_draft())
+    else:
+        await on_photo(turn, _new_draft())
 
 
 # ----------------------------------------------------------------------------- messages
@@ -45,12 +64,12 @@ async def on_message(turn: Turn) -> None:
     handler = {PHOTOS: on_photo, LOCATION: on_location,
                PLATE: on_plate, COLOUR: on_text, MAKE_MODEL: on_text,
                TIME_THERE: on_text, DESCRIPTION: on_text}.get(state)
+    if state == CATEGORY and starts_report(msg):  # more photos, or the pin, before the type
+        handler = on_location if msg.location is not None or msg.venue is not None else on_photo
     if handler is not None:
         await handler(turn)
         return
-    await turn.reply(texts.NEED_BUTTON)
-    await ask(turn, state)
-
+    await ask(turn, state, texts.NEED_BUTTON + "\n\n")
 
 
 # ----------------------------------------------------------------------------- buttons
@@ -84,6 +103,20 @@ async def _category(turn: Turn, d: dict, code: str) -> None:
 
 
 
+async def on_photos_done(turn: Turn, d: dict, _: str) -> None:
+    if not d.get("photos"):
+        await turn.answer(texts.NEED_PHOTO_FIRST, alert=True)
+        return
+    await turn.answer()
+    if d.get("fixing"):
+        await go(turn, SUMMARY, unfix(d))
+        return
+    if "lat" in d:  # a pin sent before the category (a report started by it)
+        await location_accepted(turn, d)
+        return
+    await go(turn, LOCATION, d)
+
+
 async def _confirm(turn: Turn, d: dict, _: str) -> None:
     await turn.answer()
     report = ReportIn(category=d["category"], lat=d["lat"], lon=d["lon"],
@@ -94,13 +127,19 @@ async def _confirm(turn: Turn, d: dict, _: str) -> None:
                       description=d.get("description"))
     done = await submit_report(turn.core, turn.user_id, report, display_name=turn.display_name,
                                also=turn.hook(clear=True))
-    steps = done.next_steps or next_steps(turn.core.law, d["category"])
+    law = turn.core.law
+    steps = done.next_steps or next_steps(law, d["category"])
+    track = law.categories[d["category"]].track
+    where = law.state_text(track, law.tracks[track].initial)  # plain words, not a state name
     lines = [f"✅ Denúncia registrada! Protocolo: {done.protocol}",
-             f"Situação: {done.state_label}", "", "O que acontece agora:"]
+             where.where if where else f"Situação: {done.state_label}", "",
+             "O que acontece agora:"]
     lines += [f"{i}. {s}" for i, s in enumerate(steps, 1)]
-    lines += ["", f"Acompanhe com /status {done.protocol} ou /minhas. Você recebe um aviso aqui "
-              "a cada etapa. Obrigado por ajudar a cidade!"]
-    await turn.reply("\n".join(lines), ReplyKeyboardRemove())
+    body = "\n".join(lines)
+    footer = [f"Acompanhe com /status {done.protocol} ou /minhas.", texts.UPDATES_HERE,
+              "Obrigado por ajudar a cidade!"]
+    footer = [f for f in footer if f not in body]  # a sentence the steps already say: once
+    await turn.reply(body + "\n\n" + " ".join(footer), ReplyKeyboardRemove())
 
 
 async def _fix(turn: Turn, d: dict, field: str) -> None:
