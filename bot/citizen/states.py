@@ -66,7 +66,8 @@ STATES: tuple[Step, ...] = (
          _e((CATEGORY, "/denunciar"), (CATEGORY, "foto ou pino antes de /denunciar"))),
     Step(CATEGORY, "a category button (the city's law); photos and a pin sent meanwhile are "
          "kept", ("cat",),
-         _e((CATEGORY, "foto / pino antes do tipo"), (PHOTOS, "categoria"), (DUPLICATES, "categoria corrigida + casos perto"),
+         _e((CATEGORY, "foto / pino antes do tipo"), (PHOTOS, "categoria"),
+            (DUPLICATES, "categoria corrigida + casos perto"),
             (PLATE, "categoria corrigida (com placa)"),
             (COLOUR, "categoria corrigida (chassi, sem placa)"),
             (TIME_THERE, "categoria corrigida (não veículo)"))),
