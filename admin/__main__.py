@@ -14,6 +14,7 @@ import asyncio
 import getpass
 import logging
 import sys
+from contextlib import contextmanager
 
 from core.services.errors import USER_ERRORS
 from core.settings import get_settings
@@ -37,20 +38,92 @@ async def _with_core(fn):
         await core.close()
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m admin", description="Painel Via Livre")
-    sub = parser.add_subparsers(dest="cmd")
-    cu = sub.add_parser("create-user", help="criar usuário do painel (senha pela entrada padrão)")
-    cu.add_argument("username")
-    cu.add_argument("--role", choices=("admin", "staff"), required=True)
-    inv = sub.add_parser("invite-inspector", help="gerar código de convite de fiscal")
-    inv.add_argument("--name", required=True)
-    inv.add_argument("--agency", required=True)
+#: argparse's own words (usage, section titles, errors) in Portuguese: argparse looks them up
+#: through its module-level gettext functions, swapped only while our parser is built and
+#: parses (_portuguese).
+_PT = {
+    "usage: ": "uso: ",
+    "positional arguments": "argumentos",
+    "options": "opções",
+    "show this help message and exit": "mostra esta ajuda e sai",
+    "%(prog)s: error: %(message)s\n": "%(prog)s: erro: %(message)s\n",
+    "argument %(argument_name)s: %(message)s": "argumento %(argument_name)s: %(message)s",
+    "the following arguments are required: %s": "faltam argumentos obrigatórios: %s",
+    "unrecognized arguments: %s": "argumentos não reconhecidos: %s",
+    "invalid choice: %(value)r (choose from %(choices)s)":
+        "opção inválida: %(value)r (escolha entre %(choices)s)",
+    "invalid %(type)s value: %(value)r": "valor inválido: %(value)r",
+    "expected one argument": "falta o valor",
+    "expected at most one argument": "aceita no máximo um valor",
+    "expected at least one argument": "precisa de pelo menos um valor",
+    "ambiguous option: %(option)s could match %(matches)s":
+        "opção ambígua: %(option)s pode ser %(matches)s",
+    "unknown parser %(parser_name)r (choices: %(choices)s)":
+        "comando desconhecido %(parser_name)r (comandos: %(choices)s)",
+    "one of the arguments %s is required": "um dos argumentos %s é obrigatório",
+    "not allowed with argument %s": "não pode ser usado com o argumento %s",
+    "expected %s argument": "esperava %s valor",
+    "expected %s arguments": "esperava %s valores",
+}
+
+
+@contextmanager
+def _portuguese():
+    saved = argparse._, argparse.ngettext
+    argparse._ = lambda msg: _PT.get(msg, msg)
+    argparse.ngettext = lambda one, many, n: _PT.get(one if n == 1 else many,
+                                                     one if n == 1 else many)
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved
+
+
+def _agencies() -> str:
+    """The agencies an inspector may belong to, from the configured law (code: name)."""
+    from core.laws import get_law
+    try:
+        law = get_law(get_settings().municipality)
+    except Exception:  # an unknown MUNICIPALITY is reported when the core opens
+        return ""
+    names = "; ".join(f"{code} ({a.name})" for code, a in law.agencies.items())
+    return f"Órgãos válidos ({law.short}, {law.city}): {names}."
+
+
+def _parser() -> argparse.ArgumentParser:
+    agencies = _agencies()
+    parser = argparse.ArgumentParser(
+        prog="python -m admin",
+        description="Via Livre: sem comando, serve o painel da prefeitura "
+                    "(ADMIN_HOST:ADMIN_PORT); com um comando, faz uma tarefa de administração.",
+        epilog=agencies)
+    sub = parser.add_subparsers(dest="cmd", title="comandos", metavar="COMANDO")
+    cu = sub.add_parser("create-user", help="criar usuário do painel (senha pela entrada padrão)",
+                        description="Cria um usuário do painel; a senha é lida da entrada "
+                                    "padrão (pelo menos 10 caracteres).")
+    cu.add_argument("username", metavar="USUÁRIO", help="nome de usuário para entrar no painel")
+    cu.add_argument("--role", choices=("admin", "staff"), required=True, metavar="PAPEL",
+                    help="admin (administra o painel) ou staff (servidor)")
+    inv = sub.add_parser("invite-inspector", help="gerar código de convite de fiscal",
+                         description="Gera um código de convite de uso único (válido por 7 "
+                                     "dias) que o fiscal envia ao bot.")
+    inv.add_argument("--name", required=True, metavar="NOME", help="nome completo do fiscal")
+    inv.add_argument("--agency", required=True, metavar="ÓRGÃO",
+                     help="órgão do fiscal, pelo código ou pelo nome. " + agencies)
     dea = sub.add_parser("deactivate-inspector",
-                         help="desativar um fiscal (tarefas redistribuídas, menu removido)")
+                         help="desativar um fiscal (tarefas redistribuídas, menu removido)",
+                         description="Desativa um fiscal: as tarefas abertas são "
+                                     "redistribuídas e o menu de fiscal sai do Telegram dele.")
     dea.add_argument("inspector_id", type=int, metavar="ID", help="número do fiscal no painel")
-    sub.add_parser("public-copies", help="fazer as cópias públicas (sem EXIF) que faltam")
-    args = parser.parse_args(argv)
+    sub.add_parser("public-copies", help="fazer as cópias públicas (sem EXIF) que faltam",
+                   description="Faz as cópias sem EXIF das fotos guardadas antes de as cópias "
+                               "serem feitas no envio (uma vez, depois de atualizar).")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    with _portuguese():
+        args = _parser().parse_args(argv)
 
     try:
         if args.cmd == "create-user":

@@ -66,7 +66,7 @@ async def _page(request: web.Request, form: dict, *, status: int = 200, error: s
     return render(request, "intake.html", {
         "form": form, "error": error, "notice": notice, "nearby": nearby,
         "asked": asked, "sign_cats": sign_cats, "questions": rq.QUESTIONS,
-        "time_options": rq.TIME_OPTIONS, "channels": intake.CHANNELS,
+        "time_options": rq.time_options(core.law), "channels": intake.CHANNELS,
         "purpose": intake.CONTACT_PURPOSE, "max_photos": MAX_PHOTOS,
         "tile_url": request.app[SETTINGS].map_tile_url,
         "map_lat": form.get("lat") if centre else core.area.centre[0],

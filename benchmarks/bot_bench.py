@@ -65,11 +65,11 @@ async def _citizen(api: BotApiStandIn, user: User, i: int, lat: list[float],
     photos = [_jpeg(i * 3), _jpeg(i * 3 + 1)]
     last: list = [None]
     steps = [
-        (lambda: api.send_command(user, "denunciar"), "O que está abandonado"),
+        (lambda: api.send_command(user, "denunciar"), "O que você quer denunciar"),
         (_press(api, user, "Veículo motorizado", last), "Envie de 1 a 10 fotos"),
-        (lambda: api.send_photo(user, photos[0]), "1 foto(s)"),
-        (lambda: api.send_photo(user, photos[1]), "2 foto(s)"),
-        (_press(api, user, "Pronto", last), "Onde está o objeto"),
+        (lambda: api.send_photo(user, photos[0]), "1 foto recebida"),
+        (lambda: api.send_photo(user, photos[1]), "2 fotos recebidas"),
+        (_press(api, user, "Pronto", last), "Onde fica"),
         (lambda: api.send_location(user, la, lo), "Qual é a placa"),
         (lambda: api.send_text(user, "ABC1D23"), "Qual é a cor"),
         (lambda: api.send_text(user, "prata"), "marca e o modelo"),

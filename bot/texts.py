@@ -18,12 +18,13 @@ GROUP_ONLY_PRIVATE = "Fale comigo em uma conversa privada."
 # the city of the configured law.
 DESCRIPTION = (
     "Via Livre — Prefeitura de {city}/{uf}.\n"
-    "Denuncie veículos e objetos abandonados nas ruas de {city}: envie fotos e o local, "
-    "receba um protocolo e acompanhe o caso até a remoção, nos prazos da {law}.\n"
-    "Fiscais da prefeitura recebem aqui suas tarefas de vistoria; proprietários acompanham "
-    "o prazo para retirar o bem pelo código do aviso.\n"
+    "Denuncie nas ruas de {city} o que a {law} manda fiscalizar: envie fotos e o local, "
+    "receba um protocolo e acompanhe o caso até a solução, nos prazos da lei.\n"
+    "Fiscais da prefeitura recebem aqui suas tarefas de vistoria; responsáveis acompanham "
+    "pelo código do aviso o prazo para regularizar ou retirar o bem.\n"
     "Como tratamos seus dados (LGPD): /privacidade.")
-SHORT_DESCRIPTION = "Denuncie veículos e objetos abandonados nas ruas de {city}/{uf}."
+SHORT_DESCRIPTION = ("Denuncie à Prefeitura de {city}/{uf}: fotos e local, protocolo e avisos "
+                     "do caso.")
 INVALID_LOCATION = ("Essa localização não é válida (coordenadas fora do mapa). Envie a "
                     "localização pelo botão 📍 ou pelo clipe 📎 → Localização, marcando o ponto "
                     "no mapa.")

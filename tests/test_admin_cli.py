@@ -60,3 +60,45 @@ async def test_deactivate_inspector_from_the_command_line_withdraws_the_menu(tmp
     finally:
         await core.close()
     assert active is False and queued == [4242]
+
+
+def _run_in(municipality, args, data_dir):
+    env = {**os.environ, "DATA_DIR": str(data_dir), "DATABASE_URL": "",
+           "MUNICIPALITY": municipality}
+    return subprocess.run([sys.executable, "-m", "admin", *args], text=True,
+                          capture_output=True, cwd=ROOT, env=env, timeout=60)
+
+
+def test_the_cli_help_is_in_portuguese_and_lists_the_law_s_agencies(tmp_path):
+    """The help names the agencies an inspector may belong to, from the configured law
+    (Dracena Art. 1º "funcionário competente": fiscalização; Dores: its own agencies)."""
+    from core.laws import get_law
+    for slug in ("dracena", "dores-do-indaia"):
+        out = _run_in(slug, ["invite-inspector", "-h"], tmp_path)
+        assert out.returncode == 0, out.stderr
+        assert "uso: python -m admin invite-inspector" in out.stdout
+        assert "mostra esta ajuda e sai" in out.stdout and "show this help" not in out.stdout
+        flat = " ".join(out.stdout.split())
+        for code, agency in get_law(slug).agencies.items():
+            assert code in flat and " ".join(agency.name.split()) in flat
+    top = _run_in("dracena", ["-h"], tmp_path)
+    assert "opções:" in top.stdout and "comandos:" in top.stdout
+    assert "fiscalizacao" in top.stdout and "posturas" not in top.stdout
+
+
+def test_the_cli_s_errors_are_in_portuguese(tmp_path):
+    missing = _run_in("dracena", ["invite-inspector", "--name", "Ana"], tmp_path)
+    assert missing.returncode == 2
+    assert "erro: faltam argumentos obrigatórios: --agency" in missing.stderr
+    wrong = _run_in("dracena", ["create-user", "ana", "--role", "chefe"], tmp_path)
+    assert "opção inválida: 'chefe' (escolha entre 'admin', 'staff')" in wrong.stderr
+    unknown = _run_in("dracena", ["apagar-tudo"], tmp_path)
+    assert "opção inválida: 'apagar-tudo'" in unknown.stderr
+    number = _run_in("dracena", ["deactivate-inspector", "abc"], tmp_path)
+    assert "argumento ID: valor inválido: 'abc'" in number.stderr
+    for r in (missing, wrong, unknown, number):
+        assert "error" not in r.stderr and "usage" not in r.stderr
+    agency = _run_in("dracena", ["invite-inspector", "--name", "Ana", "--agency", "posturas"],
+                     tmp_path)
+    assert agency.returncode == 1 and "Órgão desconhecido" in agency.stderr
+    assert "fiscalizacao" in agency.stderr

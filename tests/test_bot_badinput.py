@@ -35,7 +35,7 @@ async def test_non_photos_where_photos_are_expected(bot, core):
 async def test_image_sent_as_file_is_accepted(bot, core):
     await start_report(bot, MARIA)
     await bot.api.send_document(MARIA, jpeg(3), "carro.jpg", "image/jpeg")
-    await said(bot, MARIA, "1 foto(s) recebida(s)")
+    await said(bot, MARIA, "1 foto recebida")
     assert (await _photos(core))[0]["mime"] == "image/jpeg"
 
 
@@ -63,7 +63,7 @@ async def test_stale_and_forged_buttons_are_answered_politely(bot, core):
 async def test_text_over_the_limit_is_refused_and_kept_asking(bot, core):
     await start_report(bot, MARIA, "Maquinário")
     await send_photos(bot, MARIA)
-    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await press(bot, MARIA, "Pronto", expect="Onde fica")
     await bot.api.send_location(MARIA, -19.4628, -45.6003)
     await said(bot, MARIA, "Há quanto tempo")
     await bot.api.send_text(MARIA, "x" * 2000)
@@ -119,7 +119,7 @@ async def test_telegram_error_gets_an_apology_never_a_trace(bot, core, caplog):
     assert "Traceback" not in apology.text and "Error" not in apology.text
     assert "error handling update" in caplog.text
     await bot.api.send_photo(MARIA, jpeg(1))  # the citizen tries again: it works
-    await said(bot, MARIA, "1 foto(s) recebida(s)")
+    await said(bot, MARIA, "1 foto recebida")
 
 
 def _draft_id(menu) -> str:

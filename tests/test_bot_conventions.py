@@ -79,13 +79,13 @@ async def test_descriptions_name_dracena_when_its_law_is_configured(make_core):
 async def test_location_prompt_explains_the_pin_from_home_and_the_button(core):
     async with BotHarness(core) as bot:
         await bot.api.send_command(MARIA, "denunciar")
-        await said(bot, MARIA, "O que está abandonado")
+        await said(bot, MARIA, "O que você quer denunciar")
         await bot.api.press_button(MARIA, bot.api.last_message(MARIA), text="Veículo")
         await said(bot, MARIA, "Envie de 1 a 10 fotos")
         await bot.api.send_photo(MARIA, jpeg(1))
-        await said(bot, MARIA, "foto(s)")
+        await said(bot, MARIA, "1 foto recebida")
         await bot.api.press_button(MARIA, bot.api.last_message(MARIA), text="Pronto")
-        prompt = await said(bot, MARIA, "Onde está o objeto")
+        prompt = await said(bot, MARIA, "Onde fica")
     assert "📎 → Localização" in prompt.text
     assert prompt.keyboard == "reply"
     assert prompt.buttons[0][0].request_location  # the 📍 button for who is on the spot

@@ -41,7 +41,7 @@ async def test_impossible_coordinates_get_their_own_answer_and_keep_the_report(
         bot, core, lat, lon):  # noqa: F811
     await start_report(bot, MARIA)
     await send_photos(bot, MARIA, 2)
-    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await press(bot, MARIA, "Pronto", expect="Onde fica")
     await bot.api.send_location(MARIA, lat, lon)
     answer = await said(bot, MARIA)
     assert answer.text == INVALID_LOCATION
@@ -86,7 +86,7 @@ async def test_nul_and_lone_surrogates_in_answers_and_names_are_stored_cleaned(
     bad = User(1077, "Ma\x00ria\ud800", username="ma\x00ria")
     await start_report(bot, bad)
     await send_photos(bot, bad, 1)
-    await press(bot, bad, "Pronto", expect="Onde está o objeto")
+    await press(bot, bad, "Pronto", expect="Onde fica")
     await pin(bot, bad)
     await said(bot, bad, "Qual é a placa")
     await bot.api.send_text(bad, "ABC1D23")

@@ -19,7 +19,7 @@ async def test_start_greets_and_menu_is_portuguese(bot):
     hello = await said(bot, MARIA, "Olá, Maria!")
     assert "Dores do Indaiá" in hello.text and "/denunciar" in hello.text
     menu = {c["command"]: c["description"] for c in bot.api.my_commands()}
-    assert menu["denunciar"] == "Denunciar um objeto abandonado"
+    assert menu["denunciar"] == "Fazer uma denúncia (fotos e local)"
     assert {"minhas", "status", "privacidade", "ajuda", "cancelar"} <= set(menu)
 
 
@@ -41,7 +41,9 @@ async def test_status_shows_public_steps_and_next_step(bot):
     protocol = await full_report(bot, MARIA)
     await bot.api.send_command(JOAO, "status", protocol)
     text = (await said(bot, JOAO, f"Protocolo {protocol}")).text
-    assert "Situação: Denúncia recebida" in text
+    # plain words from the law (Law.state_texts), not the state's name
+    assert "O veículo continua na rua, no local denunciado." in text
+    assert "Denúncia recebida" not in text and "Situação:" not in text
     assert "01/12/2026 — Denúncia registrada" in text and "Próximo passo" in text
     assert "Maria" not in text  # the reporter is restricted (Lei 13.460/2017, art. 10, §7º)
     await bot.api.send_command(JOAO, "status", "2026-999999")

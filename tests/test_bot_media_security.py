@@ -25,7 +25,7 @@ async def test_disguised_files_and_bombs_are_refused_with_a_clear_answer(bot, co
     await bot.api.send_document(MARIA, bomb_png(), "carro.png", "image/png")
     await said(bot, MARIA, "grande demais")
     await bot.api.send_photo(MARIA, jpeg(4))
-    await said(bot, MARIA, "1 foto(s) recebida(s)")
+    await said(bot, MARIA, "1 foto recebida")
     photos = await _photos(core)
     assert len(photos) == 1
     stored = sorted(p.name for p in core.evidence.root.rglob("*") if p.is_file())

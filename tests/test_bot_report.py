@@ -38,9 +38,9 @@ async def test_full_report_gives_protocol_and_next_steps_art_4_caput(bot, core):
 async def test_album_is_stored_whole_and_acknowledged_once(bot, core):
     await start_report(bot, MARIA)
     await bot.api.send_album(MARIA, [jpeg(1), jpeg(2), jpeg(3)])
-    ack = await said(bot, MARIA, "3 foto(s) recebida(s)", timeout=3)
-    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
-    acks = [c for c in bot.api.sent(MARIA, "sendMessage") if "foto(s) recebida(s)" in c.text]
+    ack = await said(bot, MARIA, "3 fotos recebidas", timeout=3)
+    await press(bot, MARIA, "Pronto", expect="Onde fica")
+    acks = [c for c in bot.api.sent(MARIA, "sendMessage") if "recebida" in c.text and "📷" in c.text]
     assert acks == [ack]
     async with core.db.read() as s:
         draft = (await s.execute(select(ConversationState))).scalar_one().draft
@@ -51,7 +51,7 @@ async def test_album_is_stored_whole_and_acknowledged_once(bot, core):
 async def test_typed_address_is_geocoded_shown_and_confirmed(bot, core):
     await start_report(bot, MARIA, "Móvel de grande porte")
     await send_photos(bot, MARIA)
-    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await press(bot, MARIA, "Pronto", expect="Onde fica")
     await bot.api.send_text(MARIA, "Rua Sete de Setembro, 45")
     shown = await said(bot, MARIA, "Entendi este endereço")
     assert "Rua Sete de Setembro, 45 — Centro" in shown.text
@@ -66,7 +66,7 @@ async def test_typed_address_is_geocoded_shown_and_confirmed(bot, core):
 async def test_address_refused_then_pin(bot):
     await start_report(bot, MARIA, "Maquinário")
     await send_photos(bot, MARIA)
-    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await press(bot, MARIA, "Pronto", expect="Onde fica")
     await bot.api.send_text(MARIA, "Rua Getúlio Vargas, 250")
     await said(bot, MARIA, "Entendi este endereço")
     await press(bot, MARIA, "Não", expect="Envie a localização pelo botão")
@@ -77,7 +77,7 @@ async def test_address_refused_then_pin(bot):
 async def test_location_outside_the_city_is_refused_with_explanation(bot, core):
     await start_report(bot, MARIA)
     await send_photos(bot, MARIA)
-    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await press(bot, MARIA, "Pronto", expect="Onde fica")
     refusal = await pin(bot, MARIA, *BELO_HORIZONTE, expect="fora da área de Dores do Indaiá")
     assert "Lei 3.043/2022" in refusal.text
     async with core.db.read() as s:
@@ -89,7 +89,7 @@ async def test_location_outside_the_city_is_refused_with_explanation(bot, core):
 async def test_geocoder_slow_or_down_asks_for_the_pin_without_hanging(bot):
     await start_report(bot, MARIA)
     await send_photos(bot, MARIA)
-    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await press(bot, MARIA, "Pronto", expect="Onde fica")
     bot.osm.delay = 5.0  # the bot's timeout is 1 s
     t0 = asyncio.get_running_loop().time()
     await bot.api.send_text(MARIA, "Rua Padre Marinho, 33")
@@ -106,7 +106,7 @@ async def test_duplicate_nearby_is_this_one_supports_the_case(bot, core):
     protocol = await full_report(bot, MARIA)
     await start_report(bot, JOAO)
     await send_photos(bot, JOAO)
-    await press(bot, JOAO, "Pronto", expect="Onde está o objeto")
+    await press(bot, JOAO, "Pronto", expect="Onde fica")
     await bot.api.send_location(JOAO, CENTRE[0] + 0.0002, CENTRE[1])
     await said(bot, JOAO, "É algum destes")
     shown = bot.api.sent(JOAO, "sendPhoto")[-1]
@@ -123,9 +123,9 @@ async def test_duplicate_nearby_is_another_one_goes_on(bot, core):
     await full_report(bot, MARIA)
     await start_report(bot, JOAO)
     await send_photos(bot, JOAO)
-    await press(bot, JOAO, "Pronto", expect="Onde está o objeto")
+    await press(bot, JOAO, "Pronto", expect="Onde fica")
     await pin(bot, JOAO, CENTRE[0] + 0.0002, CENTRE[1], expect="É algum destes")
-    await press(bot, JOAO, "é outro objeto", expect="Qual é a placa")
+    await press(bot, JOAO, "é outro caso", expect="Qual é a placa")
 
 
 async def test_cancel_drops_the_draft_and_its_buttons_go_stale(bot, core):
@@ -145,7 +145,7 @@ async def test_restart_mid_conversation_continues_without_asking_again(bot, core
     await start_report(bot, MARIA)
     await send_photos(bot, MARIA, 2)
     await bot.restart()  # a new Application on the same database (as after kill -9)
-    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await press(bot, MARIA, "Pronto", expect="Onde fica")
     await pin(bot, MARIA)
     await said(bot, MARIA, "Qual é a placa")
     await bot.restart()
@@ -161,20 +161,20 @@ async def test_restart_mid_conversation_continues_without_asking_again(bot, core
 async def test_same_update_twice_stores_one_photo_and_answers_once(bot, core):
     await start_report(bot, MARIA)
     update = await bot.api.send_photo(MARIA, jpeg(7))
-    await said(bot, MARIA, "1 foto(s) recebida(s)")
+    await said(bot, MARIA, "1 foto recebida")
     await bot.api.inject(update)  # Telegram delivers the same update_id again
     await bot.api.send_photo(MARIA, jpeg(8))
-    await said(bot, MARIA, "2 foto(s) recebida(s)")
+    await said(bot, MARIA, "2 fotos recebidas")
     async with core.db.read() as s:
         draft = (await s.execute(select(ConversationState))).scalar_one().draft
     assert len(draft["photos"]) == 2
-    assert sum("foto(s) recebida(s)" in c.text for c in bot.api.sent(MARIA, "sendMessage")) == 2
+    assert sum("recebida" in c.text and "📷" in c.text for c in bot.api.sent(MARIA, "sendMessage")) == 2
 
 
 async def test_correct_a_field_from_the_summary(bot, core):
     await start_report(bot, MARIA, "Móvel de grande porte")
     await send_photos(bot, MARIA)
-    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await press(bot, MARIA, "Pronto", expect="Onde fica")
     await pin(bot, MARIA, expect="Há quanto tempo")
     await press(bot, MARIA, "Não sei", expect="sinais de abandono")
     await press(bot, MARIA, "Continuar", expect="acrescentar")
@@ -201,8 +201,8 @@ async def test_duplicate_photo_shown_to_another_citizen_has_no_gps_lgpd(bot, cor
     img.save(buf, "JPEG", exif=exif.tobytes())
     await start_report(bot, MARIA)
     await bot.api.send_photo(MARIA, buf.getvalue())
-    await said(bot, MARIA, "1 foto(s) recebida(s)")
-    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await said(bot, MARIA, "1 foto recebida")
+    await press(bot, MARIA, "Pronto", expect="Onde fica")
     await pin(bot, MARIA)
     await said(bot, MARIA, "Qual é a placa")
     await vehicle_questions(bot, MARIA)
@@ -211,7 +211,7 @@ async def test_duplicate_photo_shown_to_another_citizen_has_no_gps_lgpd(bot, cor
     await press(bot, MARIA, "Confirmar", expect="Protocolo:")
     await start_report(bot, JOAO)
     await send_photos(bot, JOAO)
-    await press(bot, JOAO, "Pronto", expect="Onde está o objeto")
+    await press(bot, JOAO, "Pronto", expect="Onde fica")
     await bot.api.send_location(JOAO, CENTRE[0] + 0.0002, CENTRE[1])
     await said(bot, JOAO, "É algum destes")
     shown = Image.open(io.BytesIO(bot.api.sent(JOAO, "sendPhoto")[-1].file("photo")))

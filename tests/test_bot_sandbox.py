@@ -64,14 +64,14 @@ async def test_sandbox_chat_runs_a_report_up_to_the_next_question(tmp_path, monk
         yield "/start"
         assert any("Olá, Você!" in line for line in output), output  # greeting printed
         yield "/denunciar"
-        assert any("O que está abandonado" in line for line in output)
+        assert any("O que você quer denunciar" in line for line in output)
         assert "  [1] Veículo motorizado (carro, moto, caminhão)" in output
         yield ":botao 1"
         assert any("Envie de 1 a 10 fotos" in line for line in output)
         yield ":foto"
-        assert any("1 foto(s) recebida(s)" in line for line in output)
+        assert any("1 foto recebida" in line for line in output)
         yield f":botao {_button_number(output, 'Pronto')}"
-        assert any("Onde está o objeto" in line for line in output)
+        assert any("Onde fica" in line for line in output)
         yield ":local"
         yield ":sair"
         yield "/start"  # never sent: the chat ended at :sair
@@ -97,7 +97,7 @@ async def test_sandbox_shows_alerts_toasts_edits_and_presses_an_earlier_button(t
 
     def script():
         yield "/denunciar"
-        categories = _message_number(output, "O que está abandonado")
+        categories = _message_number(output, "O que você quer denunciar")
         yield ":botao 1"
         yield f":botao {_button_number(output, 'Pronto')}"  # no photo yet: an alert
         assert "(alerta) Envie pelo menos uma foto antes de tocar em Pronto." in output

@@ -45,7 +45,7 @@ async def test_sigkill_mid_report_then_restart_continues(tmp_path):
             proc = await _spawn(env)
             await api.wait_for(method="getUpdates", ok=None, timeout=30, since=api.mark())
             # The "Pronto" button sent before the kill still works: both photos were kept.
-            await press(h, MARIA, "Pronto", expect="Onde está o objeto")
+            await press(h, MARIA, "Pronto", expect="Onde fica")
             await pin(h, MARIA)
             await said(h, MARIA, "Qual é a placa")
             proc.send_signal(signal.SIGKILL)
@@ -63,7 +63,7 @@ async def test_sigkill_mid_report_then_restart_continues(tmp_path):
                 await asyncio.wait_for(proc.wait(), 15)
         assert "2026-000001" in done.text or "-000001" in done.text
         asked = [c.text for c in api.sent(MARIA, "sendMessage")]
-        assert sum("Onde está o objeto" in t for t in asked) == 1
+        assert sum("Onde fica" in t for t in asked) == 1
         assert sum("Qual é a placa" in t for t in asked) == 1
         db = create_engine(f"sqlite:///{tmp_path / 'vialivre.sqlite3'}")
         with db.connect() as conn:

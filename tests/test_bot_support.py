@@ -58,14 +58,14 @@ async def press(h: BotHarness, user: User, button: str, expect: str | None = Non
 
 async def start_report(h: BotHarness, user: User, category: str = "Veículo motorizado") -> None:
     await h.api.send_command(user, "denunciar")
-    await said(h, user, "O que está abandonado")
+    await said(h, user, "O que você quer denunciar")
     await press(h, user, category, expect="Envie de 1 a 10 fotos")
 
 
 async def send_photos(h: BotHarness, user: User, n: int = 1, start: int = 0) -> None:
     for i in range(start, start + n):
         await h.api.send_photo(user, jpeg(i))
-        await said(h, user, f"{i + 1} foto(s) recebida(s)")
+        await said(h, user, "1 foto recebida" if i == 0 else f"{i + 1} fotos recebidas")
 
 
 async def pin(h: BotHarness, user: User, lat: float = CENTRE[0], lon: float = CENTRE[1],
@@ -91,7 +91,7 @@ async def full_report(h: BotHarness, user: User, photos: int = 1,
     """A complete vehicle report by pin; returns the protocol."""
     await start_report(h, user)
     await send_photos(h, user, photos)
-    await press(h, user, "Pronto", expect="Onde está o objeto")
+    await press(h, user, "Pronto", expect="Onde fica")
     await pin(h, user, lat, lon)
     await said(h, user, "Qual é a placa")
     await vehicle_questions(h, user)

@@ -52,9 +52,9 @@ async def test_inspector_receives_album_pin_and_task_unasked(tmp_path, transport
 
             await start_report(h, MARIA)
             await api.send_album(MARIA, [jpeg(1), jpeg(2)])
-            await api.wait_for(method="sendMessage", chat_id=MARIA, text="2 foto(s)",
+            await api.wait_for(method="sendMessage", chat_id=MARIA, text="2 fotos recebidas",
                                timeout=10)
-            await press(h, MARIA, "Pronto", expect="Onde está o objeto")
+            await press(h, MARIA, "Pronto", expect="Onde fica")
             await pin(h, MARIA)
             await said(h, MARIA, "Qual é a placa")
             await vehicle_questions(h, MARIA)

@@ -54,7 +54,7 @@ async def test_update_with_a_wrong_or_missing_secret_is_refused_and_does_nothing
     # the right secret again: the bot works, and the refused update left nothing behind
     hooked.api.use_webhook(f"http://127.0.0.1:{hooked.webhook.port}/telegram", SECRET)
     await hooked.api.send_command(MARIA, "denunciar")
-    assert "O que está abandonado" in (await said(hooked, MARIA, timeout=5)).text
+    assert "O que você quer denunciar" in (await said(hooked, MARIA, timeout=5)).text
 
 
 async def test_direct_post_without_the_secret_header_gets_403(hooked):

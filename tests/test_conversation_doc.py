@@ -64,7 +64,7 @@ async def test_a_chassis_without_plate_is_asked_its_colour_art_1_caput(bot,  # n
     category is corrected to a piece of furniture and the vehicle questions fall away."""
     await start_report(bot, MARIA, "Chassi ou carroceria")
     await send_photos(bot, MARIA)
-    await press(bot, MARIA, "Pronto", expect="Onde está o objeto")
+    await press(bot, MARIA, "Pronto", expect="Onde fica")
     await pin(bot, MARIA)
     await said(bot, MARIA, "Qual é a cor")
     await bot.api.send_text(MARIA, "azul")
@@ -74,7 +74,7 @@ async def test_a_chassis_without_plate_is_asked_its_colour_art_1_caput(bot,  # n
     await press(bot, MARIA, "Continuar", expect="acrescentar")
     await press(bot, MARIA, "Pular", expect="Confira sua denúncia")
     await press(bot, MARIA, "Corrigir", expect="O que você quer corrigir")
-    await press(bot, MARIA, "Categoria", expect="O que está abandonado")
+    await press(bot, MARIA, "Categoria", expect="O que você quer denunciar")
     await press(bot, MARIA, "Móvel de grande porte", expect="Há quanto tempo")
     moves = list(conversation_walk)
     assert ("report:location", "report:colour", False) in moves

@@ -140,7 +140,7 @@ async def test_direct_reply_failing_at_that_moment_arrives_after_recovery(bot, c
     queued durably and arrives; the next answers come after it, in order."""
     bot.api.fail_next("sendMessage", 502, times=3)
     await bot.api.send_command(MARIA, "denunciar")
-    question = await said(bot, MARIA, "O que está abandonado", timeout=10)
+    question = await said(bot, MARIA, "O que você quer denunciar", timeout=10)
     failed = [c for c in bot.api.sent(MARIA, ok=False) if c.error_code == 502]
     assert failed and question.time > failed[-1].time
     bot.api.fail_next("sendMessage", 429, retry_after=2)

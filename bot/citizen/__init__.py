@@ -7,7 +7,7 @@ from bot.router import Router
 
 def register(router: Router) -> None:
     router.command("start", info.start)
-    router.command("denunciar", report.start_report, "Denunciar um objeto abandonado")
+    router.command("denunciar", report.start_report, "Fazer uma denúncia (fotos e local)")
     router.command("minhas", info.mine, "Minhas denúncias e avisos")
     router.command("status", info.status, "Consultar um protocolo (AAAA-NNNNNN)")
     router.command("privacidade", info.privacy, "Como tratamos seus dados (LGPD)")
@@ -16,5 +16,5 @@ def register(router: Router) -> None:
     router.callback("rep", report.on_button)
     router.callback("notif", info.on_notify_button)
     router.callback("unsub", info.on_unsub_button)
-    router.state("report:", report.on_message)
+    router.state("report:", info.in_report)
     router.idle = info.idle

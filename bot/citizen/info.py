@@ -6,14 +6,29 @@ import re
 
 from telegram import ReplyKeyboardRemove
 
-from bot.citizen import texts
+from bot.citizen import report, texts
+from bot.citizen.prompts import ask
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.formatting import fmt_date
 from core.services.conversation import IDLE
+from core.services.errors import USER_ERRORS
 from core.services.views import PublicCaseView, my_cases, public_view, set_notifications
 
 PROTOCOL = re.compile(r"^\d{4}-\d{6}$")
+
+
+def typed_protocol(turn: Turn) -> str | None:
+    """A protocol number typed alone (AAAA-NNNNNN), understood as /status."""
+    text = (turn.text or "").strip()
+    return text if PROTOCOL.match(text) else None
+
+
+async def resume(turn: Turn) -> None:
+    """In the middle of a report, after answering a command: the pending question again (the
+    draft stays)."""
+    if turn.conv.state.startswith("report:"):
+        await ask(turn, turn.conv.state, texts.BACK_TO_REPORT)
 
 
 async def start(turn: Turn) -> None:
@@ -25,14 +40,17 @@ async def start(turn: Turn) -> None:
             await turn.reply(texts.DEEP_LINK_UNKNOWN)
         return
     await turn.reply(texts.welcome(turn.core, turn.update.effective_user.first_name))
+    await resume(turn)
 
 
 async def help_(turn: Turn) -> None:
     await turn.reply(texts.help_text(turn.core))
+    await resume(turn)
 
 
 async def privacy(turn: Turn) -> None:
     await turn.reply(texts.privacy(turn.core))
+    await resume(turn)
 
 
 async def cancel(turn: Turn) -> None:
@@ -46,11 +64,29 @@ async def cancel(turn: Turn) -> None:
 
 
 async def idle(turn: Turn) -> None:
+    if (protocol := typed_protocol(turn)) is not None:
+        await _show_status(turn, protocol)
+        return
+    if report.starts_report(turn.message):
+        await report.start_with(turn)
+        return
     await turn.reply(texts.IDLE_HINT)
 
 
+async def in_report(turn: Turn) -> None:
+    """A message during a report: a protocol typed alone is /status (then the question again);
+    anything else is the report's (bot/citizen/report.py)."""
+    if (protocol := typed_protocol(turn)) is not None:
+        await _show_status(turn, protocol)
+        await resume(turn)
+        return
+    await report.on_message(turn)
+
+
 def render_case(v: PublicCaseView) -> str:
-    lines = [f"Protocolo {v.protocol} — {v.category_label}", f"Situação: {v.state_label}"]
+    lines = [f"Protocolo {v.protocol} — {v.category_label}"]
+    if not (v.is_open and v.situation):  # open: the plain words below say where it stands
+        lines.append(f"Situação: {v.state_label}")
     if v.address:
         lines.append(f"Local: {v.address}")
     lines.append(f"Aberto em {fmt_date(v.created)}")
@@ -72,8 +108,17 @@ def notify_button(protocol: str, on: bool):
 async def status(turn: Turn) -> None:
     if not turn.args or not PROTOCOL.match(turn.args[0]):
         await turn.reply("Envie o número do protocolo assim: /status 2026-000123")
+    else:
+        await _show_status(turn, turn.args[0])
+    await resume(turn)
+
+
+async def _show_status(turn: Turn, protocol: str) -> None:
+    try:
+        view = await public_view(turn.core, protocol)
+    except USER_ERRORS as exc:  # unknown protocol: said plainly, the report goes on
+        await turn.reply(exc.message)
         return
-    view = await public_view(turn.core, turn.args[0])
     await turn.reply(render_case(view))
 
 
@@ -81,11 +126,13 @@ async def mine(turn: Turn) -> None:
     views = await my_cases(turn.core, turn.user_id)
     if not views:
         await turn.reply("Você ainda não tem denúncias. Use /denunciar para registrar uma.")
+        await resume(turn)
         return
     await turn.reply(f"Suas denúncias ({len(views)}):")
     for v in views:
         await turn.reply(render_case(v), notify_button(v.protocol, bool(v.notify))
                          if v.is_open else None)
+    await resume(turn)
 
 
 async def on_notify_button(turn: Turn) -> None:

@@ -1,11 +1,13 @@
 """The citizen's report conversation as a table: state → what the bot expects → next state.
 
-This table is the specification; bot/citizen/report.py implements it and
+This table is the specification; bot/citizen/report.py (with prompts, photos, location and
+answers beside it) implements it and
 tests/test_bot_report.py walks it. The state and the draft are stored in the database
 (core.services.conversation) in the same transaction as each step's effect, so a restart
 continues from the last acknowledged step. Every state also accepts /cancelar (draft dropped),
 /ajuda, /status, /minhas and /privacidade (the draft stays), and answers any other input with
-a clear Portuguese explanation and the question again."""
+a clear Portuguese explanation and the question again; a protocol number typed alone is
+/status. After /ajuda, /minhas, /status or /privacidade the pending question is asked again."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -60,14 +62,21 @@ def _e(*pairs: tuple[str, str]) -> tuple[Edge, ...]:
 #: bot/citizen/README.md is drawn from it (docs/conversation.py) and
 #: tests/test_conversation_doc.py checks that the bot moves only along its edges.
 STATES: tuple[Step, ...] = (
-    Step(IDLE, "/denunciar", (), _e((CATEGORY, "/denunciar"))),
-    Step(CATEGORY, "a category button (the city's law)", ("cat",),
-         _e((PHOTOS, "categoria"), (DUPLICATES, "categoria corrigida + casos perto"),
+    Step(IDLE, "/denunciar, or a photo or a pin sent first (the report starts with it)", (),
+         _e((CATEGORY, "/denunciar"), (CATEGORY, "foto ou pino antes de /denunciar"))),
+    Step(CATEGORY, "a category button (the city's law); photos and a pin sent meanwhile are "
+         "kept", ("cat",),
+         _e((CATEGORY, "foto / pino antes do tipo"), (PHOTOS, "categoria"),
+            (DUPLICATES, "categoria corrigida + casos perto"),
             (PLATE, "categoria corrigida (com placa)"),
             (COLOUR, "categoria corrigida (chassi, sem placa)"),
             (TIME_THERE, "categoria corrigida (não veículo)"))),
     Step(PHOTOS, "1–10 photos, singly or as an album, or images sent as files; 'Pronto'",
-         ("done",), _e((PHOTOS, "foto / álbum"), (LOCATION, "Pronto"))),
+         ("done",), _e((PHOTOS, "foto / álbum"), (LOCATION, "Pronto"),
+                       (DUPLICATES, "Pronto (pino já enviado) + casos perto"),
+                       (PLATE, "Pronto (pino já enviado, com placa)"),
+                       (COLOUR, "Pronto (pino já enviado, chassi sem placa)"),
+                       (TIME_THERE, "Pronto (pino já enviado, não veículo)"))),
     Step(LOCATION, "a location pin (reply-keyboard button) or a typed address", (),
          _e((ADDRESS_CONFIRM, "endereço digitado"),
             (LOCATION, "fora da cidade / endereço não encontrado"),

@@ -27,8 +27,8 @@ PLATE = Question("plate", "Placa", "Qual é a placa? (ex.: ABC1D23 ou ABC-1234).
 COLOUR = Question("colour", "Cor", "Qual é a cor?", VEHICLE)
 MAKE_MODEL = Question("make_model", "Marca/modelo", "Qual é a marca e o modelo? (ex.: VW Gol)",
                       VEHICLE)
-TIME_THERE = Question("time_there", "Tempo no local",
-                      "Há quanto tempo o objeto está nesse lugar?", ALWAYS)
+TIME_THERE = Question("time_there", "Tempo no local", "Há quanto tempo está nesse lugar?",
+                      ALWAYS)
 SIGNS = Question("signs", "Sinais de abandono", "Marque os sinais de abandono que você vê",
                  SIGNED)
 DESCRIPTION = Question("description", "Descrição",
@@ -36,7 +36,15 @@ DESCRIPTION = Question("description", "Descrição",
                        "atrapalha a passagem).", ALWAYS)
 #: In the order they are asked.
 QUESTIONS: tuple[Question, ...] = (PLATE, COLOUR, MAKE_MODEL, TIME_THERE, SIGNS, DESCRIPTION)
-TIME_OPTIONS = ("Menos de 1 semana", "De 1 a 4 semanas", "Mais de 30 dias", "Não sei")
+
+
+def time_options(law: Law) -> tuple[str, ...]:
+    """How long it has been there, with no gap between the options: the middle one ends where
+    the law's "mais de 30 (trinta) dias" begins (Dores Art. 1º, caput: the law's
+    minimum_days_in_place setting when it has one; 30 otherwise)."""
+    days = law.settings.get("minimum_days_in_place")
+    n = days.value if days is not None else 30
+    return ("Menos de 1 semana", f"De 1 semana a {n} dias", f"Mais de {n} dias", "Não sei")
 
 
 def asked_when(law: Law, category: str, when: str) -> bool:

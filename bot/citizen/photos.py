@@ -1,0 +1,93 @@
+"""The photos of a report: one message or an album at a time, one acknowledgement per album,
+the photos that start a report before /denunciar."""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.citizen import texts
+from bot.citizen.media import fetch, photo_of
+from bot.citizen.prompts import button, category_prompt
+from bot.citizen.states import CATEGORY, PHOTOS
+from bot.downloads import guarded
+from bot.router import Turn, inline, send_or_queue
+from core.services.evidence import EvidenceIn
+from core.services.reports import MAX_PHOTOS
+
+log = logging.getLogger(__name__)
+
+
+async def on_photo(turn: Turn, d: dict | None = None) -> None:
+    """A photo (or an image sent as a file) for the report: in the photos step, or before the
+    category is chosen, when a photo sent before /denunciar starts the report (`d`, the new
+    draft) and the category is asked after it. Kept in the draft; the state stays."""
+    msg = turn.message
+    d = dict(turn.conv.draft) if d is None else d
+    state = turn.conv.state if turn.conv.state in (PHOTOS, CATEGORY) else CATEGORY
+    item, refusal = photo_of(msg)
+    if refusal is None and len(d["photos"]) >= MAX_PHOTOS:
+        refusal = texts.PHOTO_MAX
+    if refusal is None and any(p["unique_id"] == item.unique_id for p in d["photos"]):
+        refusal = texts.PHOTO_SEEN
+    if refusal is None:
+        sha, refusal = await guarded(fetch(turn.bot, turn.core, item))
+    if refusal is not None:
+        await turn.reply(refusal, inline([[("✅ Pronto", button(d, "done"))]])
+                         if state == PHOTOS else None)
+        return
+    d["photos"] = d["photos"] + [{"sha": sha, "mime": item.mime, "file_id": item.file_id,
+                                  "unique_id": item.unique_id}]
+    await turn.save(state, d)
+    if msg.media_group_id:
+        _ack_album_later(turn, msg.media_group_id)
+    else:
+        await ack_photos(turn.bot, turn.context.bot_data, turn.chat_id, turn.core, state, d)
+
+
+async def ack_photos(bot, bot_data: dict, chat_id: int, core, state: str, d: dict) -> None:
+    n = len(d["photos"])
+    if state == CATEGORY:  # photos before the category: ask it now
+        question, markup = category_prompt(core.law, d)
+        await send_or_queue(bot, bot_data, chat_id,
+                            f"📷 {texts.photos_received(n)} para a sua denúncia. {question}",
+                            markup)
+        return
+    more = (f"Pode enviar mais {MAX_PHOTOS - n} ou tocar em Pronto." if n < MAX_PHOTOS
+            else "Esse é o máximo; toque em Pronto.")
+    await send_or_queue(bot, bot_data, chat_id, f"📷 {texts.photos_received(n)}. {more}",
+                        inline([[("✅ Pronto", button(d, "done"))]]))
+
+
+def _ack_album_later(turn: Turn, group: str) -> None:
+    """One acknowledgement per album: an album's photos arrive as separate updates with no
+    count, so the answer waits until none has arrived for `album_delay_s`."""
+    bd = turn.context.bot_data
+    timers: dict = bd.setdefault("album_timers", {})
+    key = (turn.user_id, group)
+    if (old := timers.get(key)) is not None:
+        old.cancel()
+    core, bot, chat, user = turn.core, turn.bot, turn.chat_id, turn.user_id
+
+    async def later() -> None:
+        try:
+            await asyncio.sleep(bd["album_delay_s"])
+            from core.services.conversation import load
+            conv = await load(core, user)
+            if conv.state in (PHOTOS, CATEGORY):
+                await ack_photos(bot, bd, chat, core, conv.state, conv.draft)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("album acknowledgement failed")
+        finally:
+            if timers.get(key) is task:
+                del timers[key]
+
+    task = asyncio.get_running_loop().create_task(later())
+    timers[key] = task
+
+
+def evidence(d: dict) -> list[EvidenceIn]:
+    return [EvidenceIn(p["sha"], p["mime"], "photo", p["file_id"], p["unique_id"])
+            for p in d.get("photos", [])]
+
