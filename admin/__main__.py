@@ -2,7 +2,7 @@
 
     python -m admin                                   # ADMIN_HOST:ADMIN_PORT (127.0.0.1:8081)
     python -m admin create-user USERNAME --role admin|staff   # password from standard input
-    python -m admin invite-inspector --name NAME --agency AGENCY   # code on the last line
+    python -m admin invite-inspector --name NAME --agency AGENCY --matricula M # code on the last line
     python -m admin deactivate-inspector ID          # tasks reassigned, /tarefas menu removed
     python -m admin public-copies      # EXIF-free copies of photos stored before they were
                                        # made at upload (once, after upgrading)
@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     inv = sub.add_parser("invite-inspector", help="gerar código de convite de fiscal")
     inv.add_argument("--name", required=True)
     inv.add_argument("--agency", required=True)
+    inv.add_argument("--matricula", required=True,
+                     help="matrícula do fiscal, impressa nos documentos que ele assina")
     dea = sub.add_parser("deactivate-inspector",
                          help="desativar um fiscal (tarefas redistribuídas, menu removido)")
     dea.add_argument("inspector_id", type=int, metavar="ID", help="número do fiscal no painel")
@@ -63,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "invite-inspector":
             from core.services.inspectors import invite_inspector
             code = asyncio.run(_with_core(lambda core: invite_inspector(
-                core, args.name, args.agency, "cli")))
+                core, args.name, args.agency, "cli", registration=args.matricula)))
             print(f"Código de convite para {args.name} (uso único; o fiscal envia ao bot):")
             print(code)
             return 0

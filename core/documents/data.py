@@ -320,6 +320,7 @@ class OwnerSummaryData:
     auction_after: DeadlineText
     link: OwnerLink
     generated_at: datetime
+    estimate: bool = False  # a tariff is still a reference value: "ESTIMATIVA"
     fees_as_of: str = ""  # dd/mm/aaaa the amounts were computed for
 
     @property

@@ -30,6 +30,7 @@ from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
 from core.services.inspectors import agency_name
+from core.services.placeholders import depot_address, office_contact
 from core.services.tasks import current_task
 from core.storage.models import Case, CaseOwner, Evidence, Inspector
 from core.storage.timeline import ActorRef, append_event
@@ -39,6 +40,9 @@ NO_BOT_USERNAME = ("O documento deste passo não pode ser emitido, e por isso o 
                    "registrado: o nome do bot no Telegram ainda não é conhecido (o link do "
                    "proprietário depende dele). Inicie o bot uma vez (python -m bot) ou defina "
                    "TELEGRAM_BOT_USERNAME.")
+
+
+NO_REGISTRATION = "não informada"
 
 
 class DocumentUnavailable(InvalidInput):
@@ -59,7 +63,10 @@ def edital_wordings(core: Core) -> dict[str, str]:
 
 
 def header(core: Core) -> D.CityHeader:
-    return D.CityHeader(core.law.city, core.law.uf, core.law.title, core.law.slug)
+    """The city's header, with the office's contact (OFFICE_ADDRESS, OFFICE_PHONE,
+    OFFICE_HOURS) on its own line on every document."""
+    return D.CityHeader(core.law.city, core.law.uf, core.law.title, core.law.slug,
+                        office_contact(core.settings, core.law.city))
 
 
 async def owner_link(core: Core, s: AsyncSession, case: Case) -> D.OwnerLink:
@@ -101,11 +108,12 @@ def object_data(core: Core, case: Case) -> D.ObjectData:
 
 def depot(core: Core, name: str | None = None) -> D.Depot:
     s = core.settings
-    return D.Depot(name or "Pátio municipal", s.depot_address, s.depot_hours)
+    return D.Depot(name or "Pátio municipal", depot_address(s), s.depot_hours)
 
 
 async def signer(core: Core, s: AsyncSession, case: Case, by: ActorRef) -> D.Inspector:
-    """The inspector signing: `by` if an inspector, else the one holding the case."""
+    """The inspector signing: `by` if an inspector, else the one holding the case, with his
+    matrícula as recorded at the invitation (never a database id)."""
     row = None
     if by.kind == "inspector" and by.id is not None and str(by.id).isdigit():
         row = await s.get(Inspector, int(by.id))
@@ -115,7 +123,8 @@ async def signer(core: Core, s: AsyncSession, case: Case, by: ActorRef) -> D.Ins
     if row is None:
         return D.Inspector(by.name or "", "", role="Servidor municipal")
     role = "Fiscal de Posturas" if row.agency == "posturas" else "Agente fiscal"
-    return D.Inspector(row.name, agency_name(core, row.agency), str(row.id), role)
+    return D.Inspector(row.name, agency_name(core, row.agency),
+                       row.registration or NO_REGISTRATION, role)
 
 
 async def _owner_name(s: AsyncSession, case: Case) -> str | None:
@@ -169,7 +178,7 @@ async def issue_notification(core: Core, protocol: str, by: ActorRef, *,
             place=f"{core.law.city}/{core.law.uf}", issued_on=fmt_date(now),
             issued_at=fmt_time(now), link=await owner_link(core, s, case), generated_at=now,
             track=track,
-            depot_address=core.settings.depot_address if track == D.OWNER_UNIDENTIFIED else "")
+            depot_address=depot_address(core.settings) if track == D.OWNER_UNIDENTIFIED else "")
         return await keep(core, s, case, by, "notificacao",
                           f"notificacao-{case.protocol}.pdf", pdfs.notification_pdf(data),
                           d["article"])
@@ -190,7 +199,7 @@ async def issue_affixed_notice(core: Core, protocol: str, by: ActorRef, *,
             case.address or f"{case.lat:.5f}, {case.lon:.5f}", deadline_text(d),
             fmt_date(now), fmt_time(now), await signer(core, s, case, by),
             await owner_link(core, s, case),
-            f"Prefeitura Municipal de {core.law.city} — pátio: {st.depot_address} — "
+            f"{office_contact(st, core.law.city)}. Pátio: {depot_address(st)} — "
             f"{st.depot_hours}", now)
         return await keep(core, s, case, by, "notificacao_afixada",
                           f"notificacao-afixada-{case.protocol}.pdf",
@@ -447,7 +456,7 @@ async def edital_entries(core: Core, kind: str) -> list[D.EditalEntry]:
 def _entry(core: Core, c: Case) -> D.EditalEntry:
     facts = case_facts(c)
     removed = core.law.collected_at(facts)  # Art. 6º, §1º: "data do recolhimento"
-    dest = f"{facts['depot']}, {core.settings.depot_address}" if facts.get("depot") else ""
+    dest = f"{facts['depot']}, {depot_address(core.settings)}" if facts.get("depot") else ""
     if isinstance(removed, datetime) and removed.tzinfo is None:
         removed = removed.replace(tzinfo=TZ)
     return D.EditalEntry(c.case_code, object_data(core, c),

@@ -11,6 +11,7 @@ from sqlalchemy import and_, or_, select
 from core.documents.data import CityHeader, EditalEntry, EditalInfo, ObjectData
 from core.documents.edital import edital_pdf, edital_text
 from core.formatting import fmt_date, fmt_time
+from core.services.placeholders import depot_address
 from core.services.cases import case_facts, load_case
 from core.services.context import Core
 from core.services.errors import InvalidInput
@@ -135,12 +136,12 @@ async def edital_documents(core: Core, kind: str, protocols: list[str], number: 
             removed_on += f", às {fmt_time(entered[c.id])}"
         entries.append(EditalEntry(c.case_code, _object(core, c), where,
                                    destination=str(facts.get("depot") or
-                                                   core.settings.depot_address)
+                                                   depot_address(core.settings))
                                    if kind != "notificacao" else "",
                                    removed_on=removed_on))
     info = EditalInfo(CityHeader(law.city, law.uf, law.title, law.slug), number or "____",
                       fmt_date(today(core)), f"{law.city}/{law.uf}", signer_name or "",
                       signer_role or "", core.now().astimezone(tz(core)).replace(tzinfo=None),
-                      info=f"{core.settings.depot_address}; {core.settings.depot_hours}",
+                      info=f"{depot_address(core.settings)}; {core.settings.depot_hours}",
                       wordings={k: w.intro for k, w in law.editais.items()})
     return edital_text(entries, kind, info), edital_pdf(entries, kind, info)
