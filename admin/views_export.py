@@ -14,6 +14,7 @@ from admin.web import SETTINGS, core_of, require
 from core.formatting import fmt_datetime
 from core.parsing import YEARS
 from core.services import panel_queries as pq
+from core.services.document_facts import plate_text
 from core.services.errors import InvalidInput
 from core import media
 from core.services.evidence import EvidenceIn, store_upload
@@ -61,7 +62,7 @@ async def cases_csv(request: web.Request) -> web.StreamResponse:
         r, first = first, await anext(rows, None)
         writer.writerow([csv_cell(v) for v in (
             r.protocol, r.category, r.state, "sim" if r.is_open else "não", r.neighbourhood,
-            r.address, r.plate, r.assignee, _dt(r.created_at), _dt(r.updated_at),
+            r.address, plate_text(r.plate), r.assignee, _dt(r.created_at), _dt(r.updated_at),
             _dt(r.closed_at), _dt(r.deadline_at),
             "" if r.amount_due is None else f"{r.amount_due:.2f}".replace(".", ","))])
         n += 1

@@ -92,6 +92,8 @@ async def ask(turn: Turn, form: StepForm, d: dict, before: str = "") -> None:
     elif f.kind == ODOMETER:
         rows = [[(texts.NO_ODOMETER_BUTTON, _b(d, "noodo"))]]
     if f.suggestion:
+        if len(texts.USE.format(value=f.suggestion)) > 60:  # the button shows only the start
+            text += "\n" + texts.SUGGESTED.format(value=f.suggestion)
         rows.append([(texts.USE.format(value=f.suggestion)[:60], _b(d, "use"))])
     if not f.required and f.kind not in (BOOL,):
         rows.append([(texts.SKIP, _b(d, "skip"))])

@@ -48,6 +48,7 @@ CONTINUE, DONE, NOW, YES, NO, SKIP = "Continuar ➡️", "✅ Pronto", "Agora", 
 NO_ODOMETER_BUTTON = "Sem hodômetro"
 NO_PARTS_BUTTON = "Nenhum item faltante"
 USE = "Usar: {value}"
+SUGGESTED = "Confirme com o botão ou digite a correção: {value}"
 CONFIRM, FIX, CANCEL = "✅ Confirmar", "✏️ Corrigir", "Cancelar"
 PICK_ONE = "Marque ao menos um item."
 NEED_PHOTO = "Envie ao menos uma foto."

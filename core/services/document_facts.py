@@ -13,11 +13,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.documents import data as D
 from core.formatting import TZ
+from core.identifiers import InvalidIdentifier, format_plate
 from core.laws.common import as_moment
+from core.services.cases import case_facts
 from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.storage.models import Case, Evidence
 from core.storage.timeline import ActorRef
+
+#: The inspection fact holding make, model, colour and description as the inspector confirmed
+#: or corrected them on site (core.services.step_forms asks it with the citizen's words).
+REVIEWED = "reviewed_vehicle"
 
 
 @dataclass(frozen=True)
@@ -75,3 +81,27 @@ def seized_items(text: Any) -> tuple[D.SeizedItem, ...]:
     else:
         parts = str(text or "").replace("\n", ";").split(";")
     return tuple(D.SeizedItem(p.strip()) for p in parts if p.strip())
+
+
+def object_data(core: Core, case: Case) -> D.ObjectData:
+    """What the document says of the object. Make, model, colour and the description are the
+    citizen's words until the inspector confirmed or corrected them at the inspection (fact
+    `reviewed_vehicle`, core.services.step_forms): only the reviewed words are printed, the
+    unreviewed ones are left out. The plate is written by core.identifiers.format_plate."""
+    reviewed = str(case_facts(case).get(REVIEWED) or "").strip()
+    is_vehicle = "vehicle" in case.track
+    description = reviewed
+    if not is_vehicle and not description:
+        description = core.law.categories[case.category].label
+    return D.ObjectData(plate=plate_text(case.plate), chassis=case.chassis or "",
+                        description=description, is_vehicle=is_vehicle)
+
+
+def plate_text(plate: str | None) -> str:
+    """A plate as printed everywhere: "ABC-1234", "ABC1D23" (core.identifiers)."""
+    if not plate:
+        return ""
+    try:
+        return format_plate(plate)
+    except InvalidIdentifier:
+        return plate

@@ -26,7 +26,7 @@ from core.services.bot_identity import bot_username
 from core.services.cases import case_facts, load_case
 from core.services.context import Core
 from core.services.document_facts import (Recorded, _as_of, _evidence_labels, _fine,
-                                          _moment, seized_items)
+                                          _moment, object_data, seized_items)
 from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
 from core.services.inspectors import agency_name
@@ -43,6 +43,7 @@ NO_BOT_USERNAME = ("O documento deste passo não pode ser emitido, e por isso o 
 
 
 NO_REGISTRATION = "não informada"
+
 
 
 class DocumentUnavailable(InvalidInput):
@@ -91,19 +92,6 @@ async def _unit(core: Core, session: AsyncSession | None) -> AsyncIterator[Async
 def deadline_text(d: dict[str, Any]) -> D.DeadlineText:
     return D.DeadlineText(d["due_in_full"], fmt_date(date.fromisoformat(d["due"])),
                           d["article"], d.get("explanation", ""))
-
-
-def object_data(core: Core, case: Case) -> D.ObjectData:
-    report = (case.details or {}).get("report", {})
-    make_model = (report.get("make_model") or "").strip()
-    make, _, model = make_model.partition(" ")
-    is_vehicle = "vehicle" in case.track
-    description = case.description or ""
-    if not is_vehicle and not description:
-        description = core.law.categories[case.category].label
-    return D.ObjectData(plate=case.plate or "", make=make, model=model,
-                        colour=report.get("colour") or "", chassis=case.chassis or "",
-                        description=description, is_vehicle=is_vehicle)
 
 
 def depot(core: Core, name: str | None = None) -> D.Depot:

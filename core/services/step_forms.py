@@ -28,8 +28,9 @@ from core.formatting import TZ, fmt_cpf_cnpj, fmt_date, fmt_kilograms, fmt_money
 from core.identifiers import format_plate
 from core.parsing import ParseError, parse_text, read_fact
 from core.services import documents as docs
-from core.services.cases import TransitionResult, apply_transition
+from core.services.cases import TransitionResult, apply_transition, case_facts, load_case
 from core.services.context import Core
+from core.services.document_facts import REVIEWED
 from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
 from core.services.inspectors import actor_ref, require_inspector
@@ -53,6 +54,13 @@ EXTRA_LABELS = {"owner_contact": "contato do proprietário/responsável (telefon
 #: Optional facts asked after a step's own (fact after which to ask, extra fact).
 EXTRA_AFTER = {("low_value_note", "goods_list"): "vendor_name",  # Dracena Art. 4º, §1º
                ("serve_intimacao", "intimacao_date"): "offender_address"}  # Art. 2º, §3º
+
+
+#: The steps whose document describes the object (Dores Art. 4º, I and II, a: the
+#: notification's "características do veículo"; Art. 6º, I, b: the termo): before the first of
+#: them the inspector confirms or corrects the citizen's words (make, model, colour, the
+#: description); only the reviewed words go on official paper (core.services.document_facts).
+REVIEW_STEPS = frozenset({"notify_owner", "affix_notice", "depot_entry"})
 
 
 @dataclass(frozen=True)
@@ -157,8 +165,31 @@ async def step_form(core: Core, telegram_id: int, protocol: str, code: str) -> S
     track = core.law.categories[card.category].track
     fields = fields_for(core, track, code, card.protocol,
                         [p.protocol for p in card.previous_cases])
+    if code in REVIEW_STEPS:
+        fields = (*await _review_field(core, card), *fields)
     return StepForm(card.protocol, code, action.label, action.article, fields,
                     code in DOCUMENT_AFTER, track, card.task_id, card.task_status)
+
+
+def citizen_words(report: Mapping[str, Any], description: str | None) -> str:
+    """The citizen's make, model, colour and description, as one text to confirm."""
+    first = ", ".join(str(report[k]).strip() for k in ("make_model", "colour")
+                      if str(report.get(k) or "").strip())
+    rest = (description or "").strip()
+    return "; ".join(p for p in (first, rest) if p)
+
+
+async def _review_field(core: Core, card: Any) -> tuple[FormField, ...]:
+    """The question confirming the citizen's words, until the inspector has answered it once
+    on this case; none when the citizen gave no words to review."""
+    async with core.db.read() as s:
+        facts = case_facts(await load_case(s, card.protocol))
+    words = citizen_words(card.report, card.description)
+    if facts.get(REVIEWED) or not words:
+        return ()
+    lifecycle = core.law.tracks[core.law.categories[card.category].track]
+    return (FormField(REVIEWED, lifecycle.label_fact(REVIEWED), TEXT, True,
+                      suggestion=words[:MAX_TEXT]),)
 
 
 def parse_answer(core: Core, f: FormField, text: str) -> Any:
