@@ -72,3 +72,6 @@ DONE_STEP = "✅ Registrado: {label} ({article}).\nProtocolo {protocol}: {state}
 DEADLINE = "Prazo: {description} até {due} ({article})."
 FORM_CANCELLED = "Ação cancelada. Nada foi registrado."
 DOCUMENT_CAPTION = "{name} — protocolo {protocol}"
+AFFIX_NOW = ("🖨️ Imprima a notificação acima (com o código QR), afixe-a no vidro ou na lataria "
+             "do objeto e envie aqui a foto dela afixada ({article}). Depois toque em Pronto.")
+AFFIX_PHOTO_SAVED = "📷 Foto da notificação afixada registrada no caso {protocol}."

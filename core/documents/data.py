@@ -150,6 +150,9 @@ class AffixedNoticeData:
     link: OwnerLink
     info: str  # where to get information (office, address, phone, hours)
     generated_at: datetime
+    #: The law reading (setting affixed_notice_lapses False): removal waits for the 10 days
+    #: counted from the Diário Oficial publication (Art. 4º, II, b), so no firm date is printed.
+    removal_after_publication: bool = False
 
 
 @dataclass(frozen=True)

@@ -209,11 +209,18 @@ async def issue_affixed_notice(core: Core, protocol: str, by: ActorRef, *,
             fmt_date(now), fmt_time(now), await signer(core, s, case, by, recorded),
             await owner_link(core, s, case),
             f"{office_contact(st, core.law.city)}. Pátio: {depot_address(st)} — "
-            f"{st.depot_hours}", now)
+            f"{st.depot_hours}", now, removal_after_publication=_waits_for_publication(core))
         return await keep(core, s, case, by, "notificacao_afixada",
                           f"notificacao-afixada-{case.protocol}.pdf",
                           pdfs.affixed_notice_pdf(data), d["article"],
                           basis=_basis(state, d, now, recorded))
+
+
+def _waits_for_publication(core: Core) -> bool:
+    """The law reading of Art. 4º, II, a and b (setting affixed_notice_lapses): when the
+    affixed notice's own 10 days do not lapse, removal waits for the publication's."""
+    setting = core.law.settings.get("affixed_notice_lapses")
+    return setting is not None and not setting.value
 
 
 async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,

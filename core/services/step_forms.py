@@ -36,7 +36,8 @@ from core.services.evidence import EvidenceIn, attach
 from core.services.inspectors import actor_ref, require_inspector
 from core.services.steps import DOCUMENT_AFTER, document_for
 from core.services.task_views import case_card
-from core.services.tasks import OFFERED, accept_task
+from core.services.tasks import OFFERED, accept_task, current_task
+from core.storage.timeline import append_event
 
 from core.facts import (BOOL, CHOICE, COUNT, CPF, CRITERIA, DATE, DATETIME, GOODS,  # noqa: F401
                         LONG, MONEY, NAMES, ODOMETER, PARTS, PHOTOS, PLATE, TEXT, VIDEO_FACTS,
@@ -61,6 +62,12 @@ EXTRA_AFTER = {("low_value_note", "goods_list"): "vendor_name",  # Dracena Art. 
 #: them the inspector confirms or corrects the citizen's words (make, model, colour, the
 #: description); only the reviewed words go on official paper (core.services.document_facts).
 REVIEW_STEPS = frozenset({"notify_owner", "affix_notice", "depot_entry"})
+
+
+#: Photos asked right after a step and its document, because they show the document itself:
+#: Dores Art. 4º, II, a — the notice is printed (with its QR code), affixed "no vidro ou
+#: lataria do veículo", then photographed affixed (record_after_step).
+AFTER_STEP = {"affix_notice": "notice_photo"}
 
 
 @dataclass(frozen=True)
@@ -283,3 +290,33 @@ async def perform_step(core: Core, telegram_id: int, protocol: str, code: str,
         except InvalidInput:
             pass  # the step closed the case: nothing left to accept
     return StepDone(result, core.law.tracks[form.track].state(result.state).label, issued)
+
+
+async def record_after_step(core: Core, telegram_id: int, protocol: str, code: str,
+                            photos: list[str], media: Mapping[str, str] | None = None) -> None:
+    """The photos asked after step `code` (AFTER_STEP; Dores Art. 4º, II, a: the notice
+    affixed), kept as evidence and as the step's fact, by the inspector holding the case."""
+    fact = AFTER_STEP.get(code)
+    if fact is None:
+        raise InvalidInput("Não há fotos a registrar depois deste passo.")
+    if not photos:
+        raise InvalidInput("Envie ao menos uma foto.")
+    async with core.db.unit_of_work() as s:
+        inspector = await require_inspector(core, telegram_id, session=s)
+        case = await load_case(s, protocol, for_update=True)
+        lifecycle = core.law.tracks[case.track]
+        task = await current_task(s, case.id)
+        if task is None or task.inspector_id != inspector.id:
+            raise InvalidInput(f"O caso {case.protocol} não está com você. Nada foi alterado.")
+        for sha in photos:
+            mime = (media or {}).get(sha) or "image/jpeg"
+            await attach(core, s, case.id, EvidenceIn(sha, mime, "photo"),
+                         uploaded_by=inspector.person_id)
+        details = dict(case.details or {})
+        facts = dict(details.get("facts", {}))
+        facts[fact] = [*facts.get(fact, []), *(p for p in photos if p not in facts.get(fact, []))]
+        details["facts"] = facts
+        case.details = details
+        article = lifecycle.transitions[code].article
+        await append_event(s, case, actor_ref(inspector), "step_photos", article,
+                           {fact: list(photos), "step": code}, public=False, at=core.now())
