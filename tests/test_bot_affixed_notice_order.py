@@ -60,6 +60,12 @@ async def test_the_printable_notice_comes_before_the_photo_of_it_affixed_art_4_I
         await tap(bot, ANA, "Pronto", expect="Envie ao menos uma foto")  # nothing sent yet
         await send_photo(bot, ANA, 7)
         await tap(bot, ANA, "Pronto", expect="Foto da notificação afixada registrada")
+        # Issue 12, part 3: the card offers the document again, the same as first issued
+        await said(bot, ANA, f"Protocolo {protocol}")
+        again_from = len(bot.api.calls)
+        await tap(bot, ANA, "Emitir de novo: Notificação afixada")
+        again = await bot.api.wait_for(method="sendDocument", chat_id=ANA, since=again_from)
+        assert next(iter(again.files.values())).data == next(iter(doc.files.values())).data
     async with core.db.read() as s:
         case = (await s.execute(select(Case).where(Case.protocol == protocol))).scalar_one()
         kinds = (await s.execute(select(Evidence.kind).where(Evidence.case_id == case.id))

@@ -75,3 +75,4 @@ DOCUMENT_CAPTION = "{name} — protocolo {protocol}"
 AFFIX_NOW = ("🖨️ Imprima a notificação acima (com o código QR), afixe-a no vidro ou na lataria "
              "do objeto e envie aqui a foto dela afixada ({article}). Depois toque em Pronto.")
 AFFIX_PHOTO_SAVED = "📷 Foto da notificação afixada registrada no caso {protocol}."
+AGAIN = "📄 Emitir de novo: {label}"
