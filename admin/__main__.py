@@ -2,7 +2,7 @@
 
     python -m admin                                   # ADMIN_HOST:ADMIN_PORT (127.0.0.1:8081)
     python -m admin create-user USERNAME --role admin|staff   # password from standard input
-    python -m admin invite-inspector --name NAME --agency AGENCY   # code on the last line
+    python -m admin invite-inspector --name NAME --agency AGENCY --matricula M # code on the last line
     python -m admin deactivate-inspector ID          # tasks reassigned, /tarefas menu removed
     python -m admin public-copies      # EXIF-free copies of photos stored before they were
                                        # made at upload (once, after upgrading)
@@ -110,6 +110,8 @@ def _parser() -> argparse.ArgumentParser:
     inv.add_argument("--name", required=True, metavar="NOME", help="nome completo do fiscal")
     inv.add_argument("--agency", required=True, metavar="ÓRGÃO",
                      help="órgão do fiscal, pelo código ou pelo nome. " + agencies)
+    inv.add_argument("--matricula", required=True, metavar="MATRÍCULA",
+                     help="matrícula do fiscal, impressa nos documentos que ele assina")
     dea = sub.add_parser("deactivate-inspector",
                          help="desativar um fiscal (tarefas redistribuídas, menu removido)",
                          description="Desativa um fiscal: as tarefas abertas são "
@@ -136,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "invite-inspector":
             from core.services.inspectors import invite_inspector
             code = asyncio.run(_with_core(lambda core: invite_inspector(
-                core, args.name, args.agency, "cli")))
+                core, args.name, args.agency, "cli", registration=args.matricula)))
             print(f"Código de convite para {args.name} (uso único; o fiscal envia ao bot):")
             print(code)
             return 0

@@ -20,7 +20,8 @@ from admin import filters, open311_format
 from admin.params import params_middleware
 from admin.security import (SECURITY_HEADERS, csp, SESSION_COOKIE, SESSION_HOURS, LoginThrottle,
                             Session, Signer, load_secret, read_session)
-from admin.web import CORE, SESSION, SETTINGS, SIGNER, THROTTLE, USER, render
+from admin.web import CORE, PLACEHOLDERS, SESSION, SETTINGS, SIGNER, THROTTLE, USER, render
+from core.services import placeholders
 from core.services.context import Core
 from core.services.errors import USER_ERRORS
 from core.services.staff import get_user
@@ -72,6 +73,9 @@ async def session_middleware(request: web.Request, handler) -> web.StreamRespons
             user = None
             request[SESSION] = Session.anonymous()
     request[USER] = user
+    if user is not None and request.method == "GET":
+        # The banner of what legal documents cannot print yet (depot address, tariffs).
+        request[PLACEHOLDERS] = await placeholders.warnings(request.app[CORE])
     if request.method == "POST":
         form = await request.post()
         if not request.app[SIGNER].csrf_ok(request[SESSION].nonce, form.get("csrf")):

@@ -23,6 +23,7 @@ EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cid
                 "task_refused": "Fiscal recusou a tarefa", "task_withdrawn": "Tarefa retirada do fiscal",
                 "assignment_pending": "Sem fiscal disponível: aguardando atribuição",
                 "document_issued": "Documento emitido",
+                "step_photos": "Fotos registradas depois do passo",
                 "owner_statement": "Declaração do proprietário (a verificar pelo fiscal)",
                 "evidence_purged": "Arquivos apagados ao fim do prazo de guarda"}
 

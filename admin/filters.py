@@ -7,6 +7,7 @@ from typing import Any
 
 from core.formatting import fmt_date, fmt_datetime, fmt_money
 from core.lifecycle import ACTOR_LABELS, Actor
+from core.services.document_facts import plate_text
 
 
 def _date(value: Any) -> str:
@@ -53,5 +54,5 @@ def _value(value: Any) -> str:
 
 
 FILTERS = {"br_date": _date, "br_datetime": _datetime, "money": _money, "actor": _actor,
-           "value": _value}
+           "value": _value, "plate": plate_text}
 GLOBALS: dict[str, Any] = {}

@@ -42,7 +42,8 @@ async def invite(request: web.Request) -> web.Response:
     core = core_of(request)
     form = await request.post()
     name, agency = str(form.get("name", "")).strip(), str(form.get("agency", ""))
-    code = await inspectors.invite_inspector(core, name, agency, user_of(request).username)
+    code = await inspectors.invite_inspector(core, name, agency, user_of(request).username,
+                                             registration=str(form.get("matricula", "")))
     return render(request, "invite_done.html", {"code": code, "name": name,
                                                 "agency": core.law.agencies.get(agency)})
 

@@ -14,7 +14,7 @@ from core.parsing import ParseError, parse_date, parse_money
 from core.lifecycle import Actor
 from core.services import panel_queries as pq
 from core.services.errors import InvalidInput, NotFound
-from core.services import delivery, tasks
+from core.services import delivery, reissue, tasks
 from core.services.staff import close_as_duplicate
 from core.services.staff_queue import staff_queue
 from core.services.steps import take_step
@@ -85,7 +85,17 @@ async def case_page(request: web.Request) -> web.Response:
     return render(request, "case.html", {
         "d": d, "c": d.case, "forms": forms, "can_assign": d.case.is_open,
         "inspectors": inspectors, "criteria": core.law.criteria,
-        "tile_url": core.settings.map_tile_url})
+        "tile_url": core.settings.map_tile_url,
+        "reissuable": await reissue.issued_documents(core, d.case.protocol)})
+
+
+@require()
+async def reissue_document(request: web.Request) -> web.Response:
+    """"Emitir de novo": the legal document as first issued, downloaded as a PDF."""
+    _sha, filename, blob = await reissue.reissue(
+        core_of(request), request.match_info["protocol"], request.match_info["kind"],
+        user_of(request).actor())
+    return file_response(blob, filename.removesuffix(".pdf"), cache="no-store")
 
 
 @require()

@@ -12,6 +12,7 @@ from admin.views_cases import _filter_from
 from admin.web import core_of, require
 from core.formatting import fmt_datetime
 from core.services import panel_queries as pq
+from core.services.document_facts import plate_text
 
 CSV_HEADER = ["protocolo", "categoria", "situação", "aberto", "bairro", "endereço", "placa",
               "responsável (fiscal)", "criado em", "atualizado em", "encerrado em",
@@ -54,7 +55,7 @@ async def cases_csv(request: web.Request) -> web.StreamResponse:
         r, first = first, await anext(rows, None)
         writer.writerow([csv_cell(v) for v in (
             r.protocol, r.category, r.state, "sim" if r.is_open else "não", r.neighbourhood,
-            r.address, r.plate, r.assignee, _dt(r.created_at), _dt(r.updated_at),
+            r.address, plate_text(r.plate), r.assignee, _dt(r.created_at), _dt(r.updated_at),
             _dt(r.closed_at), _dt(r.deadline_at),
             "" if r.amount_due is None else f"{r.amount_due:.2f}".replace(".", ","))])
         n += 1

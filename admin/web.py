@@ -21,6 +21,7 @@ THROTTLE = web.AppKey("throttle", LoginThrottle)
 
 USER = web.RequestKey("vl_user", StaffUserInfo)  # None when anonymous
 SESSION = web.RequestKey("vl_session", Session)
+PLACEHOLDERS = web.RequestKey("vl_placeholders", list)  # core.services.placeholders.warnings
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -75,7 +76,8 @@ def render(request: web.Request, template: str, context: dict[str, Any],
            status: int = 200) -> web.Response:
     session: Session = request[SESSION]
     ctx = {"user": user_of(request), "csrf": request.app[SIGNER].csrf_token(session.nonce),
-           "law": request.app[CORE].law, "path": request.path, **context}
+           "law": request.app[CORE].law, "path": request.path,
+           "placeholder_warnings": request.get(PLACEHOLDERS, []), **context}
     flashed = request.app[SIGNER].unsign(request.cookies.get(FLASH_COOKIE))
     if flashed:
         ctx["flash"] = flashed

@@ -232,10 +232,12 @@ class Turn:
         draft = self.conv.draft if draft is None else draft
         await self._write(conversation.SAVE, state, draft)
         self.conv = Conversation(self.user_id, state, dict(draft))
+        self.committed_conv = None  # a later write supersedes a hook's (e.g. after a step)
 
     async def clear(self) -> None:
         await self._write(conversation.CLEAR)
         self.conv = Conversation(self.user_id)
+        self.committed_conv = None
 
     async def mark(self) -> None:
         """Only the idempotency mark (a step that changed nothing else)."""

@@ -37,7 +37,8 @@ IDENTITIES = {i.key: i for i in (
              "Denuncie com /denunciar; acompanhe com /minhas."),
     Identity("fiscal", "fiscal", User(7_000_002, "Fiscal"),
              "Para vincular esta conta, gere um convite (python -m admin invite-inspector "
-             "--name NOME --agency ÓRGÃO) e envie /fiscal CÓDIGO; depois, /tarefas."),
+             "--name NOME --agency ÓRGÃO --matricula MATRÍCULA) e envie /fiscal CÓDIGO; "
+             "depois, /tarefas."),
     Identity("proprietario", "proprietário", User(7_000_003, "Proprietário"),
              "Envie /start CÓDIGO-DO-CASO (o link do QR do aviso) ou /proprietario."),
 )}

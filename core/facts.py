@@ -41,7 +41,7 @@ KINDS: dict[str, str] = {
     TAXES_AMOUNT: MONEY, ANIMALS: COUNT, KILOGRAMS: WEIGHT,
     "witnesses": NAMES,
     "previous_case": CHOICE,
-    **{f: LONG for f in ("reason", "inspection_notes", "decision_text", "appeal_grounds",
+    **{f: LONG for f in ("reason", "inspection_notes", "reviewed_vehicle", "decision_text", "appeal_grounds",
                          "verification_notes", "owner_statement", "theft_suspicion_reason",
                          "police_response", "item_description", "sale_statement")},
 }

@@ -44,6 +44,10 @@ class Settings(BaseSettings):
     evidence_retention_days: int = 1825
     depot_address: str = "Pátio municipal (endereço a definir pela Secretaria de Administração)"
     depot_hours: str = "segunda a sexta, das 8h às 17h"
+    # The office printed on every legal document (where the owner asks and answers)
+    office_address: str = ""
+    office_phone: str = ""
+    office_hours: str = "segunda a sexta, das 8h às 17h"
 
     # Admin panel
     admin_host: str = "127.0.0.1"

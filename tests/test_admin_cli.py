@@ -23,7 +23,8 @@ def test_create_user_and_invite_inspector_from_the_command_line(tmp_path):
     assert "maria" in r.stdout
     short = _run(["create-user", "joao", "--role", "staff"], tmp_path, "curta\n")
     assert short.returncode == 1 and "pelo menos 10 caracteres" in short.stderr
-    inv = _run(["invite-inspector", "--name", "Joana Silva", "--agency", "posturas"], tmp_path)
+    inv = _run(["invite-inspector", "--name", "Joana Silva", "--agency", "posturas",
+                "--matricula", "12.345-6"], tmp_path)
     assert inv.returncode == 0, inv.stderr
     code = inv.stdout.strip().splitlines()[-1]
     assert len(code.replace("-", "")) >= 8
@@ -39,7 +40,8 @@ async def test_deactivate_inspector_from_the_command_line_withdraws_the_menu(tmp
     from core.settings import Settings
     from core.storage.models import Inspector, OutboxMessage
 
-    inv = _run(["invite-inspector", "--name", "Joana Silva", "--agency", "posturas"], tmp_path)
+    inv = _run(["invite-inspector", "--name", "Joana Silva", "--agency", "posturas",
+                "--matricula", "12.345-6"], tmp_path)
     assert inv.returncode == 0, inv.stderr
     core = await Core.open(Settings(_env_file=None, data_dir=tmp_path, database_url=""))
     try:

@@ -105,9 +105,7 @@ async def test_owner_unknown_notice_publication_lapse_removal_art_4_II(bot, core
     await open_card(bot, ANA, protocol)
     await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
     await tick(bot, ["há mais de 30 dias", "Faltando um ou mais pneus", "Sem motor"])
-    await tap(bot, ANA, "Continuar", expect="foto da notificação afixada")
-    await send_photo(bot, ANA, 7)
-    await tap(bot, ANA, "Pronto", expect="número da notificação")
+    await tap(bot, ANA, "Continuar", expect="número da notificação")  # photo: after the PDF
     await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")
     await tap(bot, ANA, "Confirmar", expect="Registrado: Afixar notificação")
     _, pdf = await document(bot, ANA, "notificacao-afixada")

@@ -31,15 +31,16 @@ async def affix_notice(bot, core, protocol):
     await open_card(bot, ANA, protocol)
     await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
     await tick(bot, ["há mais de 30 dias", "Faltando um ou mais pneus", "Sem motor"])
-    await tap(bot, ANA, "Continuar", expect="foto da notificação afixada")
-    await bot.api.send_video(ANA, MP4)  # the notice must be legible: a photo here
-    await said(bot, ANA, "Aqui vale só foto")
-    await send_photo(bot, ANA, 7)
-    await tap(bot, ANA, "Pronto", expect="número da notificação")
+    await tap(bot, ANA, "Continuar", expect="número da notificação")
     await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")
     await tap(bot, ANA, "Confirmar", expect="Registrado: Afixar notificação")
     _, pdf = await document(bot, ANA, "notificacao-afixada")
     assert "Art. 4º, II, a" in pdf_text(pdf)
+    await said(bot, ANA, "envie aqui a foto dela afixada")  # Art. 4º, II, a: printed first
+    await bot.api.send_video(ANA, MP4)  # the notice must be legible: a photo here
+    await said(bot, ANA, "Aqui vale só foto")
+    await send_photo(bot, ANA, 7)
+    await tap(bot, ANA, "Pronto", expect="Foto da notificação afixada registrada")
 
 
 async def test_owner_unknown_notice_publication_lapse_removal_edital_art_4_II_art_6_par_1(

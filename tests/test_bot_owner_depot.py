@@ -42,12 +42,15 @@ async def test_depot_fees_across_a_weekend_and_a_holiday_art_3_par_3_II(bot, cor
     # towing 250 + 22–25/12 at 30 (Christmas counted like any day) + 26–27/12 at 35
     assert "Valores devidos hoje (28/12/2026)" in view
     assert "R$\xa0250,00" in view and "R$\xa0120,00" in view and "R$\xa070,00" in view
-    assert "Total: R$\xa0440,00" in view
+    # the towing value charged is still the seeded reference value (Art. 9º, II): estimate
+    assert "Total (estimativa): R$\xa0440,00" in view
     assert "vigente desde 23/09/2022" in view and "vigente desde 26/12/2026" in view
     assert "Cada dia a mais custa R$\xa035,00" in view
     assert f"poderá ir a leilão após {fmt_date(auction)}" in view
     assert "Art. 3º, caput; CTB art. 328" in view
-    assert core.settings.depot_address in view and core.settings.depot_hours in view
+    # DEPOT_ADDRESS still its default: the owner is told it is missing, not the placeholder
+    assert core.settings.depot_address not in view and core.settings.depot_hours in view
+    assert "endereço do pátio ainda não definido" in view
 
 
 async def test_attorney_checklist_art_3_par_3_I(bot, core, photo, clock):

@@ -130,8 +130,8 @@ async def test_cli_invite_works_in_the_sandbox_and_the_person_switches_identity(
     data = tmp_path / "data"
     monkeypatch.setenv("DATA_DIR", str(data))
     monkeypatch.delenv("DATABASE_URL", raising=False)
-    code = _admin_cli(data, "invite-inspector", "--name", "Ana Fiscal", "--agency", "posturas"
-                      ).strip().splitlines()[-1]
+    code = _admin_cli(data, "invite-inspector", "--name", "Ana Fiscal", "--agency", "posturas",
+                      "--matricula", "1").strip().splitlines()[-1]
     output: list[str] = []
 
     async def script():

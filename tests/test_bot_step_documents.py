@@ -21,9 +21,7 @@ async def affix_notice_form(bot, protocol):
     await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
     for label in ("há mais de 30 dias", "Faltando um ou mais pneus", "Sem motor"):
         await tap(bot, ANA, label)
-    await tap(bot, ANA, "Continuar", expect="foto da notificação afixada")
-    await send_photo(bot, ANA, 7)
-    await tap(bot, ANA, "Pronto", expect="número da notificação")
+    await tap(bot, ANA, "Continuar", expect="número da notificação")  # photo: after the PDF
     await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")
 
 

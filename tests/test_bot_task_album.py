@@ -44,7 +44,7 @@ async def test_inspector_receives_album_pin_and_task_unasked(tmp_path, transport
         try:
             await api.wait_for(method="getUpdates", ok=None, timeout=30, since=0)
             out = await _run(env, "admin", "invite-inspector", "--name", "Ana Fiscal",
-                             "--agency", "posturas")
+                             "--agency", "posturas", "--matricula", "1")
             api.add_user(ANA)
             await api.send_command(ANA, "fiscal", out.strip().splitlines()[-1])
             await said(h, ANA, "Conta vinculada", timeout=10)

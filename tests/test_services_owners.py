@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.owner.render import view_text
+from core.services.placeholders import DEPOT_MISSING
 from core.services.cases import apply_transition
 from core.services.errors import Forbidden, InvalidInput, NotFound
 from core.services.owners import (NOT_LINKED, WRONG_ANSWER, file_appeal, link_by_code,
@@ -205,7 +206,7 @@ async def test_depot_fees_across_weekend_and_holiday_on_a_dated_tariff_art_3_par
     # Art. 3º, caput; CTB art. 328: the auction date is the depot deadline counted by the core
     assert view.depot.auction_after == date.fromisoformat(res.deadline["due"])
     assert view.depot.auction_article == "Art. 3º, caput; CTB art. 328"
-    assert view.depot.address == core.settings.depot_address
+    assert view.depot.address == DEPOT_MISSING  # DEPOT_ADDRESS still its default
     text = view_text(view)
     assert "R$\xa0440,00" in text and "vigente desde 26/12/2026" in text
     assert core.settings.depot_hours in text

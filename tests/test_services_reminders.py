@@ -50,7 +50,8 @@ async def test_removal_and_auction_eligibility_once_each_art_3_ctb_328(core, pho
     assert (await owner_reminders(core)).queued == [(sub.protocol, "removed")]
     assert (await owner_reminders(core)).queued == []
     [removed] = await reminders_sent(core)
-    assert core.settings.depot_address in removed.payload["text"]
+    assert "endereço do pátio ainda não definido" in removed.payload["text"]  # never the
+    assert core.settings.depot_address not in removed.payload["text"]  # placeholder
     clock.now = datetime.fromisoformat(res.deadline["due_at"]).astimezone(timezone.utc)
     clock.advance(hours=1)
     await sweep_deadlines(core)  # Art. 3º, caput: 60 days → eligible for auction

@@ -4,8 +4,8 @@ takes a step and sends its legal document. Every rule lives in core.services (in
 tasks, step_forms, documents)."""
 from __future__ import annotations
 
-from bot.inspector import form, tasks
-from bot.inspector.states import FORM, REFUSE, TASKS
+from bot.inspector import after, card, form, tasks
+from bot.inspector.states import AFTER, FORM, REFUSE, TASKS
 from bot.router import Router, Turn
 from bot.texts import STALE_BUTTON
 from core.services.inspectors import require_inspector
@@ -17,6 +17,10 @@ async def on_button(turn: Turn) -> None:
     await require_inspector(turn.core, turn.user_id)
     if len(data) == 4 and data[1] == "do":
         await form.start(turn, data[2], data[3])
+    elif len(data) == 4 and data[1] == "again":  # "Emitir de novo" on the case card
+        await card.again(turn, data[2], data[3])
+    elif len(data) >= 3 and turn.conv.state == AFTER:
+        await after.on_button(turn, data)
     elif len(data) >= 3:
         await form.on_button(turn, data)
     else:
@@ -32,3 +36,4 @@ def register(router: Router) -> None:
     router.state(TASKS, tasks.on_tasks_message)
     router.state(REFUSE, tasks.on_refusal_reason)
     router.state(FORM, form.on_message)
+    router.state(AFTER, after.on_message)

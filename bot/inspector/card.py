@@ -8,6 +8,9 @@ from bot.inspector import texts
 from bot.router import Turn, inline
 from core.formatting import citizen_said, fmt_date, fmt_place
 from core.identifiers import format_plate
+from bot.replies import send_document_or_queue
+from core.services.inspectors import actor_ref, require_inspector
+from core.services.reissue import IssuedDocument, issued_documents, reissue
 from core.services.task_views import CaseCard, case_card
 from core.services.tasks import OFFERED
 
@@ -49,10 +52,13 @@ def _pin(card: CaseCard) -> str:
     return f"{card.lat:.5f}, {card.lon:.5f}"
 
 
-def buttons(card: CaseCard):
-    """One short button per action (Transition.button), two to a row on a phone's screen."""
+def buttons(card: CaseCard, issued: list[IssuedDocument] = ()):
+    """One short button per action (Transition.button), two to a row on a phone's screen;
+    then "Emitir de novo" for each legal document of the case, as first issued."""
     actions = [(a.button, f"insp:do:{card.protocol}:{a.code}") for a in card.actions]
     rows = [actions[i:i + 2] for i in range(0, len(actions), 2)]
+    rows += [[(texts.AGAIN.format(label=doc.label)[:60],
+               f"insp:again:{card.protocol}:{doc.kind}")] for doc in issued]
     if card.task_status == OFFERED:
         rows.insert(0, [(texts.ACCEPT, f"task:accept:{card.task_id}"),
                         (texts.REFUSE, f"task:refuse:{card.task_id}")])
@@ -61,4 +67,17 @@ def buttons(card: CaseCard):
 
 async def show(turn: Turn, protocol: str, before: str = "") -> None:
     card = await case_card(turn.core, turn.user_id, protocol)
-    await turn.reply((before + "\n\n" if before else "") + render(card), buttons(card))
+    issued = await issued_documents(turn.core, card.protocol)
+    await turn.reply((before + "\n\n" if before else "") + render(card), buttons(card, issued))
+
+
+async def again(turn: Turn, protocol: str, kind: str) -> None:
+    """insp:again:<protocol>:<kind>: the document as first issued, in the chat (the case must
+    be this inspector's)."""
+    inspector = await require_inspector(turn.core, turn.user_id)
+    card = await case_card(turn.core, turn.user_id, protocol)
+    await turn.answer()
+    sha, filename, blob = await reissue(turn.core, card.protocol, kind, actor_ref(inspector))
+    await send_document_or_queue(
+        turn.bot, turn.context.bot_data, turn.chat_id, sha, filename,
+        texts.DOCUMENT_CAPTION.format(name=filename, protocol=card.protocol), blob)

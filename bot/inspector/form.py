@@ -10,7 +10,7 @@ import secrets
 from datetime import date
 
 from bot.downloads import guarded
-from bot.inspector import card, texts
+from bot.inspector import after, card, texts
 from bot.inspector.media import fetch_media, media_of
 from bot.inspector.states import FORM
 from bot.replies import send_document_or_queue
@@ -92,6 +92,8 @@ async def ask(turn: Turn, form: StepForm, d: dict, before: str = "") -> None:
     elif f.kind == ODOMETER:
         rows = [[(texts.NO_ODOMETER_BUTTON, _b(d, "noodo"))]]
     if f.suggestion:
+        if len(texts.USE.format(value=f.suggestion)) > 60:  # the button shows only the start
+            text += "\n" + texts.SUGGESTED.format(value=f.suggestion)
         rows.append([(texts.USE.format(value=f.suggestion)[:60], _b(d, "use"))])
     if not f.required and f.kind not in (BOOL,):
         rows.append([(texts.SKIP, _b(d, "skip"))])
@@ -287,6 +289,8 @@ async def _perform(turn: Turn, form: StepForm, d: dict) -> None:
         await send_document_or_queue(
             turn.bot, turn.context.bot_data, turn.chat_id, sha, filename,
             texts.DOCUMENT_CAPTION.format(name=filename, protocol=form.protocol), blob)
+    if await after.ask(turn, form.protocol, form.code, form.article):
+        return  # the printed notice first, then its photo affixed (Art. 4º, II, a)
     try:
         await card.show(turn, form.protocol)
     except ServiceError:

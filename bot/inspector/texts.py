@@ -50,6 +50,7 @@ CONTINUE, DONE, NOW, YES, NO, SKIP = "Continuar ➡️", "✅ Pronto", "Agora", 
 NO_ODOMETER_BUTTON = "Sem hodômetro"
 NO_PARTS_BUTTON = "Nenhum item faltante"
 USE = "Usar: {value}"
+SUGGESTED = "Confirme com o botão ou digite a correção: {value}"
 CONFIRM, FIX, CANCEL = "✅ Confirmar", "✏️ Corrigir", "Cancelar"
 PICK_ONE = "Marque ao menos um item."
 NEED_PHOTO = "Envie ao menos uma foto."
@@ -73,3 +74,7 @@ DONE_STEP = "✅ Registrado: {label} ({article}).\nProtocolo {protocol}: {state}
 DEADLINE = "Prazo: {description} até {due} ({article})."
 FORM_CANCELLED = "Ação cancelada. Nada foi registrado."
 DOCUMENT_CAPTION = "{name} — protocolo {protocol}"
+AFFIX_NOW = ("🖨️ Imprima a notificação acima (com o código QR), afixe-a no vidro ou na lataria "
+             "do objeto e envie aqui a foto dela afixada ({article}). Depois toque em Pronto.")
+AFFIX_PHOTO_SAVED = "📷 Foto da notificação afixada registrada no caso {protocol}."
+AGAIN = "📄 Emitir de novo: {label}"

@@ -94,12 +94,14 @@ def _depot_text(d: DepotInfo) -> list[str]:
         out += [f"   – {doc_}" for doc_ in step.documents]
     if d.fees:
         f = d.fees
-        out.append(f"Valores devidos hoje ({fmt_date(f.as_of)}):")
+        estimate = " — estimativa, valores ainda a confirmar pela Prefeitura" if f.estimate \
+            else ""
+        out.append(f"Valores devidos hoje ({fmt_date(f.as_of)}){estimate}:")
         for line in f.lines:
             since = f", tarifa vigente desde {fmt_date(line.valid_from)}" if line.valid_from \
                 else ""
             out.append(f"• {line.label}: {fmt_money(line.amount)} ({line.article}{since})")
-        out.append(f"Total: {fmt_money(f.total)}")
+        out.append(f"Total{' (estimativa)' if f.estimate else ''}: {fmt_money(f.total)}")
         out.append(f"Cada dia a mais custa {fmt_money(f.per_day)} ({f.per_day_article}).")
     elif d.fees_error:
         out.append(d.fees_error)

@@ -8,6 +8,11 @@ from __future__ import annotations
 from core.documents.data import AffixedNoticeData
 from core.documents.pdf import DocumentPDF
 
+PUBLICATION_DEADLINE = (
+    "PRAZO: esta notificação também será publicada no Diário Oficial do Município. A remoção "
+    "ao pátio só poderá ocorrer depois de 10 (dez) dias contados da data dessa publicação "
+    "(Art. 4º, II, b). Acompanhe a data pelo código abaixo ou no setor de fiscalização.")
+
 
 def affixed_notice_pdf(data: AffixedNoticeData) -> bytes:
     pdf = DocumentPDF("Notificação afixada " + data.case_code, data.generated_at, data.header)
@@ -20,8 +25,13 @@ def affixed_notice_pdf(data: AffixedNoticeData) -> bytes:
              "penalidades legais cabíveis (Art. 4º, II, a, da Lei nº 3.043/2022).",
              size=15, align="L")
     d = data.deadline
-    pdf.para(f"PRAZO: vence em {d.due_in_full} ({d.due_date}) — {d.article}", size=17,
-             align="L", bold=True)
+    if data.removal_after_publication:
+        # Art. 4º, II, b: the 10 days that allow the removal start from the publication in
+        # the Diário Oficial, a date not known when the notice is affixed.
+        pdf.para(PUBLICATION_DEADLINE, size=15, align="L", bold=True)
+    else:
+        pdf.para(f"PRAZO: vence em {d.due_in_full} ({d.due_date}) — {d.article}", size=17,
+                 align="L", bold=True)
     pdf.para(f"CASO: {data.case_code}", size=20, align="L", bold=True)
     pdf.labelled("Objeto: ", data.obj.short(), size=12)
     pdf.labelled("Local: ", data.address, size=12)
@@ -33,5 +43,6 @@ def affixed_notice_pdf(data: AffixedNoticeData) -> bytes:
                          "prazos, documentos e custos no Telegram")
     pdf.ln(2)
     pdf.para("Informações: " + data.info, size=12, align="C")
-    pdf.note(d.explanation)
+    if not data.removal_after_publication:
+        pdf.note(d.explanation)
     return bytes(pdf.output())

@@ -154,6 +154,9 @@ class AffixedNoticeData:
     link: OwnerLink
     info: str  # where to get information (office, address, phone, hours)
     generated_at: datetime
+    #: The law reading (setting affixed_notice_lapses False): removal waits for the 10 days
+    #: counted from the Diário Oficial publication (Art. 4º, II, b), so no firm date is printed.
+    removal_after_publication: bool = False
 
 
 @dataclass(frozen=True)
@@ -324,6 +327,7 @@ class OwnerSummaryData:
     auction_after: DeadlineText
     link: OwnerLink
     generated_at: datetime
+    estimate: bool = False  # a tariff is still a reference value: "ESTIMATIVA"
     fees_as_of: str = ""  # dd/mm/aaaa the amounts were computed for
 
     @property

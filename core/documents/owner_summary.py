@@ -36,7 +36,8 @@ def owner_summary_pdf(data: OwnerSummaryData) -> bytes:
             pdf.set_x(pdf.l_margin + 5)
             pdf.set_font(FAMILY, "", 9)
             pdf.multi_cell(0, 4.4, "– " + doc, **NL)
-    pdf.section("VALORES DEVIDOS" + (f" ATÉ {data.fees_as_of}" if data.fees_as_of else ""))
+    pdf.section("VALORES DEVIDOS" + (f" ATÉ {data.fees_as_of}" if data.fees_as_of else "")
+                + (" — ESTIMATIVA (VALORES A CONFIRMAR)" if data.estimate else ""))
     _fees_table(pdf, data)
     pdf.para(f"Cada dia a mais no pátio custa {money(data.per_day)} ({data.per_day_article}).",
              size=9.5, bold=True)

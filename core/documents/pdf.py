@@ -61,8 +61,10 @@ class DocumentPDF(FPDF):
         self.set_font(FAMILY, "", 9)
         line = f"{self.city.city}/{self.city.uf} — {self.city.law_title}"
         self.cell(0, 5, line, align="C", **NL)
-        if self.city.department:
-            self.cell(0, 5, self.city.department, align="C", **NL)
+        if self.city.department:  # the office's contact (address, phone, hours)
+            self.set_font(FAMILY, "", 8)
+            self.multi_cell(0, 4, self.city.department, align="C", **NL)
+            self.set_font(FAMILY, "", 9)
         if subtitle:
             self.cell(0, 5, subtitle, align="C", **NL)
         self.ln(1)

@@ -89,6 +89,9 @@ class TariffSeed:
     unit: str  # "fixed", "day", "animal_day", "kg_day"
     article: str
     source: str  # the act that set the value
+    #: A reference value still to be confirmed by the city (Dores Art. 9º, II; Dracena
+    #: Art. 7º): never printed as a firm amount (core.services.placeholders).
+    placeholder: bool = False
 
 
 @dataclass(frozen=True)

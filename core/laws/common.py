@@ -18,6 +18,7 @@ A = Actor  # short alias used by the lifecycle modules
 FACT_LABELS: dict[str, str] = {
     # diligence and inspection
     "inspection_notes": "relato da vistoria",
+    "reviewed_vehicle": "marca, modelo, cor e descrição conferidos no local",
     "abandonment_criteria": "sinais de abandono constatados (Art. 3º, §4º / Art. 1º)",
     "theft_suspicion_reason": "motivo da suspeita de roubo ou furto",
     "police_response": "resposta da autoridade policial",

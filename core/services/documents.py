@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
 from typing import Any, AsyncIterator
 
 from sqlalchemy import select
@@ -24,15 +23,17 @@ from core.documents import data as D
 from core.formatting import TZ, date_in_full, fmt_date, fmt_time
 from core.identifiers import format_case_code
 from core.laws.base import ReleaseSituation
-from core.laws.common import as_moment
 from core.services.bot_identity import bot_username
 from core.services.cases import case_facts, load_case
 from core.services.context import Core
+from core.services.document_facts import (Recorded, _as_of, _evidence_labels, _fine,
+                                          _moment, object_data, seized_items)
 from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
 from core.services.inspectors import agency_name
+from core.services.placeholders import depot_address, office_contact
 from core.services.tasks import current_task
-from core.storage.models import Case, CaseOwner, Evidence, Inspector
+from core.storage.models import Case, CaseOwner, Inspector
 from core.storage.timeline import ActorRef, append_event
 
 Issued = tuple[str, str, bytes]
@@ -40,6 +41,10 @@ NO_BOT_USERNAME = ("O documento deste passo não pode ser emitido, e por isso o 
                    "registrado: o nome do bot no Telegram ainda não é conhecido (o link do "
                    "proprietário depende dele). Inicie o bot uma vez (python -m bot) ou defina "
                    "TELEGRAM_BOT_USERNAME.")
+
+
+NO_REGISTRATION = "não informada"
+
 
 
 class DocumentUnavailable(InvalidInput):
@@ -60,7 +65,10 @@ def edital_wordings(core: Core) -> dict[str, str]:
 
 
 def header(core: Core) -> D.CityHeader:
-    return D.CityHeader(core.law.city, core.law.uf, core.law.title, core.law.slug)
+    """The city's header, with the office's contact (OFFICE_ADDRESS, OFFICE_PHONE,
+    OFFICE_HOURS) on its own line on every document."""
+    return D.CityHeader(core.law.city, core.law.uf, core.law.title, core.law.slug,
+                        office_contact(core.settings, core.law.city))
 
 
 async def owner_link(core: Core, s: AsyncSession, case: Case) -> D.OwnerLink:
@@ -87,26 +95,18 @@ def deadline_text(d: dict[str, Any]) -> D.DeadlineText:
                           d["article"], d.get("explanation", ""))
 
 
-def object_data(core: Core, case: Case) -> D.ObjectData:
-    report = (case.details or {}).get("report", {})
-    make_model = (report.get("make_model") or "").strip()
-    make, _, model = make_model.partition(" ")
-    is_vehicle = "vehicle" in case.track
-    description = case.description or ""
-    if not is_vehicle and not description:
-        description = core.law.categories[case.category].label
-    return D.ObjectData(plate=case.plate or "", make=make, model=model,
-                        colour=report.get("colour") or "", chassis=case.chassis or "",
-                        description=description, is_vehicle=is_vehicle)
-
-
 def depot(core: Core, name: str | None = None) -> D.Depot:
     s = core.settings
-    return D.Depot(name or "Pátio municipal", s.depot_address, s.depot_hours)
+    return D.Depot(name or "Pátio municipal", depot_address(s), s.depot_hours)
 
 
-async def signer(core: Core, s: AsyncSession, case: Case, by: ActorRef) -> D.Inspector:
-    """The inspector signing: `by` if an inspector, else the one holding the case."""
+async def signer(core: Core, s: AsyncSession, case: Case, by: ActorRef,
+                 recorded: Recorded | None = None) -> D.Inspector:
+    """The inspector signing: the one who signed the recorded document (a re-issue), `by` if
+    an inspector, else the one holding the case, with his matrícula as recorded at the
+    invitation (never a database id)."""
+    if recorded is not None and recorded.signer is not None:
+        by = recorded.signer
     row = None
     if by.kind == "inspector" and by.id is not None and str(by.id).isdigit():
         row = await s.get(Inspector, int(by.id))
@@ -116,7 +116,8 @@ async def signer(core: Core, s: AsyncSession, case: Case, by: ActorRef) -> D.Ins
     if row is None:
         return D.Inspector(by.name or "", "", role="Servidor municipal")
     role = "Fiscal de Posturas" if row.agency == "posturas" else "Agente fiscal"
-    return D.Inspector(row.name, agency_name(core, row.agency), str(row.id), role)
+    return D.Inspector(row.name, agency_name(core, row.agency),
+                       row.registration or NO_REGISTRATION, role)
 
 
 async def _owner_name(s: AsyncSession, case: Case) -> str | None:
@@ -124,21 +125,35 @@ async def _owner_name(s: AsyncSession, case: Case) -> str | None:
         CaseOwner.case_id == case.id))).scalar_one_or_none()
 
 
-def _require_state(case: Case, states: tuple[str, ...], what: str) -> None:
-    if case.state not in states:
+def _require_state(case: Case, states: tuple[str, ...], what: str,
+                   state: str | None = None) -> None:
+    if (state or case.state) not in states:
         raise InvalidInput(f"{what} não pode ser emitido(a) nesta etapa do caso "
                            f"{case.protocol}. Registre antes a ação correspondente.")
 
 
 async def keep(core: Core, s: AsyncSession, case: Case, by: ActorRef, kind: str,
-               filename: str, blob: bytes, article: str | None) -> Issued:
-    """Store the PDF, attach it to the case and record its hash in the timeline."""
+               filename: str, blob: bytes, article: str | None, *,
+               basis: Recorded | None = None) -> Issued:
+    """Store the PDF, attach it to the case and record its hash in the timeline, with the
+    state, deadline and moment it was issued for (`basis`: what a re-issue prints again)."""
     sha = core.evidence.put(blob)
     await attach(core, s, case.id, EvidenceIn(sha, "application/pdf", "document"))
-    await append_event(s, case, by, "document_issued", article,
-                       {"document": kind, "sha256": sha, "filename": filename},
+    data: dict[str, Any] = {"document": kind, "sha256": sha, "filename": filename}
+    if basis is not None:
+        who = basis.signer or by
+        data["basis"] = {"state": basis.state, "deadline": basis.deadline,
+                         "at": basis.at.isoformat(),
+                         "signer": {"kind": who.kind, "id": who.id, "name": who.name}}
+    await append_event(s, case, by, "document_issued", article, data,
                        public=False, at=core.now())
     return sha, filename, blob
+
+
+def _basis(state: str, d: dict[str, Any] | None, now: datetime,
+           recorded: Recorded | None) -> Recorded:
+    """What keep() records for a re-issue: the same signer as the first issue, if any."""
+    return Recorded(state, d, now, recorded.signer if recorded else None)
 
 
 def _now(core: Core) -> datetime:
@@ -148,64 +163,77 @@ def _now(core: Core) -> datetime:
 # -- Dores: notification, affixed notice, termo ------------------------------------------------
 
 async def issue_notification(core: Core, protocol: str, by: ActorRef, *,
-                             session: AsyncSession | None = None) -> Issued:
+                             session: AsyncSession | None = None,
+                             recorded: Recorded | None = None) -> Issued:
     """Notificação (Anexo I): owner identified (Art. 4º, I), owner unknown after the Diário
     Oficial publication (Art. 4º, II, b), or furniture/machinery (Art. 5º, I)."""
     async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
         furniture = "furniture" in case.track
+        state, d, now = _as_of(core, case, recorded)
         _require_state(case, ("owner_notified",) if furniture else ("owner_notified", "published"),
-                       "A notificação")
-        d, facts, now = case.deadline_json, case_facts(case), _now(core)
+                       "A notificação", state)
+        facts = case_facts(case)
         if not d:
             raise InvalidInput("O caso não tem prazo registrado para a notificação.")
         track = D.FURNITURE if furniture else (
-            D.OWNER_IDENTIFIED if case.state == "owner_notified" else D.OWNER_UNIDENTIFIED)
+            D.OWNER_IDENTIFIED if state == "owner_notified" else D.OWNER_UNIDENTIFIED)
         owner = await _owner_name(s, case) if track != D.OWNER_UNIDENTIFIED else None
         number = str(facts.get("notification_number") or case.protocol)
         data = D.NotificationData(
             header=header(core), number=number, case_code=format_case_code(case.case_code),
             owner_name=owner,
             obj=object_data(core, case), address=case.address or f"{case.lat:.5f}, {case.lon:.5f}",
-            deadline=deadline_text(d), inspector=await signer(core, s, case, by),
+            deadline=deadline_text(d), inspector=await signer(core, s, case, by, recorded),
             place=f"{core.law.city}/{core.law.uf}", issued_on=fmt_date(now),
             issued_at=fmt_time(now), link=await owner_link(core, s, case), generated_at=now,
             track=track,
-            depot_address=core.settings.depot_address if track == D.OWNER_UNIDENTIFIED else "")
+            depot_address=depot_address(core.settings) if track == D.OWNER_UNIDENTIFIED else "")
         return await keep(core, s, case, by, "notificacao",
                           f"notificacao-{case.protocol}.pdf", pdfs.notification_pdf(data),
-                          d["article"])
+                          d["article"], basis=_basis(state, d, now, recorded))
 
 
 async def issue_affixed_notice(core: Core, protocol: str, by: ActorRef, *,
-                               session: AsyncSession | None = None) -> Issued:
+                               session: AsyncSession | None = None,
+                               recorded: Recorded | None = None) -> Issued:
     """The notice affixed on the object when the owner is not identified (Art. 4º, II, a)."""
     async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
-        _require_state(case, ("notice_affixed",), "A notificação afixada")
-        d, now = case.deadline_json, _now(core)
+        state, d, now = _as_of(core, case, recorded)
+        _require_state(case, ("notice_affixed",), "A notificação afixada", state)
         if not d:
             raise InvalidInput("O caso não tem prazo registrado para a notificação afixada.")
         st = core.settings
         data = D.AffixedNoticeData(
             header(core), format_case_code(case.case_code), object_data(core, case),
             case.address or f"{case.lat:.5f}, {case.lon:.5f}", deadline_text(d),
-            fmt_date(now), fmt_time(now), await signer(core, s, case, by),
+            fmt_date(now), fmt_time(now), await signer(core, s, case, by, recorded),
             await owner_link(core, s, case),
-            f"Prefeitura Municipal de {core.law.city} — pátio: {st.depot_address} — "
-            f"{st.depot_hours}", now)
+            f"{office_contact(st, core.law.city)}. Pátio: {depot_address(st)} — "
+            f"{st.depot_hours}", now, removal_after_publication=_waits_for_publication(core))
         return await keep(core, s, case, by, "notificacao_afixada",
                           f"notificacao-afixada-{case.protocol}.pdf",
-                          pdfs.affixed_notice_pdf(data), d["article"])
+                          pdfs.affixed_notice_pdf(data), d["article"],
+                          basis=_basis(state, d, now, recorded))
+
+
+def _waits_for_publication(core: Core) -> bool:
+    """The law reading of Art. 4º, II, a and b (setting affixed_notice_lapses): when the
+    affixed notice's own 10 days do not lapse, removal waits for the publication's."""
+    setting = core.law.settings.get("affixed_notice_lapses")
+    return setting is not None and not setting.value
 
 
 async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,
-                             session: AsyncSession | None = None) -> Issued:
+                             session: AsyncSession | None = None,
+                             recorded: Recorded | None = None) -> Issued:
     """Termo de recolhimento in 3 vias (Art. 6º, I, b), after the depot entry: the 10 days
     to retrieve (Art. 6º, caput) and the 60 days before auction (Art. 3º, caput)."""
     async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
-        facts, now = case_facts(case), _now(core)
+        _state, recorded_d, now = _as_of(core, case, recorded)
+        facts = case_facts(case)
         if not facts.get("termo_number") or not facts.get("removal_started_at"):
             raise InvalidInput("O termo de recolhimento só pode ser emitido depois de "
                                "registrada a entrada no pátio (Art. 6º, I, b).")
@@ -219,8 +247,7 @@ async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,
         law = core.law
         retrieval = cal.count_days(removed, law.setting("retrieval_notice_days"),
                                    article="Art. 6º, caput", event="remoção ao pátio")
-        d = case.deadline_json if (case.deadline_json or {}).get("transition") == "depot_entry" \
-            else None
+        d = recorded_d if (recorded_d or {}).get("transition") == "depot_entry" else None
         if d is None:  # e.g. furniture: no auction deadline was started at the depot entry
             auction = cal.count_days(removed, law.setting("auction_after_days"),
                                      article="Art. 3º, caput", event="recolhimento")
@@ -249,7 +276,7 @@ async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,
             retrieval_deadline=D.DeadlineText(date_in_full(retrieval.due),
                                               fmt_date(retrieval.due), "Art. 6º, caput",
                                               retrieval.explain()),
-            auction_after=auction_text, inspector=await signer(core, s, case, by),
+            auction_after=auction_text, inspector=await signer(core, s, case, by, recorded),
             link=await owner_link(core, s, case), generated_at=now, missing=known,
             others=others,
             odometer=str(facts.get("odometer") or ""),
@@ -257,53 +284,18 @@ async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,
             release_conditions=tuple(f"{c.label} ({c.article})" for c in conditions))
         return await keep(core, s, case, by, "termo_recolhimento",
                           f"termo-de-recolhimento-{case.protocol}.pdf",
-                          pdfs.removal_term_pdf(data), "Art. 6º, I, b")
-
-
-async def _evidence_labels(s: AsyncSession, case: Case, hashes: list) -> tuple[D.Evidence, ...]:
-    """The termo's list of the removal evidence (Art. 6º, I, a: "fotografado ou filmado"):
-    "foto 1", "vídeo 1", ... with each file's SHA-256."""
-    kinds = dict((await s.execute(select(Evidence.sha256, Evidence.kind).where(
-        Evidence.case_id == case.id, Evidence.sha256.in_([str(h) for h in hashes])))).all())
-    counts: dict[str, int] = {}
-    out = []
-    for h in hashes:
-        label = "vídeo" if kinds.get(str(h)) == "video" else "foto"
-        counts[label] = counts.get(label, 0) + 1
-        out.append(D.Evidence(f"{label} {counts[label]}", str(h)))
-    return tuple(out)
+                          pdfs.removal_term_pdf(data), "Art. 6º, I, b",
+                          basis=_basis(_state, recorded_d, now, recorded))
 
 
 # -- Dracena: auto de infração, intimação, note, depot register ----------------------------------
 
-def _moment(value: Any, default: datetime) -> datetime:
-    when = as_moment(value) or default
-    if not isinstance(when, datetime):
-        when = datetime.combine(when, datetime.min.time(), TZ)
-    return when.replace(tzinfo=TZ) if when.tzinfo is None else when.astimezone(TZ)
-
-
-def _fine(facts: dict[str, Any]) -> Decimal:
-    try:
-        return Decimal(str(facts.get("fine_amount")).replace(",", "."))
-    except InvalidOperation:
-        raise InvalidInput("Valor da multa inválido.") from None
-
-
-def seized_items(text: Any) -> tuple[D.SeizedItem, ...]:
-    """The goods as typed by the agent, one item per line or per ";"."""
-    if isinstance(text, (list, tuple)):
-        parts = [str(p) for p in text]
-    else:
-        parts = str(text or "").replace("\n", ";").split(";")
-    return tuple(D.SeizedItem(p.strip()) for p in parts if p.strip())
-
-
 async def _auto_data(core: Core, s: AsyncSession, case: Case, by: ActorRef,
-                     appeal: D.DeadlineText, **kw: Any) -> D.AutoInfracaoData:
+                     appeal: D.DeadlineText, now: datetime, recorded: Recorded | None = None,
+                     **kw: Any) -> D.AutoInfracaoData:
     """The Art. 2º content of the auto from the case facts: a) the offender; b) the fact,
     place, day and hour; c) the provision and the fine; d) signatures (§2º refusal)."""
-    facts, now = case_facts(case), _now(core)
+    facts = case_facts(case)
     when = _moment(facts.get("occurred_at") or facts.get("apprehended_at"), now)
     company = facts.get("company_liability")
     values: dict[str, Any] = dict(
@@ -314,7 +306,7 @@ async def _auto_data(core: Core, s: AsyncSession, case: Case, by: ActorRef,
         fact=str(facts.get("infraction_fact") or ""), place=str(facts.get("place") or ""),
         day=fmt_date(when), hour=fmt_time(when), provision=str(facts.get("provision_violated")
                                                               or ""),
-        fine=_fine(facts), agent=await signer(core, s, case, by), appeal_deadline=appeal,
+        fine=_fine(facts), agent=await signer(core, s, case, by, recorded), appeal_deadline=appeal,
         depot=depot(core), generated_at=now, link=await owner_link(core, s, case),
         company=D.CompanyLiability(str(company.get("company", "")),
                                    str(company.get("relation", "")))
@@ -327,56 +319,64 @@ async def _auto_data(core: Core, s: AsyncSession, case: Case, by: ActorRef,
 
 
 async def issue_auto_infracao(core: Core, protocol: str, by: ActorRef, *,
-                              session: AsyncSession | None = None) -> Issued:
+                              session: AsyncSession | None = None,
+                              recorded: Recorded | None = None) -> Issued:
     """Auto de infração (Dracena Art. 2º; back of the form, Art. 5º): two witnesses and the
     refusal to sign (§2º), intimação when the offender was absent (§3º), appeal in 5 days
     (Art. 3º)."""
     async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
-        _require_state(case, ("appeal_window", "awaiting_intimacao"), "O auto de infração")
-        d = case.deadline_json
+        state, d, now = _as_of(core, case, recorded)
+        _require_state(case, ("appeal_window", "awaiting_intimacao"), "O auto de infração",
+                       state)
         appeal = deadline_text(d) if d else D.DeadlineText(
             "5 (cinco) dias contados da intimação escrita", "—", "Art. 3º",
             "O prazo de recurso conta da data da intimação (Art. 2º, §3º; Art. 3º).")
-        data = await _auto_data(core, s, case, by, appeal)
+        data = await _auto_data(core, s, case, by, appeal, now, recorded)
         return await keep(core, s, case, by, "auto_infracao",
                           f"auto-de-infracao-{case.protocol}.pdf",
-                          pdfs.auto_infracao_pdf(data), "Art. 2º")
+                          pdfs.auto_infracao_pdf(data), "Art. 2º",
+                          basis=_basis(state, d, now, recorded))
 
 
 async def issue_intimacao(core: Core, protocol: str, by: ActorRef, *,
-                          session: AsyncSession | None = None) -> Issued:
+                          session: AsyncSession | None = None,
+                          recorded: Recorded | None = None) -> Issued:
     """Intimação (Dracena Art. 2º, §3º: "Se pela circunstância especial da infração não for o
     auto lavrado em presença do infrator, será este intimado por escrito do seu inteiro
     teor"), after the step serve_intimacao; the 5 days to appeal run from the intimação
     (Art. 3º: "e da data da intimação no caso do § 3º do artigo anterior")."""
     async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
-        facts, d = case_facts(case), case.deadline_json
-        _require_state(case, ("appeal_window",), "A intimação")
+        state, d, now = _as_of(core, case, recorded)
+        facts = case_facts(case)
+        _require_state(case, ("appeal_window",), "A intimação", state)
         if not facts.get("absence_reason") or not facts.get("intimacao_date") or not d:
             raise InvalidInput("A intimação só é emitida para auto lavrado sem a presença do "
                                "infrator, depois de registrada a data da intimação "
                                "(Art. 2º, §3º).")
         appeal = deadline_text(d)
-        auto = await _auto_data(core, s, case, by, appeal)
+        auto = await _auto_data(core, s, case, by, appeal, now, recorded)
         served = date.fromisoformat(str(facts["intimacao_date"])[:10])
         addressee = auto.offender or D.Person(D.NOT_IDENTIFIED)
         data = D.IntimacaoData(auto, f"I-{auto.number}", addressee, fmt_date(served), appeal,
-                               _now(core))
+                               now)
         return await keep(core, s, case, by, "intimacao", f"intimacao-{case.protocol}.pdf",
-                          pdfs.intimacao_pdf(data), "Art. 2º, §3º")
+                          pdfs.intimacao_pdf(data), "Art. 2º, §3º",
+                          basis=_basis(state, d, now, recorded))
 
 
 async def issue_low_value_note(core: Core, protocol: str, by: ActorRef, *,
-                               session: AsyncSession | None = None) -> Issued:
+                               session: AsyncSession | None = None,
+                               recorded: Recorded | None = None) -> Issued:
     """Nota de apreensão (Dracena Art. 4º, §1º: "uma nota contendo a relação das mercadorias
     apreendidas e mencionando a multa imposta e a lei transgredida, dispensada a lavratura do
     respectivo auto"), with the 48 hours to appeal (Art. 4º, §2º)."""
     async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
-        facts, d, now = case_facts(case), case.deadline_json, _now(core)
-        _require_state(case, ("apprehended",), "A nota de apreensão")
+        state, d, now = _as_of(core, case, recorded)
+        facts = case_facts(case)
+        _require_state(case, ("apprehended",), "A nota de apreensão", state)
         if not facts.get("goods_list") or not d:
             raise InvalidInput("A nota só é emitida depois de registrada a apreensão com nota "
                                "simplificada (Art. 4º, §1º).")
@@ -386,15 +386,17 @@ async def issue_low_value_note(core: Core, protocol: str, by: ActorRef, *,
             str(facts.get("vendor_name") or D.NOT_IDENTIFIED), seized_items(facts["goods_list"]),
             _fine(facts), str(facts.get("provision_violated") or ""),
             case.address or str(facts.get("place") or f"{case.lat:.5f}, {case.lon:.5f}"),
-            fmt_date(when), fmt_time(when), await signer(core, s, case, by), deadline_text(d),
-            depot(core), now)
+            fmt_date(when), fmt_time(when), await signer(core, s, case, by, recorded),
+            deadline_text(d), depot(core), now)
         return await keep(core, s, case, by, "nota_apreensao",
                           f"nota-de-apreensao-{case.protocol}.pdf",
-                          pdfs.low_value_note_pdf(data), "Art. 4º, §1º")
+                          pdfs.low_value_note_pdf(data), "Art. 4º, §1º",
+                          basis=_basis(state, d, now, recorded))
 
 
 async def issue_apprehension(core: Core, protocol: str, by: ActorRef, *,
-                             session: AsyncSession | None = None) -> Issued:
+                             session: AsyncSession | None = None,
+                             recorded: Recorded | None = None) -> Issued:
     """Auto de apreensão with the depot register entry (Dracena Art. 4º: the formalities are
     waived "com exceção das que dizem respeito à entrada de depósito e venda"; Art. 6º: "O
     objeto da apreensão será encaminhado ao depósito municipal, registrado em livro próprio,
@@ -402,19 +404,21 @@ async def issue_apprehension(core: Core, protocol: str, by: ActorRef, *,
     back of the form (Art. 5º)."""
     async with _unit(core, session) as s:
         case = await load_case(s, protocol, for_update=True)
-        facts, d = case_facts(case), case.deadline_json
-        _require_state(case, ("apprehended",), "O registro de apreensão")
+        state, d, now = _as_of(core, case, recorded)
+        facts = case_facts(case)
+        _require_state(case, ("apprehended",), "O registro de apreensão", state)
         if not facts.get("goods_description") or not d:
             raise InvalidInput("O registro só é emitido depois de registrada a apreensão "
                                "(Art. 4º; Art. 6º).")
         entry = str(facts.get("depot_register_entry") or case.protocol)
         data = await _auto_data(
-            core, s, case, by, deadline_text(d), number=entry,
+            core, s, case, by, deadline_text(d), now, recorded, number=entry,
             fact=f"Apreensão (Art. 4º) — registro no livro do depósito nº {entry} (Art. 6º).",
             seized=seized_items(facts["goods_description"]))
         return await keep(core, s, case, by, "registro_apreensao",
                           f"auto-de-apreensao-{case.protocol}.pdf",
-                          pdfs.auto_infracao_pdf(data), "Art. 4º; Art. 6º")
+                          pdfs.auto_infracao_pdf(data), "Art. 4º; Art. 6º",
+                          basis=_basis(state, d, now, recorded))
 
 
 # -- editais ------------------------------------------------------------------------------------
@@ -450,7 +454,7 @@ async def edital_entries(core: Core, kind: str) -> list[D.EditalEntry]:
 def _entry(core: Core, c: Case) -> D.EditalEntry:
     facts = case_facts(c)
     removed = core.law.collected_at(facts)  # Art. 6º, §1º: "data do recolhimento"
-    dest = f"{facts['depot']}, {core.settings.depot_address}" if facts.get("depot") else ""
+    dest = f"{facts['depot']}, {depot_address(core.settings)}" if facts.get("depot") else ""
     if isinstance(removed, datetime) and removed.tzinfo is None:
         removed = removed.replace(tzinfo=TZ)
     return D.EditalEntry(format_case_code(c.case_code), object_data(core, c),

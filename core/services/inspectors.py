@@ -86,16 +86,35 @@ def actor_ref(inspector: Inspector) -> ActorRef:
     return ActorRef(Actor.INSPECTOR.value, inspector.id, inspector.name)
 
 
-async def invite_inspector(core: Core, name: str, agency: str, created_by: str | None) -> str:
-    """A one-time invitation code (shown once, valid 7 days) for `name` of `agency`."""
+def clean_registration(value: str | None) -> str | None:
+    """The inspector's matrícula as typed (letters, digits, ".", "-", "/"), up to 40
+    characters; printed on the legal documents the inspector signs (Dores Anexo I and II)."""
+    text = " ".join((value or "").split())
+    if not text:
+        return None
+    if len(text) > 40 or not all(c.isalnum() or c in ".-/ " for c in text):
+        raise InvalidInput("Matrícula inválida: use até 40 letras, números, ponto, hífen ou "
+                           "barra (ex.: 12.345-6).")
+    return text
+
+
+async def invite_inspector(core: Core, name: str, agency: str, created_by: str | None, *,
+                           registration: str | None = None) -> str:
+    """A one-time invitation code (shown once, valid 7 days) for `name` of `agency`, with the
+    inspector's matrícula (`registration`) printed on the documents he signs."""
     name = " ".join((name or "").split())
     if not 2 <= len(name) <= 200:
         raise InvalidInput("Informe o nome do fiscal (de 2 a 200 caracteres).")
+    if registration is not None and clean_registration(registration) is None:
+        raise InvalidInput("Informe a matrícula do fiscal: ela é impressa nos documentos que "
+                           "ele assina.")
+    registration = clean_registration(registration)
     code_agency = resolve_agency(core, agency)
     raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
     now = core.now()
     async with core.db.unit_of_work() as s:
         s.add(InviteCode(code_hash=hash_code(raw), name=name, agency=code_agency,
+                         registration=registration,
                          created_by=(created_by or None) and str(created_by)[:80],
                          created_at=now, expires_at=now + INVITE_VALID))
     return "-".join(raw[i:i + 4] for i in range(0, CODE_LENGTH, 4))
@@ -151,6 +170,7 @@ async def bind_inspector(core: Core, telegram_id: int, code: str,
                         s.add(inspector)
                     inspector.name, inspector.agency, inspector.active = \
                         invite.name, invite.agency, True
+                    inspector.registration = invite.registration or inspector.registration
                     invite.used_at, invite.used_by = now, person.id
                     if "inspector" not in (person.roles or []):
                         person.roles = [*(person.roles or []), "inspector"]

@@ -8,6 +8,7 @@ from core import documents
 from core.documents import data as doc
 from core.formatting import date_in_full, fmt_date
 from core.identifiers import format_case_code, format_plate
+from core.services.placeholders import depot_address
 from core.services.context import Core
 from core.services.owner_access import owned
 from core.services.owner_view import _tz, owner_view
@@ -49,9 +50,10 @@ async def owner_summary_pdf(core: Core, telegram_id: int, case_code: str, *,
         per_day=dep.fees.per_day if dep and dep.fees else Decimal("0"),
         per_day_article=dep.fees.per_day_article if dep and dep.fees else "—",
         depot=doc.Depot(str(facts.get("depot") or "Pátio municipal"),
-                        core.settings.depot_address, core.settings.depot_hours),
+                        depot_address(core.settings), core.settings.depot_hours),
         auction_after=auction, link=doc.OwnerLink(bot_username or getattr(core.settings, "telegram_bot_username", "")
                            or "ViaLivreBot", case.case_code),
         generated_at=core.now().astimezone(_tz(core)),
-        fees_as_of=fmt_date(dep.fees.as_of) if dep and dep.fees else "")
+        fees_as_of=fmt_date(dep.fees.as_of) if dep and dep.fees else "",
+        estimate=bool(dep and dep.fees and dep.fees.estimate))
     return documents.owner_summary_pdf(data)

@@ -19,6 +19,8 @@ from core.formatting import date_in_full, fmt_date
 from core.identifiers import format_plate
 from core.laws.base import Law, ReleaseCondition, ReleaseSituation
 from core.lifecycle import Lifecycle, State, Transition
+from core.services import placeholders
+from core.services.placeholders import depot_address
 from core.services import statements
 from core.services.context import Core
 from core.services.errors import InvalidInput
@@ -87,6 +89,9 @@ class Fees:
     as_of: datetime
     per_day: Decimal  # what each further day adds
     per_day_article: str
+    #: A tariff is still a reference value to be confirmed (core.services.placeholders;
+    #: Dores Art. 9º, II; Dracena Art. 7º): the amounts are shown as "estimativa".
+    estimate: bool = False
 
 
 @dataclass(frozen=True)
@@ -345,7 +350,7 @@ async def _depot_info(core: Core, case: Case, events: list[Event], lifecycle: Li
     # release_after_auction_eligible); Dracena Art. 7º allows retrieval until the auction.
     setting = law.settings.get("release_after_auction_eligible")
     can_release = not (state.code in AUCTION_STATES and setting is not None and not setting.value)
-    return DepotInfo(core.settings.depot_address, core.settings.depot_hours, entered, release,
+    return DepotInfo(depot_address(core.settings), core.settings.depot_hours, entered, release,
                      fees, error, auction_after, article, can_release, situation)
 
 
@@ -356,7 +361,8 @@ async def _fees(core: Core, case: Case, entered: datetime, now: datetime) -> Fee
     per_day, article = await statements.per_day(core, case, entered, now)
     lines = tuple(FeeItem(ln.label, ln.article, ln.quantity, ln.unit_value, ln.tariff_valid_from,
                           ln.amount) for ln in today.lines)
-    return Fees(lines, today.total, now, per_day, article)
+    return Fees(lines, today.total, now, per_day, article,
+                await placeholders.amounts_are_estimates(core))
 
 
 def _appeal_info(case: Case, events: list[Event], lifecycle: Lifecycle,

@@ -12,6 +12,8 @@ from core.documents.data import CityHeader, EditalEntry, EditalInfo, ObjectData
 from core.documents.edital import edital_pdf, edital_text
 from core.formatting import fmt_date, fmt_time
 from core.identifiers import format_case_code
+from core.services.document_facts import REVIEWED, plate_text
+from core.services.placeholders import depot_address
 from core.services.cases import case_facts, load_case
 from core.services.context import Core
 from core.services.errors import InvalidInput
@@ -104,17 +106,18 @@ async def edital_cases(core: Core, kind: str) -> list[EditalCase]:
 
 
 def _object(core: Core, c: Case) -> ObjectData:
+    """The object as the Diário Oficial prints it: only words the inspector reviewed on site
+    (core.services.document_facts.REVIEWED), never the citizen's; the plate as ABC-1234."""
     cat = core.law.categories[c.category]
-    report = (c.details or {}).get("report", {})
-    make_model = (report.get("make_model") or "").strip()
+    facts = case_facts(c)
+    reviewed = str(facts.get(REVIEWED) or "").strip()
     vehicle = cat.has_plate or cat.has_chassis
     # Art. 5º, III: "as características do bem móvel" — its kind, then the inspector's
     # description on the termo de recolhimento (Art. 6º, I, b) rather than the citizen's text.
-    described = str(case_facts(c).get("item_description") or c.description or "").strip()
+    described = str(facts.get("item_description") or reviewed).strip()
     description = (f"{cat.label} — características: {described}" if described
-                   else cat.label) if not vehicle else (c.description or "")
-    return ObjectData(plate=c.plate or "", chassis=c.chassis or "",
-                      colour=report.get("colour") or "", model=make_model,
+                   else cat.label) if not vehicle else reviewed
+    return ObjectData(plate=plate_text(c.plate), chassis=c.chassis or "",
                       description=description, is_vehicle=vehicle)
 
 
@@ -136,12 +139,12 @@ async def edital_documents(core: Core, kind: str, protocols: list[str], number: 
             removed_on += f", às {fmt_time(entered[c.id])}"
         entries.append(EditalEntry(format_case_code(c.case_code), _object(core, c), where,
                                    destination=str(facts.get("depot") or
-                                                   core.settings.depot_address)
+                                                   depot_address(core.settings))
                                    if kind != "notificacao" else "",
                                    removed_on=removed_on))
     info = EditalInfo(CityHeader(law.city, law.uf, law.title, law.slug), number or "____",
                       fmt_date(today(core)), f"{law.city}/{law.uf}", signer_name or "",
                       signer_role or "", core.now().astimezone(tz(core)).replace(tzinfo=None),
-                      info=f"{core.settings.depot_address}; {core.settings.depot_hours}",
+                      info=f"{depot_address(core.settings)}; {core.settings.depot_hours}",
                       wordings={k: w.intro for k, w in law.editais.items()})
     return edital_text(entries, kind, info), edital_pdf(entries, kind, info)

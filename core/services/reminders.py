@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from core.formatting import fmt_date, fmt_datetime
 from core.identifiers import format_case_code
+from core.services.placeholders import depot_address
 from core.services.context import Core
 from core.services.notifications import AUCTION_STATES
 from core.services.owner_view import _auction_after, _deadline
@@ -72,7 +73,7 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
                 until = (f" Se não for retirado, poderá ir a leilão após {fmt_date(auction)} "
                          f"({article}).") if auction else ""
                 text = (f"Caso {shown}: o objeto foi removido e está no pátio/depósito "
-                        f"desde {fmt_datetime(entered)}. Endereço: {core.settings.depot_address}."
+                        f"desde {fmt_datetime(entered)}. Endereço: {depot_address(core.settings)}."
                         f" Atendimento: {core.settings.depot_hours}.{until} Veja as condições e"
                         " os valores para retirar em “Ver meu caso”.")
                 messages.append(("removed", f"owner:{case.id}:removed:p:{person_id}", text))

@@ -28,14 +28,16 @@ from core.formatting import TZ, fmt_cpf_cnpj, fmt_date, fmt_kilograms, fmt_money
 from core.identifiers import format_plate
 from core.parsing import ParseError, parse_text, read_fact
 from core.services import documents as docs
-from core.services.cases import TransitionResult, apply_transition
+from core.services.cases import TransitionResult, apply_transition, case_facts, load_case
 from core.services.context import Core
+from core.services.document_facts import REVIEWED
 from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
 from core.services.inspectors import actor_ref, require_inspector
 from core.services.steps import DOCUMENT_AFTER, document_for
 from core.services.task_views import case_card
-from core.services.tasks import OFFERED, accept_task
+from core.services.tasks import OFFERED, accept_task, current_task
+from core.storage.timeline import append_event
 
 from core.facts import (BOOL, CHOICE, COUNT, CPF, CRITERIA, DATE, DATETIME, GOODS,  # noqa: F401
                         LONG, MONEY, NAMES, ODOMETER, PARTS, PHOTOS, PLATE, TEXT, VIDEO_FACTS,
@@ -53,6 +55,19 @@ EXTRA_LABELS = {"owner_contact": "contato do proprietário/responsável (telefon
 #: Optional facts asked after a step's own (fact after which to ask, extra fact).
 EXTRA_AFTER = {("low_value_note", "goods_list"): "vendor_name",  # Dracena Art. 4º, §1º
                ("serve_intimacao", "intimacao_date"): "offender_address"}  # Art. 2º, §3º
+
+
+#: The steps whose document describes the object (Dores Art. 4º, I and II, a: the
+#: notification's "características do veículo"; Art. 6º, I, b: the termo): before the first of
+#: them the inspector confirms or corrects the citizen's words (make, model, colour, the
+#: description); only the reviewed words go on official paper (core.services.document_facts).
+REVIEW_STEPS = frozenset({"notify_owner", "affix_notice", "depot_entry"})
+
+
+#: Photos asked right after a step and its document, because they show the document itself:
+#: Dores Art. 4º, II, a — the notice is printed (with its QR code), affixed "no vidro ou
+#: lataria do veículo", then photographed affixed (record_after_step).
+AFTER_STEP = {"affix_notice": "notice_photo"}
 
 
 @dataclass(frozen=True)
@@ -160,8 +175,31 @@ async def step_form(core: Core, telegram_id: int, protocol: str, code: str) -> S
     track = core.law.categories[card.category].track
     fields = fields_for(core, track, code, card.protocol,
                         [p.protocol for p in card.previous_cases], card.category)
+    if code in REVIEW_STEPS:
+        fields = (*await _review_field(core, card), *fields)
     return StepForm(card.protocol, code, action.label, action.article, fields,
                     code in DOCUMENT_AFTER, track, card.task_id, card.task_status)
+
+
+def citizen_words(report: Mapping[str, Any], description: str | None) -> str:
+    """The citizen's make, model, colour and description, as one text to confirm."""
+    first = ", ".join(str(report[k]).strip() for k in ("make_model", "colour")
+                      if str(report.get(k) or "").strip())
+    rest = (description or "").strip()
+    return "; ".join(p for p in (first, rest) if p)
+
+
+async def _review_field(core: Core, card: Any) -> tuple[FormField, ...]:
+    """The question confirming the citizen's words, until the inspector has answered it once
+    on this case; none when the citizen gave no words to review."""
+    async with core.db.read() as s:
+        facts = case_facts(await load_case(s, card.protocol))
+    words = citizen_words(card.report, card.description)
+    if facts.get(REVIEWED) or not words:
+        return ()
+    lifecycle = core.law.tracks[core.law.categories[card.category].track]
+    return (FormField(REVIEWED, lifecycle.label_fact(REVIEWED), TEXT, True,
+                      suggestion=words[:MAX_TEXT]),)
 
 
 def parse_answer(core: Core, f: FormField, text: str) -> Any:
@@ -255,3 +293,33 @@ async def perform_step(core: Core, telegram_id: int, protocol: str, code: str,
         except InvalidInput:
             pass  # the step closed the case: nothing left to accept
     return StepDone(result, core.law.tracks[form.track].state(result.state).label, issued)
+
+
+async def record_after_step(core: Core, telegram_id: int, protocol: str, code: str,
+                            photos: list[str], media: Mapping[str, str] | None = None) -> None:
+    """The photos asked after step `code` (AFTER_STEP; Dores Art. 4º, II, a: the notice
+    affixed), kept as evidence and as the step's fact, by the inspector holding the case."""
+    fact = AFTER_STEP.get(code)
+    if fact is None:
+        raise InvalidInput("Não há fotos a registrar depois deste passo.")
+    if not photos:
+        raise InvalidInput("Envie ao menos uma foto.")
+    async with core.db.unit_of_work() as s:
+        inspector = await require_inspector(core, telegram_id, session=s)
+        case = await load_case(s, protocol, for_update=True)
+        lifecycle = core.law.tracks[case.track]
+        task = await current_task(s, case.id)
+        if task is None or task.inspector_id != inspector.id:
+            raise InvalidInput(f"O caso {case.protocol} não está com você. Nada foi alterado.")
+        for sha in photos:
+            mime = (media or {}).get(sha) or "image/jpeg"
+            await attach(core, s, case.id, EvidenceIn(sha, mime, "photo"),
+                         uploaded_by=inspector.person_id)
+        details = dict(case.details or {})
+        facts = dict(details.get("facts", {}))
+        facts[fact] = [*facts.get(fact, []), *(p for p in photos if p not in facts.get(fact, []))]
+        details["facts"] = facts
+        case.details = details
+        article = lifecycle.transitions[code].article
+        await append_event(s, case, actor_ref(inspector), "step_photos", article,
+                           {fact: list(photos), "step": code}, public=False, at=core.now())

@@ -23,6 +23,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.formatting import citizen_said, fmt_date
+from core.identifiers import format_plate
 from core.lifecycle import Actor, Lifecycle
 from core.services.cases import apply_transition, load_case
 from core.services.context import Core
@@ -262,7 +263,7 @@ async def task_payload(core: Core, s: AsyncSession, case: Case, task: Task, head
              f"Etapa: {step}",
              f"Prazo: {deadline_text(case) or 'esta etapa não tem prazo fixado em lei.'}"]
     if case.plate:
-        lines.append(f"Placa: {case.plate}")
+        lines.append(f"Placa: {format_plate(case.plate)}")
     if case.description:
         lines.append(f"Descrição: {case.description[:500]}")
     if told := citizen_said((case.details or {}).get("report") or {}):

@@ -164,6 +164,7 @@ class Inspector(Base):
     person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"), unique=True)
     name: Mapped[str] = mapped_column(String(200))
     agency: Mapped[str] = mapped_column(String(40))
+    registration: Mapped[str | None] = mapped_column(String(40))  # matrícula, on documents
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     last_lat: Mapped[float | None] = mapped_column(Float)
     last_lon: Mapped[float | None] = mapped_column(Float)
@@ -179,6 +180,7 @@ class InviteCode(Base):
     code_hash: Mapped[str] = mapped_column(String(64), unique=True)
     name: Mapped[str] = mapped_column(String(200))
     agency: Mapped[str] = mapped_column(String(40))
+    registration: Mapped[str | None] = mapped_column(String(40))  # matrícula
     created_by: Mapped[str | None] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[datetime]

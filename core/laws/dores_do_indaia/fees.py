@@ -32,12 +32,12 @@ TARIFFS: tuple[TariffSeed, ...] = (
     TariffSeed(
         code="towing", label="Reboque até o pátio", amount=Decimal("250.00"), currency="BRL",
         valid_from=IN_FORCE, unit="fixed", article="Art. 3º, §3º, II; Art. 9º, II",
-        source=_PLACEHOLDER,
+        source=_PLACEHOLDER, placeholder=True,
     ),
     TariffSeed(
         code="daily_storage", label="Diária de pátio", amount=Decimal("30.00"), currency="BRL",
         valid_from=IN_FORCE, unit="day", article="Art. 3º, §3º, II; Art. 9º, II",
-        source=_PLACEHOLDER,
+        source=_PLACEHOLDER, placeholder=True,
     ),
 )
 

@@ -159,7 +159,9 @@ def _transitions() -> list:
            "no prazo máximo de 10 dias. (Art. 4º, I, a: na recusa de fornecer dados pessoais, "
            "a ocorrência seguirá os trâmites do inciso II.)",
            "Afixar notificação no veículo (proprietário não identificado ou recusou dados)",
-           requires=("abandonment_criteria", "notice_photo", "notification_number"),
+           # The photo of the notice affixed comes after the printed notice (it is what is
+           # photographed): asked right after the step (core.services.step_forms.AFTER_STEP).
+           requires=("abandonment_criteria", "notification_number"),
            agencies=field, guard=abandoned,
            # Informational: removal waits for the publication's 10 days (setting
            # affixed_notice_lapses).

@@ -41,10 +41,10 @@ TARIFFS: tuple[TariffSeed, ...] = (
                unit="kg_day", article="Art. 7º, b", source=_LAW),
     TariffSeed(code="animal_day", label="Depósito de animal, por dia", amount=Decimal("40.00"),
                currency="BRL", valid_from=CURRENT_FROM, unit="animal_day",
-               article="Art. 7º, a", source=_PLACEHOLDER),
+               article="Art. 7º, a", source=_PLACEHOLDER, placeholder=True),
     TariffSeed(code="goods_kg_day", label="Depósito de mercadorias, por quilo, por dia",
                amount=Decimal("0.50"), currency="BRL", valid_from=CURRENT_FROM, unit="kg_day",
-               article="Art. 7º, b", source=_PLACEHOLDER),
+               article="Art. 7º, b", source=_PLACEHOLDER, placeholder=True),
 )
 
 

@@ -1,0 +1,68 @@
+"""Photos asked right after a step, because they show the step's document: the notice is
+sent as a printable PDF first, then the inspector photographs it affixed (Dores Art. 4º,
+II, a; core.services.step_forms.AFTER_STEP, record_after_step).
+
+Buttons carry "insp:<draft id>:afterdone"; a photo or text in this state goes to on_message."""
+from __future__ import annotations
+
+import secrets
+
+from bot.downloads import guarded
+from bot.inspector import card, texts
+from bot.inspector.media import fetch_media, media_of
+from bot.inspector.states import AFTER
+from bot.router import Turn, inline
+from bot.texts import STALE_BUTTON
+from core.services.errors import ServiceError
+from core.services.step_forms import AFTER_STEP, record_after_step
+
+
+def _done_button(d: dict):
+    return inline([[(texts.DONE, f"insp:{d['id']}:afterdone")]])
+
+
+async def ask(turn: Turn, protocol: str, code: str, article: str) -> bool:
+    """After step `code` and its document: ask its photos, if it has any (True if asked)."""
+    if code not in AFTER_STEP:
+        return False
+    d = {"id": secrets.token_hex(3), "protocol": protocol, "code": code, "photos": [],
+         "media": {}}
+    await turn.save(AFTER, d)
+    await turn.reply(texts.AFFIX_NOW.format(article=article), _done_button(d))
+    return True
+
+
+async def on_message(turn: Turn) -> None:
+    d = dict(turn.conv.draft)
+    item, refusal = media_of(turn.message, False) if turn.message else (None, texts.NEED_PHOTO)
+    if refusal is None and len(d["photos"]) >= 10:
+        refusal = texts.MAX_MEDIA
+    if refusal is None:
+        sha, refusal = await guarded(fetch_media(turn.bot, turn.core, item))
+    if refusal is not None:
+        await turn.reply(refusal, _done_button(d))
+        return
+    if sha not in d["photos"]:
+        d = {**d, "photos": [*d["photos"], sha], "media": {**d["media"], sha: item.mime}}
+    await turn.save(AFTER, d)
+    await turn.reply(texts.PHOTOS_GOT.format(n=len(d["photos"])), _done_button(d))
+
+
+async def on_button(turn: Turn, data: list[str]) -> None:
+    """insp:<draft id>:afterdone."""
+    d = turn.conv.draft
+    if len(data) < 3 or data[1] != d.get("id") or data[2] != "afterdone":
+        await turn.answer(STALE_BUTTON)
+        return
+    await turn.answer()
+    if not d["photos"]:
+        await turn.reply(texts.NEED_PHOTO, _done_button(d))
+        return
+    await record_after_step(turn.core, turn.user_id, d["protocol"], d["code"], d["photos"],
+                            d["media"])
+    await turn.clear()
+    await turn.reply(texts.AFFIX_PHOTO_SAVED.format(protocol=d["protocol"]))
+    try:
+        await card.show(turn, d["protocol"])
+    except ServiceError:
+        pass  # no longer this inspector's case
