@@ -91,7 +91,7 @@ def test_the_cli_help_is_in_portuguese_and_lists_the_law_s_agencies(tmp_path):
 def test_the_cli_s_errors_are_in_portuguese(tmp_path):
     missing = _run_in("dracena", ["invite-inspector", "--name", "Ana"], tmp_path)
     assert missing.returncode == 2
-    assert "erro: faltam argumentos obrigatórios: --agency" in missing.stderr
+    assert "erro: faltam argumentos obrigatórios: --agency, --matricula" in missing.stderr
     wrong = _run_in("dracena", ["create-user", "ana", "--role", "chefe"], tmp_path)
     assert "opção inválida: 'chefe' (escolha entre 'admin', 'staff')" in wrong.stderr
     unknown = _run_in("dracena", ["apagar-tudo"], tmp_path)
@@ -100,7 +100,8 @@ def test_the_cli_s_errors_are_in_portuguese(tmp_path):
     assert "argumento ID: valor inválido: 'abc'" in number.stderr
     for r in (missing, wrong, unknown, number):
         assert "error" not in r.stderr and "usage" not in r.stderr
-    agency = _run_in("dracena", ["invite-inspector", "--name", "Ana", "--agency", "posturas"],
+    agency = _run_in("dracena", ["invite-inspector", "--name", "Ana", "--agency", "posturas",
+                                 "--matricula", "123"],
                      tmp_path)
     assert agency.returncode == 1 and "Órgão desconhecido" in agency.stderr
     assert "fiscalizacao" in agency.stderr
