@@ -29,6 +29,8 @@ class Settings(BaseSettings):
     webhook_secret: str = ""
     webhook_listen: str = "127.0.0.1"
     webhook_port: int = 8443
+    bot_workers: int = Field(1, ge=1, description="Bot workers sharing the token (webhook "
+                             "mode, PostgreSQL): each sends at most 30/N messages a second")
 
     # City area and geocoding
     city_center_lat: float | None = None
