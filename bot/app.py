@@ -34,7 +34,6 @@ from core.storage.chatlock import ChatLocks, chat_state
 from core.storage.db import StorageUnavailable
 
 log = logging.getLogger(__name__)
-TELEGRAM_MAX_RATE = 30.0  # messages per second per bot (the whole bot, all workers together)
 Flow = Callable[[Router], None]
 
 
@@ -54,8 +53,8 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
     The transport (settings.telegram_transport unless given): "aiohttp" talks to the Bot API
     through bot.transport (about 3× less CPU per request), "httpx" through PTB's default."""
     transport = transport or settings.telegram_transport
-    if overall_max_rate is None:  # Telegram's ~30 messages/s per bot, shared by the workers
-        overall_max_rate = TELEGRAM_MAX_RATE / max(1, settings.bot_workers)
+    if overall_max_rate is None:  # Telegram's ~30 messages/s per bot: each worker its share
+        overall_max_rate = settings.telegram_max_rate / max(1, settings.bot_workers)
     unparsable = Unparsable()
     root = settings.telegram_api_url.rstrip("/")
     builder = (ApplicationBuilder().token(settings.telegram_bot_token)
