@@ -26,6 +26,7 @@ from bot.cluster import Cluster, RedeliveringStandIn, drop_database, fresh_datab
 from bot.standin.botapi import User
 from bot.standin.nominatim import NominatimStandIn, default_gazetteer
 from core.storage.db import create_engine
+from core.storage.evidence import EvidenceStore
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 pytestmark = [
@@ -70,6 +71,7 @@ async def test_a_worker_killed_mid_reports_loses_and_duplicates_nothing(tmp_path
                 cases = (await conn.execute(text("SELECT count(*) FROM cases"))).scalar()
                 marks = (await conn.execute(text(
                     "SELECT count(*) FROM processed_updates"))).scalar()
+                photos = (await conn.execute(text("SELECT sha256 FROM evidence"))).scalars().all()
         finally:
             await db.dispose()
         print(f"\n[workers] SIGKILL 1 of 2 mid-report: citizens={CITIZENS} cases={cases} "
@@ -77,6 +79,11 @@ async def test_a_worker_killed_mid_reports_loses_and_duplicates_nothing(tmp_path
               f"nudges={sum(nudges.values())}")
         assert cases == CITIZENS
         assert marks == len(injected)
+        # the evidence volume is shared (README: "Vários workers"): each photo, whichever
+        # worker received it, is readable by all, under its content address
+        store = EvidenceStore(tmp_path)
+        assert len(photos) == 2 * CITIZENS
+        assert all(store.exists(sha) for sha in photos)
     finally:
         await drop_database(url)
 
