@@ -14,7 +14,7 @@ from core.services.context import Core
 from core.services.periodic import JOB, run_if_due
 from core.storage import leases
 from core.storage.db import StorageUnavailable
-from core.storage.outbox import release_claims_of, release_orphaned_claims
+from core.storage.outbox import release_orphaned_claims
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +33,8 @@ async def outbox_loop(bot, core: Core, settings: LoopSettings, wake: asyncio.Eve
     or — while Telegram is down — the next probe."""
     state = state or DeliveryState()
     try:
-        released = await release_claims_of(core.db, state.name)
-        released += await release_orphaned_claims(core.db, state.name, sender_is_dead)
-        if released:
+        # this process's name is new: what an earlier process of this host left is "orphaned"
+        if released := await release_orphaned_claims(core.db, state.name, sender_is_dead):
             log.warning("outbox: %s message(s) left mid-delivery by a dead sender are due again",
                         released)
     except StorageUnavailable as exc:
