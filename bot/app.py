@@ -83,7 +83,7 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
         flood=flood or FloodLimit(), album_delay_s=album_delay_s, tasks=[],
         unparsable=unparsable, error_log=Throttle(),
         outbox_wake=asyncio.Event(), delivery=DeliveryState(),
-        chat_locks=ChatLocks(core.db), shared=not core.db.is_sqlite, webhook_waiters={},
+        chat_locks=ChatLocks(core.db, fair.slots), shared=not core.db.is_sqlite, webhook_waiters={},
         geocoder=geocoder or Geocoder(settings.nominatim_url, core.area,
                                       timeout_s=settings.geocoding_timeout_s))
     app.add_handler(TypeHandler(Update, dispatch))

@@ -1,8 +1,8 @@
 """One update per chat at a time across bot workers (issue 15).
 
 On PostgreSQL each update is handled while its worker holds a transaction-level advisory lock
-on the chat (`pg_advisory_xact_lock(namespace, chat)`) on a connection of a small pool of its
-own (so lock holders never starve the work of connections). The lock goes with the
+on the chat (`pg_advisory_xact_lock(namespace, chat)`) on a connection of a pool of its own (so lock
+holders never starve the work of connections). The lock goes with the
 transaction: when the update is done, or when the worker dies (its connection closes). On
 SQLite there is one bot process (bot.fairness orders each user's updates in it): the lock is
 a no-op, so the single-process default pays nothing for it.
@@ -34,16 +34,19 @@ def chat_key(chat_id: int) -> int:
 
 
 class ChatLocks:
-    """`async with locks.hold(chat_id):` — at most `slots` held at once in this process."""
+    """`async with locks.hold(chat_id):` — at most `slots` held at once in this process: as
+    many as bot.fairness runs updates at once, so a chat waiting for Telegram's rate limit
+    never keeps another chat's update from its lock (4 connections kept, up to `slots`)."""
 
-    def __init__(self, db: Database, slots: int = 8) -> None:
+    def __init__(self, db: Database, slots: int = 32) -> None:
         self.db = db
         self.shared = not db.is_sqlite
         self._slots = asyncio.Semaphore(slots)
         self._engine: AsyncEngine | None = None
         if self.shared:
-            self._engine = create_async_engine(db.engine.url, pool_size=slots, max_overflow=0,
-                                               pool_pre_ping=True)
+            self._engine = create_async_engine(
+                db.engine.url, pool_size=min(4, slots), max_overflow=max(0, slots - 4),
+                pool_pre_ping=True)
 
     @asynccontextmanager
     async def hold(self, chat_id: int) -> AsyncIterator[None]:
