@@ -11,8 +11,9 @@ user's sessions on every device.) A token also expires SESSION_HOURS after login
 CSRF: every form carries HMAC(secret, "csrf:" + nonce) of the session's nonce (anonymous
 visitors get a nonce too, so the login form is protected); every POST is checked.
 
-Login throttling is in memory, per (username, IP): MAX_FAILURES wrong passwords within
-WINDOW lock that pair out for WINDOW. A restart clears it (documented trade-off).
+Login throttling is in the database, per (username, IP): MAX_FAILURES wrong passwords within
+WINDOW lock that pair out for WINDOW, whichever panel process answered them (several panel
+replicas behave as one; a restart does not clear it).
 """
 from __future__ import annotations
 
@@ -27,8 +28,16 @@ import json
 import os
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
+
+from typing import TYPE_CHECKING
+
+from core.services import login_failures
+
+if TYPE_CHECKING:
+    from core.storage.db import Database
 
 SESSION_COOKIE = "vl_session"
 FLASH_COOKIE = "vl_flash"
@@ -155,31 +164,31 @@ def read_session(signer: Signer, token: str | None, now: float | None = None) ->
 
 @dataclass
 class LoginThrottle:
-    """Wrong passwords per (username, IP), in memory."""
+    """Wrong passwords per (username, IP), in the database (core.storage.login_failures), so
+    N panel processes behind one address throttle as one."""
 
     max_failures: int = MAX_FAILURES
     window_s: float = WINDOW_S
-    _failures: dict[tuple[str, str], list[float]] = field(default_factory=dict)
 
-    def _recent(self, key: tuple[str, str], now: float) -> list[float]:
-        kept = [t for t in self._failures.get(key, []) if now - t < self.window_s]
-        if kept:
-            self._failures[key] = kept
-        else:
-            self._failures.pop(key, None)
-        return kept
-
-    def blocked_for(self, username: str, ip: str, now: float | None = None) -> float:
+    async def blocked_for(self, db: Database, username: str, ip: str,
+                          now: float | None = None) -> float:
         """Seconds until this pair may try again (0 = allowed)."""
         now = time.time() if now is None else now
-        recent = self._recent((username.lower(), ip), now)
+        recent = [t.timestamp() for t in await login_failures.since(
+            db, username.lower(), ip, _at(now - self.window_s))]
         if len(recent) < self.max_failures:
             return 0.0
         return max(0.0, recent[-self.max_failures] + self.window_s - now)
 
-    def failed(self, username: str, ip: str, now: float | None = None) -> None:
+    async def failed(self, db: Database, username: str, ip: str,
+                     now: float | None = None) -> None:
         now = time.time() if now is None else now
-        self._failures.setdefault((username.lower(), ip), []).append(now)
+        await login_failures.record(db, username.lower(), ip, _at(now),
+                                    forget_before=_at(now - self.window_s))
 
-    def succeeded(self, username: str, ip: str) -> None:
-        self._failures.pop((username.lower(), ip), None)
+    async def succeeded(self, db: Database, username: str, ip: str) -> None:
+        await login_failures.clear(db, username.lower(), ip)
+
+
+def _at(ts: float) -> datetime:
+    return datetime.fromtimestamp(ts, timezone.utc)

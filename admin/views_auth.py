@@ -27,7 +27,8 @@ async def login(request: web.Request) -> web.StreamResponse:
     nxt = safe_next(str(form.get("next", "/")))
     ip = _client_ip(request)
     throttle = request.app[THROTTLE]
-    wait = throttle.blocked_for(username, ip)
+    db = request.app[CORE].db
+    wait = await throttle.blocked_for(db, username, ip)
     if wait:
         minutes = max(1, round(wait / 60))
         return render(request, "login.html", {
@@ -36,11 +37,11 @@ async def login(request: web.Request) -> web.StreamResponse:
                      "e tente de novo."}, status=429)
     user = await authenticate(request.app[CORE], username, password)
     if user is None:
-        throttle.failed(username, ip)
+        await throttle.failed(db, username, ip)
         return render(request, "login.html", {"next": nxt, "username": username,
                                               "error": "Usuário ou senha incorretos."},
                       status=401)
-    throttle.succeeded(username, ip)
+    await throttle.succeeded(db, username, ip)
     # A new nonce at login: a token planted before login is worthless afterwards.
     _sign_in(request, user)
     raise web.HTTPFound(nxt)

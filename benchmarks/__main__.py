@@ -1,7 +1,9 @@
-"""`python -m benchmarks [--quick] [--only storage|bot|fair|admin]`.
+"""`python -m benchmarks [--quick] [--only storage|bot|fair|admin|public|workers]`.
 
 Runs the storage benchmark, then `benchmarks.bot_bench`, `benchmarks.fairness_bench` and
-`benchmarks.admin_bench` and `benchmarks.public_bench` when those modules exist. Each module exposes `async def run(quick: bool) -> list[str]`; every
+`benchmarks.admin_bench`, `benchmarks.public_bench` and `benchmarks.workers_bench` (PostgreSQL;
+skipped when unreachable) when those modules exist. Each module exposes
+`async def run(quick: bool) -> list[str]`; every
 line it returns is printed. Exit status 1 when any line carries a FAIL verdict.
 """
 from __future__ import annotations
@@ -15,7 +17,8 @@ import time
 
 SUITES = {"storage": "benchmarks.storage_bench", "bot": "benchmarks.bot_bench",
           "fair": "benchmarks.fairness_bench",
-          "admin": "benchmarks.admin_bench", "public": "benchmarks.public_bench"}
+          "admin": "benchmarks.admin_bench", "public": "benchmarks.public_bench",
+          "workers": "benchmarks.workers_bench"}
 
 
 def main(argv: list[str] | None = None) -> int:

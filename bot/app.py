@@ -30,6 +30,7 @@ from core.services.context import Core
 from core.services.conversation import IDLE, AlreadyProcessed, Conversation
 from core.services.errors import USER_ERRORS, StorageUnavailable
 from core.settings import Settings
+from core.services.chats import ChatLocks, chat_state
 
 log = logging.getLogger(__name__)
 Flow = Callable[[Router], None]
@@ -43,7 +44,7 @@ def default_flows() -> list[Flow]:
 
 def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] | None = None,
                       geocoder: Geocoder | None = None, loops: LoopSettings | None = None,
-                      flood: FloodLimit | None = None, overall_max_rate: float = 30.0,
+                      flood: FloodLimit | None = None, overall_max_rate: float | None = None,
                       album_delay_s: float = 1.0, updater: bool = True,
                       transport: str | None = None) -> Application:
     """The Application for `core`, pointed at settings.telegram_api_url. Nothing runs until
@@ -51,6 +52,8 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
     The transport (settings.telegram_transport unless given): "aiohttp" talks to the Bot API
     through bot.transport (about 3× less CPU per request), "httpx" through PTB's default."""
     transport = transport or settings.telegram_transport
+    if overall_max_rate is None:  # Telegram's ~30 messages/s per bot: each worker its share
+        overall_max_rate = settings.telegram_max_rate / max(1, settings.bot_workers)
     unparsable = Unparsable()
     root = settings.telegram_api_url.rstrip("/")
     builder = (ApplicationBuilder().token(settings.telegram_bot_token)
@@ -79,6 +82,7 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
         flood=flood or FloodLimit(), album_delay_s=album_delay_s, tasks=[],
         unparsable=unparsable, error_log=Throttle(),
         outbox_wake=asyncio.Event(), delivery=DeliveryState(),
+        chat_locks=ChatLocks(core.db, fair.slots), shared=not core.db.is_sqlite, webhook_waiters={},
         geocoder=geocoder or Geocoder(settings.nominatim_url, core.area,
                                       timeout_s=settings.geocoding_timeout_s))
     app.add_handler(TypeHandler(Update, dispatch))
@@ -95,7 +99,7 @@ async def _post_init(app: Application) -> None:
     state: DeliveryState = app.bot_data["delivery"]
     app.bot_data["tasks"] = [
         asyncio.create_task(outbox_loop(app.bot, core, loops, wake, state), name="outbox"),
-        asyncio.create_task(sweep_loop(core, loops, wake), name="sweep"),
+        asyncio.create_task(sweep_loop(core, loops, wake, state.name), name="sweep"),
     ]
 
 
@@ -106,30 +110,63 @@ async def _post_shutdown(app: Application) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
     app.bot_data["tasks"] = []
     await app.bot_data["geocoder"].close()
+    await app.bot_data["chat_locks"].close()
 
 
 async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Every update: flood limit, idempotency, then the router."""
+    """Every update: flood limit, idempotency, then the router. On PostgreSQL (where several
+    workers may share the bot) the chat's lock is held throughout (core.storage.chatlock)."""
+    try:
+        bd = context.bot_data
+        user, chat = update.effective_user, update.effective_chat
+        if user is None or chat is None or (update.message is None
+                                            and update.callback_query is None):
+            return  # edited messages, channel posts, ...
+        if chat.type != "private":
+            return
+        if not bd["shared"]:
+            await _dispatch(update, context, user.id, chat.id)
+            return
+        locked = False
+        try:
+            async with bd["chat_locks"].hold(chat.id):
+                locked = True
+                await _dispatch(update, context, user.id, chat.id)
+        except StorageUnavailable as exc:
+            if locked:
+                raise  # the step's own failure: the error handler's apology
+            await _tell(update, context, exc.message)
+    finally:
+        done(context.bot_data, update)
+
+
+def done(bd: dict, update: object) -> None:
+    """The update is handled (or dropped): its webhook call may answer (bot.webhook)."""
+    if isinstance(update, Update):
+        waiter = bd.get("webhook_waiters", {}).pop(update.update_id, None)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+
+async def _dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE, user_id: int,
+                    chat_id: int) -> None:
     bd = context.bot_data
     core: Core = bd["core"]
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None or (update.message is None and update.callback_query is None):
-        return  # edited messages, channel posts, ...
-    if chat.type != "private":
-        return
     flood: FloodLimit = bd["flood"]
-    if not flood.allow(user.id):
+    if not flood.allow(user_id):
         if update.callback_query is not None:
             await update.callback_query.answer(FLOOD)
-        elif flood.should_notice(user.id):
-            await context.bot.send_message(chat.id, FLOOD)
+        elif flood.should_notice(user_id):
+            await context.bot.send_message(chat_id, FLOOD)
         return
     try:
-        await _unblocked(bd, core, user.id)
+        if bd["shared"]:  # another worker may have changed these: read them under the lock
+            await _refresh_chat(bd, core, chat_id)
+        await _unblocked(bd, core, user_id)
         if await _seen_before(bd, core, update.update_id):
             log.info("update %s already processed: ignored", update.update_id)
             return
-        conv = await _conversation(bd, core, user.id)
+        conv = await _conversation(bd, core, user_id)
     except StorageUnavailable as exc:
         await _tell(update, context, exc.message)
         return
@@ -140,9 +177,17 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await turn.settle()  # the button's answer is out before the user's next update
 
 
+async def _refresh_chat(bd: dict, core: Core, chat_id: int) -> None:
+    state: DeliveryState = bd["delivery"]
+    blocked, held = await chat_state(core.db, chat_id)
+    (state.blocked.add if blocked else state.blocked.discard)(chat_id)
+    (state.held.add if held else state.held.discard)(chat_id)
+
+
 def _shed_notice(app: Application, update: object) -> None:
     """An update dropped because its user already has too many waiting (bot.fairness): the
     flood limit's answer, at most once per its notice period."""
+    done(app.bot_data, update)
     flood: FloodLimit = app.bot_data["flood"]
     if isinstance(update, Update) and update.effective_chat is not None \
             and flood.should_notice(update.effective_user.id):
@@ -157,7 +202,9 @@ async def _unblocked(bd: dict, core: Core, user_id: int) -> None:
         state.blocked.discard(user_id)
 
 
-# Write-through cache of the conversations (this process is their only writer). At start-up
+# Write-through cache of the conversations, on SQLite only (one bot process: their only
+# writer; on PostgreSQL several workers may write them, so each update reads its user's
+# conversation under the chat's lock and nothing is cached). At start-up
 # it is filled with every stored one (few: only users mid-conversation have a row), so a user
 # missing from it is idle without asking the database ("complete"); once it overflows, or
 # when it cannot be filled, a missing user is read from the database. An entry whose update
@@ -168,7 +215,8 @@ CONVERSATIONS_CACHED = 10_000
 async def _preload(bd: dict, core: Core) -> None:
     try:
         bd["update_hwm"] = await conversation.last_processed(core)
-        stored = await conversation.load_all(core, CONVERSATIONS_CACHED)
+        stored = (await conversation.load_all(core, CONVERSATIONS_CACHED)
+                  if not bd["shared"] else None)
     except StorageUnavailable:
         log.warning("database unavailable at start-up: conversations will be read one by one")
         stored = None
@@ -183,6 +231,8 @@ async def _preload(bd: dict, core: Core) -> None:
 
 
 async def _conversation(bd: dict, core: Core, user_id: int) -> Conversation:
+    if bd["shared"]:  # other workers write conversations too: read through, under the lock
+        return await conversation.load(core, user_id)
     cache: OrderedDict = bd.setdefault("conversations", OrderedDict())
     conv = cache.pop(user_id, _MISSING)
     if conv is _MISSING and bd.get("conversations_complete"):
@@ -196,7 +246,7 @@ _MISSING = object()
 
 
 async def _run(turn: Turn, bd: dict) -> None:
-    cache: OrderedDict = bd["conversations"]
+    cache: OrderedDict = bd["conversations"] if not bd["shared"] else OrderedDict()
     cache[turn.user_id] = None  # unknown until the step ends (an exception leaves it so)
     try:
         await route(turn)
@@ -220,7 +270,11 @@ async def _run(turn: Turn, bd: dict) -> None:
 async def _seen_before(bd: dict, core: Core, update_id: int) -> bool:
     """Fast idempotency check: ids above the high-water mark read at start-up and not seen
     in this process are new; anything else asks the database. (The authority stays the
-    ProcessedUpdate row written with the step's effect.)"""
+    ProcessedUpdate row written with the step's effect.) With several workers the database
+    is asked every time, under the chat's lock: a redelivered update another worker handled
+    is seen, since that worker committed before it let go of the lock."""
+    if bd["shared"]:
+        return await conversation.is_processed(core, update_id)
     seen: set[int] = bd.setdefault("seen_updates", set())
     if "update_hwm" not in bd:
         bd["update_hwm"] = await conversation.last_processed(core)

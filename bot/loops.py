@@ -7,11 +7,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 
-from bot.sender import DeliveryState, send_due
+from bot.sender import DeliveryState, send_due, sender_is_dead
 from core.services.context import Core
-from core.services.periodic import run_periodic
-from core.services.delivery import release_claims_of
+from core.services.periodic import give_up, run_if_due
+from core.services.delivery import release_orphaned_claims
 from core.services.errors import StorageUnavailable
 
 log = logging.getLogger(__name__)
@@ -22,6 +23,7 @@ class LoopSettings:
     outbox_interval_s: float = 1.0
     outbox_batch: int = 20
     sweep_interval_s: float = 300.0
+    lease_poll_s: float = 15.0  # how often a worker without the sweep's lease tries to take it
 
 
 async def outbox_loop(bot, core: Core, settings: LoopSettings, wake: asyncio.Event,
@@ -30,8 +32,9 @@ async def outbox_loop(bot, core: Core, settings: LoopSettings, wake: asyncio.Eve
     or — while Telegram is down — the next probe."""
     state = state or DeliveryState()
     try:
-        if released := await release_claims_of(core.db, state.name):
-            log.warning("outbox: %s message(s) left mid-delivery by the last run are due again",
+        # this process's name is new: what an earlier process of this host left is "orphaned"
+        if released := await release_orphaned_claims(core.db, state.name, sender_is_dead):
+            log.warning("outbox: %s message(s) left mid-delivery by a dead sender are due again",
                         released)
     except StorageUnavailable as exc:
         log.warning("outbox: database unavailable: %s", exc.detail)
@@ -58,16 +61,29 @@ async def outbox_loop(bot, core: Core, settings: LoopSettings, wake: asyncio.Eve
         wake.clear()
 
 
-async def sweep_loop(core: Core, settings: LoopSettings, wake: asyncio.Event) -> None:
-    while True:
-        try:
-            report = await run_periodic(core)  # lapses, warnings, reminders, retention
-            if report.sweep.moved or report.sweep.refused:
-                log.info("sweep: moved %s, refused %s", report.sweep.moved, report.sweep.refused)
-            if report.queued_messages:
-                wake.set()  # their messages are in the outbox
-        except StorageUnavailable as exc:
-            log.warning("sweep: database unavailable: %s", exc.detail)
+async def sweep_loop(core: Core, settings: LoopSettings, wake: asyncio.Event,
+                     holder: str = "bot") -> None:
+    """Every `sweep_interval_s`, in one worker at a time (core.services.periodic.run_if_due):
+    each worker tries the lease every `lease_poll_s` at most, so a dead worker's sweep is
+    taken over within the lease (core.storage.leases.LEASE) + lease_poll_s (under a minute)."""
+    every = timedelta(seconds=settings.sweep_interval_s)
+    poll = min(settings.sweep_interval_s, settings.lease_poll_s)
+    try:
+        while True:
+            try:
+                report = await run_if_due(core, holder, every)  # lapses, warnings, reminders...
+                if report and (report.sweep.moved or report.sweep.refused):
+                    log.info("sweep: moved %s, refused %s", report.sweep.moved,
+                             report.sweep.refused)
+                if report and report.queued_messages:
+                    wake.set()  # their messages are in the outbox
+            except StorageUnavailable as exc:
+                log.warning("sweep: database unavailable: %s", exc.detail)
+            except Exception:
+                log.exception("deadline sweep failed")
+            await asyncio.sleep(poll)
+    finally:
+        try:  # stopping cleanly: another worker may take the sweep over at once
+            await asyncio.shield(give_up(core, holder))
         except Exception:
-            log.exception("deadline sweep failed")
-        await asyncio.sleep(settings.sweep_interval_s)
+            pass

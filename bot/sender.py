@@ -19,6 +19,8 @@ Failures are charged to what failed:
 from __future__ import annotations
 
 import logging
+import os
+import secrets
 import socket
 import time
 import warnings
@@ -99,9 +101,35 @@ class Destination:
 
 
 def sender_name() -> str:
-    """This sender's name on its leases: one bot per host (Telegram lets one process consume a
-    token's updates), so a restarted bot recognises the claims its killed run left."""
-    return f"bot@{socket.gethostname()}"[:80]
+    """This worker process's name on its outbox claims and on the sweep's lease: unique per
+    process (host, pid and a random tag), so several workers on one host never take each
+    other's claims for their own; `sender_is_dead` lets a restarted worker recognise the
+    claims its killed predecessor left on this host."""
+    return f"bot@{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def sender_is_dead(name: str) -> bool:
+    """Whether the sender `name` is a process of this host that no longer runs (a name of
+    another host: unknown, False; its claims wait for their lease). A name without a pid is
+    the single-process bot of earlier versions on this host: gone once we run."""
+    prefix = f"bot@{socket.gethostname()[:40]}"
+    if name == f"bot@{socket.gethostname()}"[:80]:
+        return True
+    if not name.startswith(prefix + ":"):
+        return False
+    try:
+        pid = int(name[len(prefix) + 1:].split(":", 1)[0])
+    except ValueError:
+        return False
+    if pid == os.getpid():  # our pid, not our name: an earlier process (e.g. a container's)
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # exists, another user's
+        return False
+    return False
 
 
 @dataclass

@@ -5,6 +5,11 @@ every request, and queues the update for the Application (which has no Updater).
     ...
     await stop_webhook(hook)
 
+With several workers (PostgreSQL: see README, "Vários workers") each call is answered only
+once its update was handled (bot.app.done), not as soon as it is queued: what a worker had
+accepted when it died was never answered, and Telegram delivers it again; the processed
+update ids make that redelivery harmless.
+
 `start_webhook` takes an already bound socket too (`sock=`), so a test or a sandbox can
 listen on a free port it chose itself (see bot.harness.BotHarness(webhook_secret=...)).
 """
@@ -26,6 +31,7 @@ from core.settings import Settings
 log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 ALLOWED_UPDATES = ["message", "callback_query"]
+HANDLED_WITHIN_S = 50.0  # with several workers, a webhook call waits this long for its update
 
 
 def webhook_app(application: Application, secret: str, path: str = "/telegram") -> web.Application:
@@ -51,7 +57,20 @@ def webhook_app(application: Application, secret: str, path: str = "/telegram") 
         update = parse(data, application.bot, unparsable, "webhook")
         if update is None:  # [], "x", {} without update_id, an update PTB cannot read
             return web.Response(status=400, text="not an update")
+        if not application.bot_data.get("shared"):
+            await application.update_queue.put(update)
+            return web.Response(text="ok")
+        # Several workers (PostgreSQL): answer once the update is handled, so a worker killed
+        # meanwhile leaves it unanswered and Telegram delivers it again (to another worker).
+        waiters: dict = application.bot_data.setdefault("webhook_waiters", {})
+        waiter = waiters.get(update.update_id)
+        if waiter is None:
+            waiter = waiters[update.update_id] = asyncio.get_running_loop().create_future()
         await application.update_queue.put(update)
+        try:
+            await asyncio.wait_for(asyncio.shield(waiter), HANDLED_WITHIN_S)
+        except TimeoutError:
+            log.warning("update %s still being handled: answered anyway", update.update_id)
         return web.Response(text="ok")
 
     app = web.Application()

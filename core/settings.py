@@ -29,6 +29,10 @@ class Settings(BaseSettings):
     webhook_secret: str = ""
     webhook_listen: str = "127.0.0.1"
     webhook_port: int = 8443
+    bot_workers: int = Field(1, ge=1, description="Bot workers sharing the token (webhook "
+                             "mode, PostgreSQL): each sends at most TELEGRAM_MAX_RATE/N a second")
+    telegram_max_rate: float = Field(30.0, gt=0, description="Messages a second the whole bot "
+                                     "may send (Telegram: about 30; a local stand-in: more)")
 
     # City area and geocoding
     city_center_lat: float | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.services.context import Core
+from core.storage.dialect import insert_ignore
 from core.storage.models import AppSetting
 
 BOT_USERNAME = "bot_username"
@@ -24,7 +25,9 @@ async def record_bot_username(core: Core, username: str) -> None:
     username = clean_username(username)
     if not username:
         return
-    async with core.db.unit_of_work() as s:
+    async with core.db.unit_of_work() as s:  # several workers may start at once: insert first
+        await s.execute(insert_ignore(s, AppSetting.__table__, {
+            "key": BOT_USERNAME, "value": username, "updated_at": core.now()}, ["key"]))
         row = await s.get(AppSetting, BOT_USERNAME, with_for_update=True)
         if row is None:
             s.add(AppSetting(key=BOT_USERNAME, value=username, updated_at=core.now()))

@@ -229,7 +229,8 @@ async def chats_with_queued_replies(core: Core, chat_ids: set[int] | None = None
 
 # -- the sender's side (bot/sender.py, bot/loops.py): the faces reach the outbox through here ---
 from core.storage.outbox import (FAILED, ClaimedMessage, claim_due, mark_failed,  # noqa: E402
-                                 mark_sent, release, release_claims_of, save_progress)
+                                 mark_sent, release, release_claims_of,
+                                 release_orphaned_claims, save_progress)
 
 __all__ = ["FAILED", "ClaimedMessage", "claim_due", "mark_failed", "mark_sent", "release",
-           "release_claims_of", "save_progress", "utcnow"]
+           "release_claims_of", "release_orphaned_claims", "save_progress", "utcnow"]

@@ -3,8 +3,9 @@ deadlines, warn inspectors, remind owners, purge expired evidence, forget old up
 and driven by the database, so running it twice or after a crash sends nothing twice."""
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from core.services.context import Core
 from core.services.conversation import forget_processed
@@ -12,6 +13,10 @@ from core.services.reminders import ReminderReport, owner_reminders
 from core.services.retention import PurgeReport, purge_expired_evidence
 from core.services.sweep import SweepReport, sweep_deadlines
 from core.services.warnings import WarningReport, inspector_warnings
+from core.storage import leases
+from core.storage.types import utcnow
+
+JOB = "periodic"  # its lease row (core.storage.leases): one worker at a time runs it
 
 
 @dataclass
@@ -33,3 +38,32 @@ async def run_periodic(core: Core, now: datetime | None = None) -> PeriodicRepor
     return PeriodicReport(await sweep_deadlines(core, now), await inspector_warnings(core, now),
                           await owner_reminders(core, now), await purge_expired_evidence(core, now),
                           await forget_processed(core, now=now))
+
+
+async def run_if_due(core: Core, holder: str, every: timedelta) -> PeriodicReport | None:
+    """Run the periodic job if `holder` holds (or takes) its lease and it last ran `every`
+    ago or more, whichever worker ran it; None otherwise. The lease is renewed while the job
+    runs, so a long run is not taken over; a dead holder's lease runs out (leases.LEASE) and
+    the next worker to try takes the job over."""
+    if not await leases.hold(core.db, JOB, holder) or not await leases.due(core.db, JOB, every):
+        return None
+    started = utcnow()
+    renew = asyncio.create_task(_renew(core, holder))
+    try:
+        report = await run_periodic(core)
+    finally:
+        renew.cancel()
+        await asyncio.gather(renew, return_exceptions=True)
+    await leases.record_run(core.db, JOB, holder, started)
+    return report
+
+
+async def _renew(core: Core, holder: str) -> None:
+    while True:
+        await asyncio.sleep(leases.LEASE.total_seconds() / 3)
+        await leases.hold(core.db, JOB, holder)
+
+
+async def give_up(core: Core, holder: str) -> None:
+    """A worker stopping cleanly hands the periodic job over at once (its lease row)."""
+    await leases.give_up(core.db, JOB, holder)

@@ -19,7 +19,7 @@ from typing import AsyncIterator
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import (AsyncEngine, AsyncSession, async_sessionmaker,
@@ -29,6 +29,7 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 BUSY_TIMEOUT_MS = 5000
 UNAVAILABLE_MESSAGE = "O sistema está temporariamente indisponível. Tente novamente em instantes."
 _BEGIN_OPTION = "sqlite_begin"
+MIGRATION_LOCK = 0x564D  # advisory-lock namespace of the start-up migrations ("VM")
 
 
 class StorageUnavailable(Exception):
@@ -134,6 +135,9 @@ async def migrate(engine_or_url: AsyncEngine | str, revision: str = "head") -> N
     try:
         async with translate_errors():
             async with engine.begin() as conn:
+                if conn.dialect.name == "postgresql":  # workers starting at once: one migrates,
+                    await conn.execute(text(  # the others wait, then find the schema at head
+                        "SELECT pg_advisory_xact_lock(:ns, 0)"), {"ns": MIGRATION_LOCK})
                 await conn.run_sync(_upgrade, revision)
     finally:
         if engine is not engine_or_url:

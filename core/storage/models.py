@@ -408,3 +408,28 @@ class PublicGuard(Base):
     locked_until: Mapped[datetime | None]
     hits: Mapped[int] = mapped_column(Integer, default=0)
     window_started_at: Mapped[datetime | None]
+
+
+class JobLease(Base):
+    """Who runs a periodic job now (core.storage.leases): one worker at a time holds the lease
+    and renews it; a dead worker's lease runs out and another takes the job over."""
+
+    __tablename__ = "job_leases"
+    name: Mapped[str] = mapped_column(String(60), primary_key=True)
+    holder: Mapped[str | None] = mapped_column(String(120))
+    lease_until: Mapped[datetime | None]
+    last_run_at: Mapped[datetime | None]
+    runs: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class LoginFailure(Base):
+    """A wrong password at the panel (admin.security.LoginThrottle), in the database so every
+    panel process counts the same failures."""
+
+    __tablename__ = "login_failures"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(200))
+    ip: Mapped[str] = mapped_column(String(64))
+    failed_at: Mapped[datetime]
+
+    __table_args__ = (Index(None, "username", "ip", "failed_at"),)

@@ -17,8 +17,8 @@ Delivery is at-least-once. `claim_due` marks messages `sending` with a lease
 `mark_sent`, `release` (the destination failed: Telegram down, or this chat rate-limited; the
 attempt is not counted against the message) or `mark_failed` (the message itself failed).
 If the sender crashes after sending but before `mark_sent`, the message is claimed and sent
-again (at once by the same sender restarted, `release_claims_of`; by another when the lease
-expires): a duplicate is possible in that window (Telegram has no idempotency key for
+again (at once by the sender's next process on the same host, `release_claims_of` and
+`release_orphaned_claims`; by another sender when the lease expires): a duplicate is possible in that window (Telegram has no idempotency key for
 sendMessage), a lost message is not. A message in parts saves its progress after each part
 (`save_progress`), so only the part in flight can be duplicated. Exactly-once would need the receiver to
 deduplicate, which a chat cannot.
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -129,6 +129,24 @@ async def release_claims_of(db: Database, sender: str, now: datetime | None = No
             .where(OutboxMessage.status == SENDING, OutboxMessage.claimed_by == sender)
             .values(status=PENDING, next_attempt_at=now or utcnow()))
         return result.rowcount
+
+
+async def release_orphaned_claims(db: Database, sender: str,
+                                  is_dead: Callable[[str], bool],
+                                  now: datetime | None = None) -> int:
+    """At a sender's start: the claims of other senders that `is_dead` recognises as gone
+    (e.g. an earlier process on this host, killed) are due again now, not when their lease
+    ends. Claims of senders it cannot tell about (another host) wait for their lease."""
+    async with db.read() as session:
+        names = set((await session.execute(
+            select(OutboxMessage.claimed_by).where(OutboxMessage.status == SENDING,
+                                                   OutboxMessage.claimed_by.is_not(None),
+                                                   OutboxMessage.claimed_by != sender)
+            .distinct())).scalars().all())
+    released = 0
+    for name in sorted(n for n in names if is_dead(n)):
+        released += await release_claims_of(db, name, now)
+    return released
 
 
 async def mark_sent(db: Database, message_id: int, now: datetime | None = None,

@@ -1,0 +1,124 @@
+"""Bot workers on PostgreSQL (issue 15, part 6): 1 and then 3 real `python -m bot` workers in
+webhook mode on one PostgreSQL database, behind a small round-robin balancer (bot.standin.cluster),
+driven through the Bot API stand-in by citizens completing reports at once. Prints the
+updates/s of each, their ratio and the machine's cores, then what must hold whatever the
+machine: no update lost (every delivered update id is marked processed) nor processed twice
+(the mark is a primary key, and each citizen gets exactly one protocol), and the periodic
+sweep run once (its lease: core.storage.leases) although every worker started it.
+
+The floor of 2× for 3 workers needs the cores for them (each worker is one Python process,
+one core at most, beside PostgreSQL and the stand-in); on fewer the ratio is printed as it is.
+
+    python -m benchmarks --only workers [--quick]     (BENCH_DATABASE_URL or TEST_DATABASE_URL,
+                                                       else postgresql+asyncpg://postgres@127.0.0.1/test)
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from sqlalchemy import text
+
+from benchmarks.bot_bench import CENTRE, _citizen
+from bot.standin.cluster import Cluster, drop_database, fresh_database
+from bot.standin.botapi import BotApiStandIn, User
+from bot.standin.nominatim import NominatimStandIn, default_gazetteer
+from core.storage.db import create_engine
+
+DEFAULT_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+UPDATES_PER_REPORT = 13
+
+
+def database_url() -> str:
+    return (os.environ.get("BENCH_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL")
+            or DEFAULT_URL)
+
+
+async def reachable(url: str) -> str | None:
+    """None if PostgreSQL answers at `url`, else why not."""
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+        return None
+    except Exception as exc:  # refused, no such host, auth: all mean "not here"
+        return f"{type(exc).__name__}: {str(exc)[:120]}"
+    finally:
+        await engine.dispose()
+
+
+async def _round(admin_url: str, workers: int, citizens: int) -> dict:
+    url = await fresh_database(admin_url)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            async with BotApiStandIn() as api, NominatimStandIn(default_gazetteer()) as osm:
+                cluster = Cluster(api, database_url=url, data_dir=Path(tmp),
+                                  nominatim_url=f"http://{osm.domain}", max_rate=100_000)
+                try:
+                    await cluster.start(workers)
+                    await _citizen(api, User(899_999, "Aquecimento"), citizens, [],
+                                   at=(CENTRE[0] - 0.018, CENTRE[1]))
+                    await asyncio.sleep(0.5)
+                    users = [User(900_000 + i, f"Cidadão {i}") for i in range(citizens)]
+                    t0 = time.perf_counter()
+                    await asyncio.gather(*[_citizen(api, u, i, []) for i, u in enumerate(users)])
+                    elapsed = time.perf_counter() - t0
+                finally:
+                    await cluster.stop()
+                delivered = {d.update_id for d in api.webhook_deliveries}
+                protocols = sum(1 for u in users for c in api.sent(u, "sendMessage")
+                                if "Protocolo:" in (c.text or ""))
+        db = create_engine(url)
+        try:
+            async with db.connect() as conn:
+                marked = (await conn.execute(text(
+                    "SELECT count(*) FROM processed_updates"))).scalar()
+                cases = (await conn.execute(text("SELECT count(*) FROM cases"))).scalar()
+                sweeps = (await conn.execute(text(
+                    "SELECT runs FROM job_leases WHERE name = 'periodic'"))).scalar() or 0
+        finally:
+            await db.dispose()
+    finally:
+        await drop_database(url)
+    return {"rate": citizens * UPDATES_PER_REPORT / elapsed, "delivered": len(delivered),
+            "marked": marked, "cases": cases, "expected_cases": citizens + 1,
+            "protocols": protocols, "citizens": citizens, "sweeps": sweeps}
+
+
+def _check(r: dict, workers: int) -> str:
+    lost = r["delivered"] - r["marked"]
+    twice = max(0, r["protocols"] - r["citizens"]) + max(0, r["cases"] - r["expected_cases"])
+    ok = lost == 0 and twice == 0 and r["sweeps"] == 1 and r["protocols"] == r["citizens"]
+    return (f"workers: {workers} worker(s): {r['rate']:.0f} updates/s; updates lost {lost}, "
+            f"processed twice {twice}, sweeps run {r['sweeps']} (must be 1) "
+            f"({'PASS' if ok else 'FAIL'})")
+
+
+async def run(quick: bool) -> list[str]:
+    url = database_url()
+    why = await reachable(url)
+    if why is not None:
+        return [f"workers: skipped: PostgreSQL unreachable ({why}); set BENCH_DATABASE_URL"]
+    citizens = 8 if quick else 30
+    one = await _round(url, 1, citizens)
+    three = await _round(url, 3, citizens)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    ratio = three["rate"] / one["rate"]
+    floor = ("PASS" if ratio >= 2 else "FAIL") if cores >= 4 else \
+        f"not judged: {cores} core(s), the 2× floor needs at least 4"
+    return [
+        f"workers: {citizens} citizens completing reports at once ({UPDATES_PER_REPORT} updates "
+        f"each), webhook mode, PostgreSQL, round-robin balancer",
+        _check(one, 1), _check(three, 3),
+        f"workers: ratio 3 workers / 1 = {ratio:.2f} on {cores} core(s), load average "
+        f"{os.getloadavg()[0]:.1f} at the end ({floor})",
+    ]
+
+
+if __name__ == "__main__":
+    for line in asyncio.run(run("--quick" in sys.argv)):
+        print(line)

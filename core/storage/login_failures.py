@@ -1,0 +1,34 @@
+"""Wrong passwords at the panel, in the database (issue 15, part 4): every panel process
+behind one address counts the same failures, and a restart does not clear them."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import delete, select
+
+from core.storage.db import Database
+from core.storage.models import LoginFailure
+
+
+async def since(db: Database, username: str, ip: str, start: datetime) -> list[datetime]:
+    """The pair's failures from `start` on, oldest first."""
+    async with db.read() as s:
+        return list((await s.execute(select(LoginFailure.failed_at).where(
+            LoginFailure.username == username[:200], LoginFailure.ip == ip[:64],
+            LoginFailure.failed_at >= start).order_by(LoginFailure.failed_at))).scalars())
+
+
+async def record(db: Database, username: str, ip: str, at: datetime,
+                 forget_before: datetime) -> None:
+    """One more failure of the pair; the pair's failures older than `forget_before` go."""
+    async with db.unit_of_work() as s:
+        await s.execute(delete(LoginFailure).where(
+            LoginFailure.username == username[:200], LoginFailure.ip == ip[:64],
+            LoginFailure.failed_at < forget_before))
+        s.add(LoginFailure(username=username[:200], ip=ip[:64], failed_at=at))
+
+
+async def clear(db: Database, username: str, ip: str) -> None:
+    async with db.unit_of_work() as s:
+        await s.execute(delete(LoginFailure).where(
+            LoginFailure.username == username[:200], LoginFailure.ip == ip[:64]))

@@ -1,0 +1,140 @@
+"""Killed worker, nothing lost (issue 15, part 7): two real `python -m bot` workers in webhook
+mode on one PostgreSQL database behind a round-robin balancer (bot.standin.cluster); citizens report
+at once; one worker is SIGKILLed in the middle. Every report completes through the other
+worker (what the dead one had accepted was never answered, so Telegram — here the stand-in
+that redelivers like it — sends it again), and nothing is done twice: one case per citizen,
+each update processed once.
+
+One window remains, the same as with a single process (bot/app.py, core/services/
+conversation.py): a worker killed after its step committed and before its answer reached
+Telegram leaves the citizen without that answer (the redelivered update is, rightly, not
+handled again). The citizen here does what a person does when the bot goes quiet: writes
+again ("?"; "/minhas" after confirming), and the bot repeats its current question. So a
+question may be asked twice only right after such a nudge; otherwise each is asked once."""
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections import Counter
+
+import pytest
+from sqlalchemy import text
+
+from benchmarks.bot_bench import _jpeg
+from bot.standin.cluster import Cluster, RedeliveringStandIn, drop_database, fresh_database
+from bot.standin.botapi import User
+from bot.standin.nominatim import NominatimStandIn, default_gazetteer
+from core.storage.db import create_engine
+from core.storage.evidence import EvidenceStore
+
+PG_URL = os.environ.get("TEST_DATABASE_URL", "")
+pytestmark = [
+    pytest.mark.skipif(not PG_URL, reason="TEST_DATABASE_URL not set: several workers need "
+                       "PostgreSQL (a shared database; SQLite is one process)"),
+    pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")]
+CITIZENS = 6
+QUESTIONS = ["O que está abandonado", "Onde está o objeto", "Qual é a placa", "Qual é a cor",
+             "Há quanto tempo", "Confira sua denúncia", "Protocolo:"]
+
+
+async def test_a_worker_killed_mid_reports_loses_and_duplicates_nothing(tmp_path):
+    url = await fresh_database(PG_URL)
+    try:
+        async with RedeliveringStandIn() as api, \
+                NominatimStandIn(default_gazetteer()) as osm:
+            cluster = Cluster(api, database_url=url, data_dir=tmp_path,
+                              nominatim_url=f"http://{osm.domain}", max_rate=10_000)
+            users = [User(70_000 + i, f"Cidadã {i}") for i in range(CITIZENS)]
+            try:
+                await cluster.start(2)
+                nudges: Counter = Counter()
+                reports = [asyncio.create_task(_citizen(api, u, i, nudges)) for i, u in
+                           enumerate(users)]
+                await _when(lambda: _answers(api) >= CITIZENS * 5)  # about 40% done
+                killed = cluster.procs[0]
+                cluster.kill(0)
+                await asyncio.wait_for(asyncio.gather(*reports), 120)
+            finally:
+                await cluster.stop()
+        assert killed.returncode == -signal.SIGKILL
+        for u in users:
+            asked = Counter(q for c in api.sent(u, "sendMessage") for q in QUESTIONS
+                            if q in (c.text or ""))
+            assert all(1 <= asked[q] <= 1 + nudges[u.id] for q in QUESTIONS), (u.id, asked)
+        injected = {d.update_id for d in api.webhook_deliveries}
+        redelivered = sum(n > 1 for n in Counter(
+            d.update_id for d in api.webhook_deliveries).values())
+        db = create_engine(url)
+        try:
+            async with db.connect() as conn:
+                cases = (await conn.execute(text("SELECT count(*) FROM cases"))).scalar()
+                marks = (await conn.execute(text(
+                    "SELECT count(*) FROM processed_updates"))).scalar()
+                photos = (await conn.execute(text("SELECT sha256 FROM evidence"))).scalars().all()
+        finally:
+            await db.dispose()
+        print(f"\n[workers] SIGKILL 1 of 2 mid-report: citizens={CITIZENS} cases={cases} "
+              f"updates={len(injected)} processed={marks} redelivered={redelivered} "
+              f"nudges={sum(nudges.values())}")
+        assert cases == CITIZENS
+        assert marks == len(injected)
+        # the evidence volume is shared (README: "Vários workers"): each photo, whichever
+        # worker received it, is readable by all, under its content address
+        store = EvidenceStore(tmp_path)
+        assert len(photos) == 2 * CITIZENS
+        assert all(store.exists(sha) for sha in photos)
+    finally:
+        await drop_database(url)
+
+
+QUIET_S = 8.0  # no answer this long after a step: the citizen writes again
+
+
+async def _citizen(api, user: User, i: int, nudges: Counter) -> None:
+    """One vehicle report, answering each question at once."""
+    la, lo = -19.4628 + (i // 20) * 0.001, -45.6003 + (i % 20) * 0.001
+    last: list = [None]
+
+    def tap(button: str):
+        return lambda: api.press_button(user, last[0], text=button)
+
+    steps = [
+        (lambda: api.send_command(user, "denunciar"), "O que está abandonado"),
+        (tap("Veículo motorizado"), "Envie de 1 a 10 fotos"),
+        (lambda: api.send_photo(user, _jpeg(i * 3)), "1 foto(s)"),
+        (lambda: api.send_photo(user, _jpeg(i * 3 + 1)), "2 foto(s)"),
+        (tap("Pronto"), "Onde está o objeto"),
+        (lambda: api.send_location(user, la, lo), "Qual é a placa"),
+        (lambda: api.send_text(user, "ABC1D23"), "Qual é a cor"),
+        (lambda: api.send_text(user, "prata"), "marca e o modelo"),
+        (lambda: api.send_text(user, "VW Gol"), "Há quanto tempo"),
+        (tap("Mais de 30 dias"), "sinais de abandono"),
+        (tap("Continuar"), "acrescentar"),
+        (lambda: api.send_text(user, "perto da escola"), "Confira sua denúncia"),
+        (tap("Confirmar"), "Protocolo"),
+    ]
+    for n, (act, expect) in enumerate(steps):
+        mark = api.mark()
+        await act()
+        try:
+            last[0] = await api.wait_for(method="sendMessage", chat_id=user, text=expect,
+                                         since=mark, timeout=QUIET_S)
+        except AssertionError:  # the answer died with the worker: write again
+            nudges[user.id] += 1
+            mark = api.mark()
+            await api.send_text(user, "/minhas" if n == len(steps) - 1 else "?")
+            last[0] = await api.wait_for(method="sendMessage", chat_id=user, text=expect,
+                                         since=mark, timeout=30)
+
+
+def _answers(api) -> int:
+    return sum(c.method == "sendMessage" for c in api.calls)
+
+
+async def _when(predicate, timeout: float = 60) -> None:
+    for _ in range(int(timeout * 20)):
+        if predicate():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("never happened")
