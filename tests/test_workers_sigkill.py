@@ -34,7 +34,7 @@ pytestmark = [
                        "PostgreSQL (a shared database; SQLite is one process)"),
     pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")]
 CITIZENS = 6
-QUESTIONS = ["O que está abandonado", "Onde está o objeto", "Qual é a placa", "Qual é a cor",
+QUESTIONS = ["O que você quer denunciar", "Onde fica", "Qual é a placa", "Qual é a cor",
              "Há quanto tempo", "Confira sua denúncia", "Protocolo:"]
 
 
@@ -100,11 +100,11 @@ async def _citizen(api, user: User, i: int, nudges: Counter) -> None:
         return lambda: api.press_button(user, last[0], text=button)
 
     steps = [
-        (lambda: api.send_command(user, "denunciar"), "O que está abandonado"),
+        (lambda: api.send_command(user, "denunciar"), "O que você quer denunciar"),
         (tap("Veículo motorizado"), "Envie de 1 a 10 fotos"),
-        (lambda: api.send_photo(user, _jpeg(i * 3)), "1 foto(s)"),
-        (lambda: api.send_photo(user, _jpeg(i * 3 + 1)), "2 foto(s)"),
-        (tap("Pronto"), "Onde está o objeto"),
+        (lambda: api.send_photo(user, _jpeg(i * 3)), "1 foto recebida"),
+        (lambda: api.send_photo(user, _jpeg(i * 3 + 1)), "2 fotos recebidas"),
+        (tap("Pronto"), "Onde fica"),
         (lambda: api.send_location(user, la, lo), "Qual é a placa"),
         (lambda: api.send_text(user, "ABC1D23"), "Qual é a cor"),
         (lambda: api.send_text(user, "prata"), "marca e o modelo"),

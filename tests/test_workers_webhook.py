@@ -22,4 +22,4 @@ async def test_the_webhook_answers_once_the_update_is_handled_on_postgresql(core
     if core.db.is_sqlite:
         pytest.skip("SQLite: one process, the call is answered once queued (test_bot_webhook)")
     assert handled
-    assert any("O que está abandonado" in (c.text or "") for c in answered)
+    assert any("O que você quer denunciar" in (c.text or "") for c in answered)
