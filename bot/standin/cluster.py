@@ -30,7 +30,7 @@ from sqlalchemy.engine import make_url
 from bot.standin.botapi import BotApiStandIn
 from core.storage.db import create_engine
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SECRET = "segredo-local-dos-workers"
 PASSED_HEADERS = ("X-Telegram-Bot-Api-Secret-Token", "Content-Type")
 
