@@ -98,10 +98,17 @@ async def _by_code(s: AsyncSession, text: str | None) -> Case | None:
 
 async def _record_failure(s: AsyncSession, guard: OwnerAccessGuard | None, telegram_id: int,
                           now: datetime) -> datetime | None:
-    """Count a wrong answer; the fifth within the hour locks the account for an hour."""
+    """Count a wrong answer of a Telegram account (count_failure)."""
     if guard is None:
         guard = OwnerAccessGuard(telegram_id=telegram_id, failures=0)
         s.add(guard)
+    return count_failure(guard, now)
+
+
+def count_failure(guard, now: datetime) -> datetime | None:
+    """The one cool-down rule against guessing, for the bot's accounts (OwnerAccessGuard) and
+    the public owner page's visitors (PublicGuard): the MAX_FAILURES-th wrong answer within
+    COOL_DOWN locks for COOL_DOWN; returns the end of the lock when one starts."""
     if guard.last_failure_at and now - guard.last_failure_at > COOL_DOWN:
         guard.failures = 0
     guard.failures = (guard.failures or 0) + 1

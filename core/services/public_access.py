@@ -22,8 +22,8 @@ from core.formatting import fmt_datetime
 from core.laws.base import ReleaseSituation
 from core.services.context import Core
 from core.services.errors import Forbidden, NotFound
-from core.services.owner_access import (COOL_DOWN, MAX_FAILURES, WRONG_ANSWER, _answer_matches,
-                                        _cool_down_message)
+from core.services.owner_access import (WRONG_ANSWER, _answer_matches, _cool_down_message,
+                                        count_failure)
 from core.services.owner_view import OwnerView, _build_view
 from core.storage.models import Case, Event, PublicGuard
 
@@ -82,21 +82,10 @@ async def owner_page(core: Core, visitor: str, case_code: str, answer: str | Non
             events = list((await s.execute(select(Event).where(Event.case_id == case.id)
                                            .order_by(Event.seq))).scalars().all())
         else:
-            locked_until = _failure(guard, now)
+            locked_until = count_failure(guard, now)
     if not ok:
         raise Forbidden(_cool_down_message(core, locked_until)) if locked_until \
             else NotFound(WRONG_ANSWER)
     return await _build_view(core, case, events, ReleaseSituation())
 
 
-def _failure(guard: PublicGuard, now: datetime) -> datetime | None:
-    """The bot's rule (owner_access._record_failure): the MAX_FAILURES-th wrong answer within
-    COOL_DOWN locks the visitor for COOL_DOWN."""
-    if guard.last_failure_at and now - guard.last_failure_at > COOL_DOWN:
-        guard.failures = 0
-    guard.failures = (guard.failures or 0) + 1
-    guard.last_failure_at = now
-    if guard.failures >= MAX_FAILURES:
-        guard.failures, guard.locked_until = 0, now + COOL_DOWN
-        return guard.locked_until
-    return None
