@@ -10,7 +10,7 @@ from datetime import timedelta
 from sqlalchemy import update
 
 from core.services import public as pub
-from core.services import public_access
+from core.services import owner_access, public_access
 from core.storage.models import Case
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import (CENTRE, csrf_of, new_case, panel,  # noqa: F401
@@ -121,7 +121,7 @@ async def test_owner_page_by_code_and_plate_with_the_bots_cool_down(panel, photo
         assert ok.status == 200, html
         assert "Prazo:" in html and case.protocol in html
         # Owner access: wrong answers never say whether the case exists; the fifth locks
-        for _ in range(public_access.MAX_FAILURES - 1):
+        for _ in range(owner_access.MAX_FAILURES - 1):
             wrong = await _owner_post(client, case.case_code, "XYZ9A87")
             assert wrong.status == 404 and "Não conseguimos abrir" in await wrong.text()
         locked = await _owner_post(client, "nao-existe", "XYZ9A87")
