@@ -52,6 +52,20 @@ class DeadlineRule:
     on_lapse: str | None = None  # transition the sweep takes when it lapses
 
 
+@dataclass(frozen=True)
+class Undo:
+    """Taking a step back (declared on the step it undoes, Transition.undo): the case returns
+    to the state it was in before the step and to the deadline that was running then, counted
+    as it was — neither the step nor its withdrawal extends it (core.services.cases
+    .revert_transition). Allowed only while the case is still where the step left it."""
+
+    code: str  # the timeline event's action, e.g. "owner_withdraws"
+    actors: frozenset[Actor]
+    article: str
+    label: str  # Portuguese label (timeline, panel)
+    button: str = ""  # short label for a phone's button (at most BUTTON_MAX characters)
+
+
 Guard = Callable[[Mapping[str, Any]], "str | None"]
 #: The longest button label that fits a phone's screen beside another (Transition.button).
 BUTTON_MAX = 24
@@ -78,6 +92,8 @@ class Transition:
     #: Short Portuguese label for a phone's button ("Notificar"): an action in a few words
     #: (at most BUTTON_MAX characters); the label and the article go in the message text.
     button: str = ""
+    #: How this step may be taken back (return to the previous state and its deadline).
+    undo: Undo | None = None
 
     def with_defaults(self, given: Mapping[str, Any], known: Mapping[str, Any]
                       ) -> dict[str, Any]:
@@ -116,6 +132,10 @@ class Lifecycle:
                     raise ValueError(f"{self.track}: transition {t.code} names unknown state {s}")
             if t.deadline and t.deadline.on_lapse and t.deadline.on_lapse not in self.transitions:
                 raise ValueError(f"{self.track}: {t.code} lapses into unknown {t.deadline.on_lapse}")
+            if t.undo and (t.undo.code in self.transitions or
+                           sum(u.undo is not None and u.undo.code == t.undo.code
+                               for u in self.transitions.values()) > 1):
+                raise ValueError(f"{self.track}: undo code {t.undo.code} is not unique")
 
     @classmethod
     def build(cls, track: str, initial: str, states: list[State], transitions: list[Transition],
@@ -139,6 +159,40 @@ class Lifecycle:
                 continue
             out.append(t)
         return out
+
+    def undoing(self, undo_code: str) -> Transition | None:
+        """The step that the undo `undo_code` takes back, if this track declares it."""
+        return next((t for t in self.transitions.values()
+                     if t.undo is not None and t.undo.code == undo_code), None)
+
+    def step_label(self, action: str) -> str | None:
+        """The law's label of a timeline action: a step's or an undo's; None otherwise."""
+        t = self.transitions.get(action)
+        if t is not None:
+            return t.label
+        t = self.undoing(action)
+        return t.undo.label if t is not None and t.undo is not None else None
+
+    def is_step(self, action: str) -> bool:
+        """True for a lifecycle step or the undo of one (they move the case)."""
+        return action in self.transitions or self.undoing(action) is not None
+
+    def check_undo(self, state: str, undo_code: str, actor: Actor) -> Transition:
+        """The step `undo_code` takes back, if `actor` may take it back from `state`;
+        TransitionRefused (Portuguese) otherwise."""
+        t = self.undoing(undo_code)
+        if t is None or t.undo is None:
+            raise TransitionRefused(f"Ação desconhecida neste procedimento: {undo_code}.",
+                                    code=undo_code)
+        if actor not in t.undo.actors:
+            who = ", ".join(ACTOR_LABELS[a] for a in sorted(t.undo.actors))
+            raise TransitionRefused(f"“{t.undo.label}” só pode ser feito por: {who} "
+                                    f"({t.undo.article}).", code=undo_code)
+        if state != t.target:
+            raise TransitionRefused(
+                f"“{t.undo.label}” não é mais possível: o caso está em "
+                f"“{self.states[state].label}”.", code=undo_code)
+        return t
 
     def label_fact(self, name: str) -> str:
         return self.fact_labels.get(name, name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any, Iterable, Mapping
 
-from core.lifecycle import Actor, DeadlineRule, Guard, Transition
+from core.lifecycle import Actor, DeadlineRule, Guard, Transition, Undo
 
 A = Actor  # short alias used by the lifecycle modules
 
@@ -100,14 +100,15 @@ def tr(code: str, sources: Iterable[str], target: str, actors: Iterable[Actor], 
        text: str, label: str, *, requires: Iterable[str] = (), agencies: Iterable[str] = (),
        deadline: DeadlineRule | None = None, guard: Guard | None = None,
        public: bool = True, optional: Iterable[str] = (),
-       defaults: Iterable[tuple[str, str]] = (), button: str = "") -> Transition:
+       defaults: Iterable[tuple[str, str]] = (), button: str = "",
+       undo: Undo | None = None) -> Transition:
     """Build a Transition from plain iterables."""
     return Transition(code=code, sources=frozenset(sources), target=target,
                       actors=frozenset(actors), article=article, text=text, label=label,
                       button=button,
                       requires=tuple(requires), agencies=frozenset(agencies), deadline=deadline,
                       guard=guard, public=public, optional=tuple(optional),
-                      defaults=tuple(defaults))
+                      defaults=tuple(defaults), undo=undo)
 
 
 #: Dores Art. 3º, caput ("contado da data de recolhimento"): the depot entry records when the

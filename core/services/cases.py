@@ -9,20 +9,21 @@ A refused step raises TransitionRefused and writes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time, timezone
+from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, Mapping
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.formatting import date_in_full, fmt_date
 from core.identifiers import case_code_keys, mask_cpf
-from core.lifecycle import Actor, DeadlineRule, Lifecycle, Transition
+from core.lifecycle import Actor, DeadlineRule, Lifecycle, Transition, TransitionRefused
 from core.services.context import Core
 from core.services.errors import NotFound
 from core.services.notifications import notify_subscribers
 from core.services.retention import set_retention
-from core.storage.models import Case, CaseOwner
+from core.storage.models import Case, CaseOwner, Event
 from core.storage.protocol import PROTOCOL_RE
 from core.storage.timeline import ActorRef, append_event, normalise_data
 
@@ -31,6 +32,11 @@ OWNER_FACTS = {"owner_name": "owner_name", "owner_document": "owner_cpf",
                "owner_contact": "owner_contact"}
 #: Facts that stay out of the stored case facts (kept only as masked event data).
 PRIVATE_FACTS = set(OWNER_FACTS) | {"owner_address"}
+
+#: Event data of an undoable step (Transition.undo): the deadline that was running before it.
+PRIOR_DEADLINE = "prior_deadline"
+#: Who moves a case when its deadline lapses (the sweep; a withdrawal after the deadline).
+LAPSE_ACTOR = ActorRef(Actor.SYSTEM.value, None, "Sistema (prazo vencido)")
 
 NOT_FOUND = "Não encontramos esse caso. Confira o número do protocolo (formato AAAA-NNNNNN)."
 
@@ -100,6 +106,7 @@ async def _apply(core: Core, s: AsyncSession, ref: str | int, code: str, actor: 
 
     now = core.now()
     previous = case.state
+    prior_deadline = case.deadline_json
     case.state = t.target
     target = lifecycle.state(t.target)
 
@@ -128,10 +135,95 @@ async def _apply(core: Core, s: AsyncSession, ref: str | int, code: str, actor: 
     event_data = {**stored, **_masked_owner(given), "from": previous, "to": t.target}
     if deadline:
         event_data["deadline"] = {k: deadline[k] for k in ("due", "article", "description")}
+    if t.undo is not None:  # what revert_transition restores, exactly as it was
+        event_data[PRIOR_DEADLINE] = prior_deadline
     ev = await append_event(s, case, actor, code, t.article, event_data, public=t.public, at=now)
     if t.public:
         await notify_subscribers(s, case, t, target.label, given, deadline, ev.seq)
     return TransitionResult(case.id, case.protocol, previous, t.target, ev.seq, deadline)
+
+
+@dataclass(frozen=True)
+class RevertResult:
+    case_id: int
+    protocol: str
+    undone: str  # the step taken back
+    state: str  # the state restored (the lapse's target when the deadline had passed)
+    event_seq: int
+    deadline: dict[str, Any] | None  # the deadline restored, as it ran before the step
+    deadline_passed: bool  # it had already passed: the case is due as it would have been
+    lapsed: str | None  # the lapse step then taken (e.g. "lapse_deadline"), if any
+
+
+async def revert_transition(core: Core, s: AsyncSession, case: Case, undo_code: str,
+                            actor: ActorRef, data: Mapping[str, Any] | None = None
+                            ) -> RevertResult:
+    """Take back the step that the law's undo `undo_code` names (Transition.undo): the case
+    returns to the state it was in before that step and to the deadline that was running
+    then, exactly as it was counted — never extended by the step or by its withdrawal. The
+    step must be the case's last lifecycle step (the case is still where it left it). If the
+    restored deadline has already passed, its lapse is taken at once, as the sweep would have
+    (the case is due as it would have been). In the caller's unit of work; TransitionRefused
+    (Portuguese) otherwise."""
+    lifecycle: Lifecycle = core.law.tracks[case.track]
+    t = lifecycle.check_undo(case.state, undo_code, Actor(actor.kind))
+    undo = t.undo
+    events = (await s.execute(select(Event).where(Event.case_id == case.id)
+                              .order_by(Event.seq))).scalars().all()
+    steps = [ev for ev in events if lifecycle.is_step(ev.action)]
+    last = steps[-1] if steps else None
+    if last is None or last.action != t.code:
+        raise TransitionRefused(f"“{undo.label}” não é mais possível: “{t.label}” já não é o "
+                                "último passo do caso.", code=undo_code)
+    before = dict(last.data or {})
+    previous = str(before.get("from") or lifecycle.initial)
+    prior = before[PRIOR_DEADLINE] if PRIOR_DEADLINE in before else \
+        _legacy_prior(steps[:-1], lifecycle,
+                                                     ZoneInfo(core.settings.timezone))
+    now = core.now()
+    case.state = previous
+    case.deadline_json = prior
+    due_at = datetime.fromisoformat(prior["due_at"]).astimezone(timezone.utc) if prior else None
+    case.next_deadline_at = due_at
+    case.next_deadline_kind = (prior.get("on_lapse") or "info") if prior else None
+    passed = due_at is not None and due_at <= now
+    event_data = {**normalise_data(dict(data or {})), "from": t.target, "to": previous,
+                  "undoes": last.seq}
+    if prior:
+        event_data["deadline"] = {k: prior[k] for k in ("due", "article", "description")}
+    if passed:
+        event_data["deadline_passed"] = True
+    ev = await append_event(s, case, actor, undo.code, undo.article, event_data,
+                            public=t.public, at=now)
+    lapsed, state = None, previous
+    if passed and prior.get("on_lapse"):
+        try:
+            res = await _apply(core, s, case.id, prior["on_lapse"], LAPSE_ACTOR, {}, None)
+            lapsed, state = prior["on_lapse"], res.state
+        except TransitionRefused:
+            pass  # the sweep will clear it, as for any deadline it cannot act on
+    return RevertResult(case.id, case.protocol, t.code, state, ev.seq, prior, passed, lapsed)
+
+
+def _legacy_prior(steps: list[Event], lifecycle: Lifecycle, tz: ZoneInfo
+                  ) -> dict[str, Any] | None:
+    """For a step recorded before PRIOR_DEADLINE was kept: the deadline the step before it
+    started (from its event), or None when that step started none."""
+    if not steps:
+        return None
+    ev = steps[-1]
+    t = lifecycle.transitions.get(ev.action)
+    dl = (ev.data or {}).get("deadline")
+    if not dl or t is None or t.deadline is None:
+        return None
+    due = date.fromisoformat(dl["due"])
+    due_at = datetime.combine(due, time(23, 59, 59), tz)
+    if t.deadline.unit == "hours" and t.deadline.starts_from == "event":
+        due_at = ev.at + timedelta(hours=t.deadline.amount)
+    return {"transition": t.code, "description": dl["description"], "article": dl["article"],
+            "amount": t.deadline.amount, "unit": t.deadline.unit, "due": due.isoformat(),
+            "due_at": due_at.isoformat(), "due_in_full": date_in_full(due), "explanation": "",
+            "skipped": [], "on_lapse": t.deadline.on_lapse}
 
 
 async def _keep_owner(s: AsyncSession, case: Case, owner: CaseOwner | None,

@@ -31,9 +31,10 @@ KIND_LABELS = {
     "deadline_warning": "Aviso de prazo", "task_removal_due": "Remoção devida",
     "owner_statement": "Declaração do proprietário", "case_update": "Atualização do caso",
     "owner_reminder": "Lembrete de prazo", REPLY: "Resposta do bot",
+    "owner_statement_withdrawn": "Declaração do proprietário desfeita",
 }
 INSPECTOR_KINDS = {"task_offer", "task_withdrawn", "deadline_warning", "task_removal_due",
-                   "owner_statement"}
+                   "owner_statement", "owner_statement_withdrawn"}
 ROLE_LABELS = {"inspector": "Fiscal", "owner": "Proprietário(a)", "citizen": "Cidadão(ã)"}
 BLOCKED = "A pessoa bloqueou o bot no Telegram (403)."
 STILL_BLOCKED = ("Esta pessoa bloqueou o bot. A mensagem só pode ser reenviada depois que ela "

@@ -103,11 +103,9 @@ async def notify_owners(s: AsyncSession, case: Case, t: Transition, state_label:
                              dedupe_key=f"case:{case.id}:ev:{seq}:o:{person_id}")
 
 
-async def ask_to_verify(s: AsyncSession, case: Case, statement: str, seq: int,
-                        who: str = "") -> bool:
-    """Queue "please verify" for the assigned inspector (the inspector who last acted on the
-    case if none is assigned). False when there is none: staff see the statement in the panel
-    (a non-public timeline entry / the owner_removing state)."""
+async def _verifier(s: AsyncSession, case: Case) -> tuple[Inspector, int] | None:
+    """The assigned inspector (the inspector who last acted on the case if none is assigned)
+    and their chat; None when there is none."""
     inspector = (await s.execute(
         select(Inspector).join(Task, Task.inspector_id == Inspector.id)
         .where(Task.case_id == case.id, Task.status.in_(("accepted", "offered")),
@@ -123,18 +121,49 @@ async def ask_to_verify(s: AsyncSession, case: Case, statement: str, seq: int,
             inspector = (await s.execute(select(Inspector).where(
                 Inspector.id == int(last), Inspector.active.is_(True)))).scalar_one_or_none()
     if inspector is None:
-        return False
+        return None
     chat_id = (await s.execute(select(Person.telegram_id).where(
         Person.id == inspector.person_id))).scalar_one()
+    return inspector, chat_id
+
+
+def _case_payload(case: Case, text: str) -> dict:
+    return {"text": text,
+            "buttons": [[{"text": "Abrir caso", "intent": "case.open", "case": case.protocol}]],
+            "location": {"lat": case.lat, "lon": case.lon, "title": f"Protocolo {case.protocol}",
+                         "address": case.address or ""}}
+
+
+async def tell_withdrawn(s: AsyncSession, case: Case, statement: str, seq: int, who: str,
+                         deadline_line: str) -> bool:
+    """Tell the inspector asked to verify (ask_to_verify) that the owner took the statement
+    back (Dores Art. 6º, §3º): that verification is no longer needed. False when there is no
+    inspector to tell (staff see it in the panel's timeline)."""
+    found = await _verifier(s, case)
+    if found is None:
+        return False
+    inspector, chat_id = found
+    text = (f"Protocolo {case.protocol}: o proprietário desfez a declaração “{statement}” "
+            "(Art. 6º, §3º). Não é mais preciso conferir essa retirada no local: o pedido de "
+            f"verificação anterior deixou de valer. {deadline_line}\nDesfeito por: {who}")
+    await outbox.enqueue(s, chat_id, "owner_statement_withdrawn", _case_payload(case, text),
+                         dedupe_key=f"case:{case.id}:ev:{seq}:withdrawn:{inspector.id}")
+    return True
+
+
+async def ask_to_verify(s: AsyncSession, case: Case, statement: str, seq: int,
+                        who: str = "") -> bool:
+    """Queue "please verify" for the assigned inspector (the inspector who last acted on the
+    case if none is assigned). False when there is none: staff see the statement in the panel
+    (a non-public timeline entry / the owner_removing state)."""
+    found = await _verifier(s, case)
+    if found is None:
+        return False
+    inspector, chat_id = found
     text = (f"Protocolo {case.protocol}: o proprietário declarou: “{statement}” "
             "Confira no local e registre a retirada (Art. 6º, §3º).")
     if who:  # who declared and with which proof (core.services.owner_proof)
         text += f"\nDeclarado por: {who}"
-    payload = {"text": text,
-               "buttons": [[{"text": "Abrir caso", "intent": "case.open", "case": case.protocol}]],
-               "location": {"lat": case.lat, "lon": case.lon,
-                            "title": f"Protocolo {case.protocol}",
-                            "address": case.address or ""}}
-    await outbox.enqueue(s, chat_id, "owner_statement", payload,
+    await outbox.enqueue(s, chat_id, "owner_statement", _case_payload(case, text),
                          dedupe_key=f"case:{case.id}:ev:{seq}:verify:{inspector.id}")
     return True

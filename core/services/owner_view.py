@@ -26,6 +26,7 @@ from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.notifications import AUCTION_STATES
 from core.services.owner_access import SessionHook, link, owned
+from core.services.owner_statements import WITHDRAW_BUTTON, WITHDRAWN, can_withdraw
 from core.storage.models import Case, Event, OwnerLink, Person
 
 #: Dores Art. 6º, §4º: "Entende-se por início da operação de remoção, o momento em que se
@@ -256,6 +257,8 @@ async def _build_view(core: Core, case: Case, events: list[Event],
                      state.code == "removal_due" else None)
         actions.append((OwnerAction("Já retirei", "owner.removed", code),
                         OwnerAction("Vou retirar", "owner.will_remove", code)))
+    if can_withdraw(case, events, lifecycle):
+        actions.append((OwnerAction(WITHDRAW_BUTTON, "owner.withdraw", code),))
     towing = TOWING_WARNING if has_towing and case.is_open and (
         state.in_public_space or state.code == "removal_started") else None
     depot = None
@@ -305,13 +308,20 @@ def legal_deadline(case: Case, events: list[Event], lifecycle: Lifecycle
 
 
 def owner_promise(events: list[Event]) -> date | None:
-    """The date of the owner's latest "Vou retirar" still standing (None after "Já retirei")."""
+    """The date of the owner's latest "Vou retirar" still standing (None after "Já retirei";
+    a withdrawn statement no longer stands)."""
+    withdrawn: set[int] = set()
     for ev in reversed(events):
-        kind = (ev.data or {}).get("owner_statement_kind")
-        if kind == "will_remove" and (ev.data or {}).get("agreed_removal_by"):
-            return date.fromisoformat(str(ev.data["agreed_removal_by"])[:10])
-        if kind is not None:
-            return None
+        data = ev.data or {}
+        kind = data.get("owner_statement_kind")
+        if kind == WITHDRAWN:
+            withdrawn.add(int(data.get("undoes") or 0))
+            continue
+        if kind is None or ev.seq in withdrawn:
+            continue
+        if kind == "will_remove" and data.get("agreed_removal_by"):
+            return date.fromisoformat(str(data["agreed_removal_by"])[:10])
+        return None
     return None
 
 

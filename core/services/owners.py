@@ -5,6 +5,8 @@
   next, the depot's conditions and fees, the Dracena auto and its appeal window);
 - core.services.owner_filings: the owner's statement (Dores Art. 6º, §3º) and the appeal to
   the Mayor (Dracena Art. 3º; Art. 4º, §2º);
+- core.services.owner_withdrawal: taking that statement back while the inspector has not
+  acted on it;
 - core.services.owner_summary: the printable summary.
 This module gathers their public names for the faces."""
 from __future__ import annotations
@@ -15,6 +17,8 @@ from core.services.owner_filings import (MAX_APPEAL_TEXT, PROMISE_MAX_DAYS, STAT
                                          VERIFY_DAYS, AppealResult, StatementResult,
                                          check_appeal, file_appeal, owner_statement)
 from core.services.owner_summary import owner_summary_pdf
+from core.services.owner_withdrawal import (WithdrawalResult, withdraw_owner_statement,
+                                            withdrawable)
 from core.services.owner_view import (TOWING_WARNING, AppealInfo, DepotInfo, FeeItem, Fees,
                                       OwnerAction, OwnerDeadline, OwnerView, link_by_code,
                                       link_by_code_and_plate, owner_cases, owner_next_step,
@@ -26,5 +30,6 @@ __all__ = [
     "StatementResult", "check_appeal", "file_appeal", "owner_statement", "owner_summary_pdf",
     "TOWING_WARNING", "AppealInfo", "DepotInfo", "FeeItem", "Fees", "OwnerAction",
     "OwnerDeadline", "OwnerView", "link_by_code", "link_by_code_and_plate", "owner_cases",
-    "owner_next_step", "owner_view", "set_owner_situation",
+    "owner_next_step", "owner_view", "set_owner_situation", "WithdrawalResult",
+    "withdraw_owner_statement", "withdrawable",
 ]

@@ -11,14 +11,13 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from core.lifecycle import Actor, TransitionRefused
-from core.services.cases import apply_transition
+from core.lifecycle import TransitionRefused
+from core.services.cases import LAPSE_ACTOR, apply_transition
 from core.services.context import Core
 from core.storage.models import Case
 from core.storage.queries import due_cases
-from core.storage.timeline import ActorRef
 
-SYSTEM = ActorRef(Actor.SYSTEM.value, None, "Sistema (prazo vencido)")
+SYSTEM = LAPSE_ACTOR
 
 
 @dataclass

@@ -12,7 +12,7 @@ from core.laws.common import A, COLLECTION, FACT_LABELS, intake_transitions, tr
 from core.laws.dores_do_indaia.assessment import assess
 from core.laws.dores_do_indaia.categories import TRACK_VEHICLE, VEHICLE_FIELD_AGENCIES
 from core.laws.dores_do_indaia.settings import SETTINGS
-from core.lifecycle import DeadlineRule, Guard, Lifecycle, State
+from core.lifecycle import DeadlineRule, Guard, Lifecycle, State, Undo
 
 ART_4_CAPUT = ("Preliminarmente à remoção de veículos, chassis e carrocerias, a prefeitura "
                "municipal diligenciará até o local da ocorrência / denúncia, à fim de "
@@ -111,7 +111,12 @@ def owner_transitions(commit_sources: tuple[str, ...], agencies: frozenset[str])
            deadline=DeadlineRule(0, "days", "Art. 6º, §3º",
                                  "retirada pelo proprietário até a data combinada com o fiscal",
                                  starts_from="agreed_removal_by", on_lapse="owner_failed"),
-           button="Dono vai retirar"),
+           button="Dono vai retirar",
+           # §3º: the owner's own declaration, so the owner may take it back while the
+           # inspector has not acted on it; the notice's deadline runs again as it was.
+           undo=Undo("owner_withdraws", frozenset({A.OWNER}), "Art. 6º, §3º",
+                     "Proprietário desfez a declaração de retirada",
+                     button="Desfazer declaração")),
         tr("owner_failed", ("owner_removing",), "removal_due", (A.SYSTEM, A.INSPECTOR),
            "Art. 6º, §3º", ART_6_3, "Proprietário não retirou no prazo combinado",
            agencies=agencies,
