@@ -29,6 +29,7 @@ _FORMATS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "owner.situation": lambda b: f"owner:sit:{SITUATION_CODES[b['flag']]}:{b['case']}",
     "owner.appeal": lambda b: f"owner:appeal:{b['case']}",
     "owner.pdf": lambda b: f"owner:pdf:{b['case']}",
+    "owner.withdraw": lambda b: f"owner:undo:{b['case']}",
 }
 
 

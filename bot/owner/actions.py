@@ -1,5 +1,5 @@
 """The owner's buttons ("owner:<action>:<case code>") and the answers they lead to: the
-statement (Dores Art. 6º, §3º) with its date, the release situation toggles (Art. 3º, §3º),
+statement (Dores Art. 6º, §3º) with its date and its withdrawal ("Tem certeza?"), the release situation toggles (Art. 3º, §3º),
 the summary PDF, and the Dracena appeal (Art. 3º; Art. 4º, §2º) written in the chat.
 
 Every button is re-checked by core.services.owners against the owner's link and the case: a
@@ -26,7 +26,8 @@ from core.services.conversation import Conversation
 from core.services.errors import InvalidInput, ServiceError
 from core.services.evidence import EvidenceIn
 from core.services.owners import (MAX_APPEAL_TEXT, check_appeal, file_appeal, owner_statement,
-                                  owner_summary_pdf, owner_view, set_owner_situation)
+                                  owner_summary_pdf, owner_view, set_owner_situation,
+                                  withdraw_owner_statement, withdrawable)
 
 MAX_FILES = 10
 
@@ -78,6 +79,35 @@ async def _when(turn: Turn, args: list[str]) -> None:
     today = turn.core.now().astimezone(TZ).date()
     await turn.answer()
     await _promise(turn, args[1], today + timedelta(days=1 if args[0] == "tomorrow" else 0))
+
+
+async def _undo(turn: Turn, args: list[str]) -> None:
+    """"Desfazer declaração": refused at once when there is nothing to take back; otherwise
+    the same proof as the statement, then "Tem certeza?"."""
+    code = _code(args)
+    await withdrawable(turn.core, turn.user_id, code)
+    if not await proof.asked(turn, code, "withdraw"):
+        await proof.confirm_undo(turn, code)
+
+
+async def _undo_yes(turn: Turn, args: list[str]) -> None:
+    """owner:undo_yes:<statement's number>:<code> — the core refuses a button whose statement
+    is no longer the standing one (stale) or that the inspector already acted on."""
+    if len(args) != 2 or not args[0].isdigit():
+        await turn.answer(STALE_BUTTON)
+        return
+    code = args[1]
+    res = await withdraw_owner_statement(turn.core, turn.user_id, code,
+                                         statement_seq=int(args[0]), also=turn.hook(),
+                                         declarant=proof.declarant(turn))
+    await turn.answer()
+    await turn.reply(res.message)
+    await send_view(turn, await owner_view(turn.core, turn.user_id, code))
+
+
+async def _undo_no(turn: Turn, args: list[str]) -> None:
+    await turn.answer()
+    await turn.reply(texts.UNDO_KEPT)
 
 
 async def _situation(turn: Turn, args: list[str]) -> None:
@@ -169,7 +199,7 @@ def _appeal_keyboard(code: str):
 
 BUTTONS = {"view": _view, "removed": _removed, "will_remove": _will_remove, "when": _when,
            "sit": _situation, "pdf": _pdf, "appeal": _appeal, "send": _send, "none": _none,
-           "cancel": _cancel}
+           "cancel": _cancel, "undo": _undo, "undo_yes": _undo_yes, "undo_no": _undo_no}
 
 
 # -- messages in an owner:* state ---------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Before "Já retirei" / "Vou retirar": an owner who reached the case by the code alone (the QR
+"""Before "Já retirei" / "Vou retirar" (or taking it back): an owner who reached the case by the code alone (the QR
 code on the notice) proves more — the plate, the chassis's last four characters or the owner's
 CPF/CNPJ. The rule and the check are core.services.owner_proof's; here only the question, the
 answer, and then the statement goes on where it was headed."""
@@ -15,7 +15,7 @@ from core.formatting import TZ, fmt_date
 from core.services.conversation import Conversation
 from core.services.errors import Forbidden, NotFound, ServiceError
 from core.services.owner_proof import NEEDS_PROOF, Declarant, needs_proof, prove_owner
-from core.services.owners import owner_statement, owner_view
+from core.services.owners import owner_statement, owner_view, withdrawable
 
 
 def declarant(turn: Turn) -> Declarant:
@@ -59,6 +59,16 @@ async def record_removed(turn: Turn, code: str, *, clear: bool = False) -> None:
     await send_view(turn, await owner_view(turn.core, turn.user_id, code))
 
 
+async def confirm_undo(turn: Turn, code: str, before: str = "") -> None:
+    """"Desfazer declaração": ask "Tem certeza?" (Sim / Não) so a slip of the thumb loses
+    nothing; "Sim" names the statement it takes back (a stale one changes nothing)."""
+    seq, said = await withdrawable(turn.core, turn.user_id, code)
+    await turn.answer()
+    await turn.reply(before + texts.CONFIRM_UNDO.format(said=said),
+                     inline([[(texts.YES, f"owner:undo_yes:{seq}:{code}"),
+                              (texts.NO, f"owner:undo_no:{code}")]]))
+
+
 async def on_proof_message(turn: Turn) -> None:
     d = turn.conv.draft
     code, kind = d.get("code", ""), d.get("kind")
@@ -74,6 +84,13 @@ async def on_proof_message(turn: Turn) -> None:
     done = texts.PROOF_OK.format(proof=proof)
     if kind == "will_remove":
         await ask_date(turn, code, done + "\n")
+        return
+    if kind == "withdraw":
+        await turn.clear()
+        try:
+            await confirm_undo(turn, code, done + "\n")
+        except ServiceError as exc:  # the inspector acted meanwhile
+            await turn.reply(exc.message)
         return
     await turn.reply(done)
     try:

@@ -6,6 +6,10 @@
     view ──"Vou retirar"──▶ owner:date ──dd/mm/aaaa──▶ idle (owner_statement)
     view ──"Já retirei" / "Vou retirar", linked by the code alone──▶ owner:proof
          ──plate / chassis tail / CPF-CNPJ──▶ idle ("Já retirei" recorded) or owner:date
+    view ──"Desfazer declaração" (linked by the code alone: owner:proof first)──▶ "Tem certeza?"
+         ──"Sim"──▶ idle (withdraw_owner_statement: the state and legal deadline before it)
+         ──"Não"──▶ idle (nothing changes; the "Sim" button names the statement, so a stale one
+                         changes nothing)
     view ──"Recorrer"──▶ owner:appeal ──text / photos / documents──▶ owner:appeal ──"Enviar recurso"──▶ idle
 
 "Cancelar" (and the citizen's /cancelar) go back to idle from any of them. The deep link

@@ -68,12 +68,12 @@ async def withdraw_owner_statement(core: Core, telegram_id: int, case_code: str,
     now = core.now()
     async with core.db.unit_of_work() as s:
         case, link = await owned(s, telegram_id, case_code, for_update=True)
-        who = declared_by(telegram_id, declarant, await require_proof(s, case, link))
         lifecycle = core.law.tracks[case.track]
         events = await _events(s, case.id)
         statement = statement_to_withdraw(case, events, lifecycle)
         if statement_seq is not None and statement.seq != statement_seq:
             raise InvalidInput(STALE)
+        who = declared_by(telegram_id, declarant, await require_proof(s, case, link))
         person = await person_for(s, telegram_id)
         actor = ActorRef(Actor.OWNER.value, person.id, None)
         data = {"owner_statement_kind": WITHDRAWN, "undoes": statement.seq,
