@@ -25,6 +25,8 @@ EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cid
                 "document_issued": "Documento emitido",
                 "step_photos": "Fotos registradas depois do passo",
                 "owner_statement": "Declaração do proprietário (a verificar pelo fiscal)",
+                "owner_statement_withdrawn": "Proprietário desfez a declaração (não é mais "
+                                             "preciso verificar)",
                 "evidence_purged": "Arquivos apagados ao fim do prazo de guarda"}
 
 
@@ -45,6 +47,8 @@ EXTRA_FACT_LABELS = {
     "owner_statement_kind": "tipo de declaração", "submitted_via": "registrado por",
     "owner_cpf": "CPF/CNPJ do proprietário/responsável", "auto_number": "número do auto",
     "appeal_attachments": "anexos do recurso",
+    "undoes": "desfaz o registro nº", "withdrawn_by": "quem desfez a declaração (Telegram) e "
+    "como comprovou ser o proprietário", "deadline_passed": "o prazo legal já tinha vencido",
     # what the citizen told in the report (case.details["report"]), not yet verified
     "make_model": "marca/modelo",
     "colour": "cor",
@@ -52,12 +56,13 @@ EXTRA_FACT_LABELS = {
     "location_kind": "tipo de local",
 }
 #: How the panel words a few coded values (the owner's statement, who submitted a step).
-VALUE_LABELS = {"owner_statement_kind": {"removed": "já retirei", "will_remove": "vou retirar"},
+VALUE_LABELS = {"owner_statement_kind": {"removed": "já retirei", "will_remove": "vou retirar",
+                                         "withdrawn": "declaração desfeita"},
                 "submitted_via": {VIA_OWNER: "o proprietário, pelo Telegram"}}
 #: What the citizen told in the report, in the order the case page shows it.
 REPORT_FACTS = ("make_model", "colour", "time_there", "signs", "location_kind")
 #: Event data that is internal plumbing, not for reading (ids, coordinates, hashes).
-HIDDEN_FACTS = {"from", "lat", "lon", "inspector"}
+HIDDEN_FACTS = {"from", "lat", "lon", "inspector", "prior_deadline"}
 #: Facts that hold stored files (hashes or Telegram ids): shown as a count.
 FILE_FACTS = {"photos", "removal_photos", "notice_photo", "sha256"}
 DOCUMENT_LABELS = {"notificacao": "Notificação ao proprietário",

@@ -29,6 +29,9 @@ def test_every_step_of_every_track_has_a_short_button(slug):
             assert len(t.button) <= BUTTON_MAX, f"{t.button!r} is too long for a phone"
             assert t.button != t.label or len(t.label) <= BUTTON_MAX
             assert t.article.startswith("Art."), t.code  # the message text names it
+            if t.undo is not None:  # the owner's "Desfazer declaração" (Transition.undo)
+                assert 0 < len(t.undo.button) <= BUTTON_MAX, t.undo.code
+                assert t.undo.article.startswith("Art."), t.undo.code
             seen += 1
     assert seen > 10
 

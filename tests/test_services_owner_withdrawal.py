@@ -4,6 +4,7 @@ has not acted on it: the case returns to the state and the legal deadline it had
 shows the law's deadline again — on every engine, reached through the real steps."""
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -18,7 +19,9 @@ from core.services.owners import (link_by_code, link_by_code_and_plate, owner_st
                                   owner_view, withdraw_owner_statement, withdrawable)
 from core.services.sweep import sweep_deadlines
 from core.storage.models import Case, Event
+from core.services.staff import create_user
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
+from tests.test_admin_fixtures import PASSWORD, Panel, login
 from tests.test_services_owners import (ABANDONED, DRACENA, FISCAL, INSPECTOR_CHAT, OWNER,
                                         STAFF, add_inspector, notified, outbox_for, report)
 
@@ -32,6 +35,10 @@ async def _events(core, case_id) -> list[Event]:
     async with core.db.read() as s:
         return list((await s.execute(select(Event).where(Event.case_id == case_id)
                                      .order_by(Event.seq))).scalars())
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
 def _intents(view) -> list[str]:
@@ -196,3 +203,23 @@ def test_a_law_gets_the_undo_by_declaring_it():
                undo=Undo("take_back", frozenset({Actor.OWNER}), "Art. 2º", "Desfeito"))
     with pytest.raises(ValueError):
         Lifecycle.build("t", "a", states, [step, clash])
+
+
+async def test_public_owner_page_and_panel_timeline_show_the_withdrawal(core, photo):
+    sub = await notified(core, photo)
+    await link_by_code_and_plate(core, OWNER, sub.case_code, "ABC1D23")
+    await owner_statement(core, OWNER, sub.case_code, "will_remove", date(2026, 12, 5))
+    await create_user(core, "ana", PASSWORD, "admin")
+    panel = Panel(core)
+    async with panel.client() as client:
+        page = await (await client.get(f"/publico/proprietario/{sub.case_code}")).text()
+        assert "Sua data: você disse que vai retirar até 05/12/2026" in page
+        await withdraw_owner_statement(core, OWNER, sub.case_code)
+        page = await (await client.get(f"/publico/proprietario/{sub.case_code}")).text()
+        assert "Sua data" not in page and "Retire até 11/12/2026" in page
+        await login(client, "ana")
+        case_page = await (await client.get(f"/casos/{sub.protocol}")).text()
+        assert "Proprietário desfez a declaração de retirada" in case_page
+        assert "Tipo de declaração: declaração desfeita" in _text(case_page)
+        assert "Desfaz o registro nº: 4" in _text(case_page)
+        assert "comprovou com: placa" in case_page

@@ -277,10 +277,10 @@ async def case_detail(core: Core, ref: str) -> CaseDetail:
             CaseOwner.case_id == case.id))).scalar_one_or_none()
     timeline = []
     for ev in events:
-        t = lc.transitions.get(ev.action)
+        label = lc.step_label(ev.action)  # a step's or an undo's (Transition.undo)
         timeline.append(TimelineItem(ev.seq, ev.at, ev.actor_kind, ev.actor_name,
-                                     t.label if t else ev.action, ev.article, ev.data or {},
-                                     ev.public, ev.hash, step=t is not None))
+                                     label or ev.action, ev.article, ev.data or {},
+                                     ev.public, ev.hash, step=label is not None))
     state = lc.state(case.state)
     facts = case_facts(case)
     issued = {ev.data["sha256"]: (ev.data.get("document") or "", ev.data.get("filename") or "")

@@ -84,8 +84,7 @@ async def _view(core: Core, s, case: Case, notify: bool | None = None) -> Public
         elif ev.action == "support":
             continue
         else:
-            t = lifecycle.transitions.get(ev.action)
-            label = t.label if t else ev.action
+            label = lifecycle.step_label(ev.action) or ev.action
         steps.append(PublicStep(ev.at.astimezone(tz).date(), label, ev.article))
     deadline = None
     dj = case.deadline_json
