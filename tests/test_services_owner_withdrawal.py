@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from core.laws.common import tr
 from core.lifecycle import Actor, Lifecycle, State, TransitionRefused, Undo
-from core.services.cases import apply_transition
+from core.services.cases import PRIOR_DEADLINE, apply_transition
 from core.services.errors import Forbidden, InvalidInput
 from core.services.owner_proof import NEEDS_PROOF, prove_owner
 from core.services.owners import (link_by_code, link_by_code_and_plate, owner_statement,
@@ -223,3 +223,22 @@ async def test_public_owner_page_and_panel_timeline_show_the_withdrawal(core, ph
         assert "Tipo de declaração: declaração desfeita" in _text(case_page)
         assert "Desfaz o registro nº: 4" in _text(case_page)
         assert "comprovou com: placa" in case_page
+
+
+async def test_a_commitment_recorded_before_prior_deadline_was_kept_is_restored_too(core, photo):
+    """Steps recorded by the previous version lack PRIOR_DEADLINE: the deadline the step
+    before them started is restored from its event (Art. 4º, I)."""
+    sub = await notified(core, photo)
+    await link_by_code_and_plate(core, OWNER, sub.case_code, "ABC1D23")
+    before = await _case(core, sub.case_id)
+    await owner_statement(core, OWNER, sub.case_code, "will_remove", date(2026, 12, 5))
+    async with core.db.unit_of_work() as s:  # as the previous version wrote it
+        ev = (await s.execute(select(Event).where(Event.case_id == sub.case_id,
+                                                  Event.action == "owner_commits"))).scalar_one()
+        ev.data = {k: v for k, v in ev.data.items() if k != PRIOR_DEADLINE}
+    await withdraw_owner_statement(core, OWNER, sub.case_code)
+    after = await _case(core, sub.case_id)
+    assert after.state == "owner_notified"
+    assert after.next_deadline_at == before.next_deadline_at
+    assert {k: after.deadline_json[k] for k in ("due", "article", "on_lapse", "due_at")} == \
+        {k: before.deadline_json[k] for k in ("due", "article", "on_lapse", "due_at")}
