@@ -23,7 +23,7 @@ from core.services.staff import create_user
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import PASSWORD, Panel, login
 from tests.test_services_owners import (ABANDONED, DRACENA, FISCAL, INSPECTOR_CHAT, OWNER,
-                                        STAFF, add_inspector, notified, outbox_for, report)
+                                        REPORTER, STAFF, add_inspector, notified, outbox_for, report)
 
 
 async def _case(core, case_id) -> Case:
@@ -80,6 +80,10 @@ async def test_withdrawing_vou_retirar_restores_state_and_deadline_exactly_art_6
     assert "desfez a declaração" in withdrawn.payload["text"]
     assert "Não é mais preciso conferir" in withdrawn.payload["text"]
     assert "11/12/2026" in withdrawn.payload["text"]
+    # the reporter following the case was told of the statement, and is told it was taken back
+    *_, update = await outbox_for(core, REPORTER)
+    assert update.payload["text"].startswith(f"Atualização do protocolo {sub.protocol}: ")
+    assert "11/12/2026 (Art. 4º, I)" in update.payload["text"]
     # the owner may declare again, within the same legal deadline
     await owner_statement(core, OWNER, sub.case_code, "removed")
     assert (await owner_view(core, OWNER, sub.case_code)).state == "owner_removing"

@@ -177,9 +177,8 @@ async def revert_transition(core: Core, s: AsyncSession, case: Case, undo_code: 
                                 "último passo do caso.", code=undo_code)
     before = dict(last.data or {})
     previous = str(before.get("from") or lifecycle.initial)
-    prior = before[PRIOR_DEADLINE] if PRIOR_DEADLINE in before else \
-        _legacy_prior(steps[:-1], lifecycle,
-                                                     ZoneInfo(core.settings.timezone))
+    prior = (before[PRIOR_DEADLINE] if PRIOR_DEADLINE in before
+             else _legacy_prior(steps[:-1], lifecycle, ZoneInfo(core.settings.timezone)))
     now = core.now()
     case.state = previous
     case.deadline_json = prior
@@ -195,6 +194,9 @@ async def revert_transition(core: Core, s: AsyncSession, case: Case, undo_code: 
         event_data["deadline_passed"] = True
     ev = await append_event(s, case, actor, undo.code, undo.article, event_data,
                             public=t.public, at=now)
+    if t.public:  # the followers were told of the step, so they are told it was taken back
+        await notify_subscribers(s, case, t, lifecycle.state(previous).label, event_data,
+                                 prior, ev.seq)
     lapsed, state = None, previous
     if passed and prior.get("on_lapse"):
         try:
