@@ -23,7 +23,8 @@ from core.services.staff import create_user
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import PASSWORD, Panel, login
 from tests.test_services_owners import (ABANDONED, DRACENA, FISCAL, INSPECTOR_CHAT, OWNER,
-                                        REPORTER, STAFF, add_inspector, notified, outbox_for, report)
+                                        REPORTER, STAFF, add_inspector, notified, outbox_for,
+                                        report)
 
 
 async def _case(core, case_id) -> Case:
