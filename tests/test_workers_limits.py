@@ -1,0 +1,106 @@
+"""Telegram's limits across workers (issue 15, part 3): three senders sharing one database (on
+PostgreSQL each with its own connection pool, as three worker processes have) push 300
+messages — outbox notifications and direct replies — through the real rate limiter
+(bot.ratelimit, core.services.send_limits) to the Bot API stand-in. By the stand-in's arrival
+times no one-second window holds more than 30 messages and no chat gets two within a second,
+and the stand-in, told to answer 429 past those limits, never has to."""
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+
+from sqlalchemy import func, select
+from telegram.ext import ExtBot
+
+from bot.loops import LoopSettings, outbox_loop
+from bot.ratelimit import RateLimiter
+from bot.replies import send_or_queue
+from bot.sender import DeliveryState, sender_is_dead
+from bot.standin.botapi import SEND_METHODS, BotApiStandIn, User
+from core.laws import get_law
+from core.services.context import Core, utc_clock
+from core.services.send_limits import SendLimits
+from core.settings import Settings
+from core.storage.evidence import EvidenceStore
+from core.storage.models import OutboxMessage
+from core.storage.outbox import SENT, enqueue
+
+RATE, INTERVAL_S = 30, 1.0
+CHATS = [User(700_000 + i, f"Pessoa {i}") for i in range(60)]
+QUEUED_PER_CHAT = 4  # 240 outbox messages, plus one direct reply per chat: 300
+
+
+def busiest_second(times: list[float]) -> int:
+    times = sorted(times)
+    most, start = 0, 0
+    for end, t in enumerate(times):
+        while times[start] <= t - 1.0:
+            start += 1
+        most = max(most, end - start + 1)
+    return most
+
+
+async def test_three_senders_keep_telegrams_limits_together(db_factory, data_dir):
+    first = db_factory()
+    await first.migrate()
+    # PostgreSQL: three pools, as three processes; SQLite: one process, one Database
+    dbs = [first] + [db_factory() if db_factory.engine_name == "postgresql" else first
+                     for _ in range(2)]
+    async with first.unit_of_work() as s:
+        for n in range(QUEUED_PER_CHAT):
+            for chat in CHATS:
+                await enqueue(s, chat.id, "reply", {"text": f"Aviso {n + 1}"}, f"{chat.id}:{n}")
+    async with BotApiStandIn() as api:
+        for chat in CHATS:
+            api.add_user(chat)
+        api.add_rate_rule(RATE, 1.0, per_chat=False)  # Telegram's 429s, were we to exceed
+        api.add_rate_rule(1, INTERVAL_S)
+        settings = Settings(_env_file=None, data_dir=data_dir)
+        senders = []
+        for db in dbs:
+            core = Core(db, get_law("dores-do-indaia"), settings, EvidenceStore(data_dir),
+                        utc_clock)
+            state = DeliveryState()
+            limits = SendLimits(db, RATE, INTERVAL_S, state.name)
+            await limits.start(sender_is_dead)
+            bot = ExtBot(api.token, base_url=api.bot_base_url,
+                         rate_limiter=RateLimiter(overall_max_rate=RATE, shared=limits))
+            senders.append((bot, core, state))
+        loops = LoopSettings(outbox_interval_s=0.1)
+        tasks = [asyncio.create_task(outbox_loop(bot, core, loops, asyncio.Event(), state))
+                 for bot, core, state in senders]
+        replies = [send_or_queue(bot, {"core": core, "delivery": state}, chat.id, "Resposta")
+                   for i, chat in enumerate(CHATS)
+                   for bot, core, state in [senders[i % len(senders)]]]
+        try:
+            await asyncio.gather(*replies)
+            await api.wait_for(lambda c: _sent(api) >= 300, timeout=60)
+            for _ in range(100):  # the last sends' outcomes recorded
+                if await _unsent(first) == 0:
+                    break
+                await asyncio.sleep(0.1)
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+    unsent = await _unsent(first)
+    calls = [c for c in api.calls if c.method.lower() in SEND_METHODS]
+    assert [c for c in calls if not c.ok] == []  # no 429: the limits were kept
+    assert len(calls) == 300 and unsent == 0  # 240 queued + 60 direct replies, all delivered
+    assert busiest_second([c.time for c in calls]) <= RATE
+    by_chat: dict[int, list[float]] = defaultdict(list)
+    for c in calls:
+        by_chat[int(c.params["chat_id"])].append(c.time)
+    closest = min(b - a for times in by_chat.values()
+                  for a, b in zip(sorted(times), sorted(times)[1:]))
+    assert closest >= INTERVAL_S
+
+
+def _sent(api: BotApiStandIn) -> int:
+    return sum(1 for c in api.calls if c.method.lower() in SEND_METHODS and c.ok)
+
+
+async def _unsent(db) -> int:
+    async with db.read() as s:
+        return (await s.execute(select(func.count()).select_from(OutboxMessage).where(
+            OutboxMessage.status != SENT))).scalar()
