@@ -39,7 +39,7 @@ async def _round(admin_url: str, workers: int, citizens: int) -> dict:
         with tempfile.TemporaryDirectory() as tmp:
             async with BotApiStandIn() as api, NominatimStandIn(default_gazetteer()) as osm:
                 cluster = Cluster(api, database_url=url, data_dir=Path(tmp),
-                                  nominatim_url=f"http://{osm.domain}", max_rate=100_000)
+                                  nominatim_url=f"http://{osm.domain}", max_rate=100_000, chat_interval_s=0)
                 try:
                     await cluster.start(workers)
                     await _citizen(api, User(899_999, "Aquecimento"), citizens, [],
