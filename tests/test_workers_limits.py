@@ -21,6 +21,7 @@ from core.laws import get_law
 from core.services.context import Core, utc_clock
 from core.services.send_limits import SendLimits
 from core.settings import Settings
+from core.storage import send_limits as store
 from core.storage.evidence import EvidenceStore
 from core.storage.models import OutboxMessage
 from core.storage.outbox import SENT, enqueue
@@ -104,3 +105,22 @@ async def _unsent(db) -> int:
     async with db.read() as s:
         return (await s.execute(select(func.count()).select_from(OutboxMessage).where(
             OutboxMessage.status != SENT))).scalar()
+
+
+async def test_a_chat_waits_its_turn_and_a_dead_workers_claims_are_freed(db):
+    """The claims themselves: one message in flight per chat, the next one a second after
+    Telegram answered; a slot busy until one second after; a dead worker's claims freed at
+    the next start on its host instead of after the lease."""
+    assert await store.claim_chat(db, 5, "bot@h:1:a") == 0
+    assert 1 < await store.claim_chat(db, 5, "bot@h:2:b") <= store.LEASE_S  # in flight
+    await store.release(db, "bot@h:1:a", [], 5, interval_s=1.0)
+    assert 0 < await store.claim_chat(db, 5, "bot@h:2:b") <= 1.0  # answered: one second
+    await store.ensure_slots(db, 2)
+    dead, _ = await store.claim_slot(db, 2, "bot@h:3:dead")
+    alive, _ = await store.claim_slot(db, 2, "bot@h:4:alive")
+    assert {dead, alive} == {0, 1}
+    none, wait = await store.claim_slot(db, 2, "bot@h:5:new")
+    assert none is None and wait > 1
+    assert await store.free_dead(db, lambda name: name.endswith(":dead")) == 1
+    none, wait = await store.claim_slot(db, 2, "bot@h:5:new")
+    assert none is None and 0 < wait <= 1.0  # freed, after its one second
