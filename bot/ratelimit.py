@@ -239,7 +239,7 @@ class FairRateLimiter(AIORateLimiter):
 
 
 def _paced_chat(chat_id: Any) -> int | None:
-    """A private chat's id (an int), the chats the per-chat pause applies to."""
+    """The chat's id when it is a number (the chats paced; an "@channel" name is not)."""
     with contextlib.suppress(ValueError, TypeError):
         return int(chat_id)
     return None
