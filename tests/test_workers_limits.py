@@ -124,3 +124,13 @@ async def test_a_chat_waits_its_turn_and_a_dead_workers_claims_are_freed(db):
     assert await store.free_dead(db, lambda name: name.endswith(":dead")) == 1
     none, wait = await store.claim_slot(db, 2, "bot@h:5:new")
     assert none is None and 0 < wait <= 1.0  # freed, after its one second
+
+
+async def test_the_pace_of_quiet_chats_is_forgotten_not_of_one_in_flight(db):
+    assert await store.claim_chat(db, 6, "bot@h:1:a") == 0  # in flight
+    assert await store.claim_chat(db, 7, "bot@h:1:a") == 0
+    await store.release(db, "bot@h:1:a", [], 7, interval_s=1.0)
+    assert await store.forget_idle_chats(db) == 0  # a day: nobody is that quiet yet
+    assert await store.forget_idle_chats(db, older_than_s=-5) == 1  # chat 7 only
+    assert await store.claim_chat(db, 7, "bot@h:1:a") == 0
+    assert await store.claim_chat(db, 6, "bot@h:2:b") > 0
