@@ -38,6 +38,7 @@ class SendLimits:
     chat_interval_s: float
     holder: str
     _warned_at: float = field(default=float("-inf"))
+    _slots_made: bool = False
 
     @property
     def slots(self) -> int:
@@ -51,8 +52,7 @@ class SendLimits:
     async def start(self, is_dead: Callable[[str], bool]) -> None:
         """At the worker's start: the slot rows exist; a dead sender's claims are freed."""
         try:
-            if self.slots:
-                await store.ensure_slots(self.db, self.slots)
+            await self._make_slots()
             if freed := await store.free_dead(self.db, is_dead):
                 log.info("send limits: %s claim(s) of a dead worker freed", freed)
         except StorageUnavailable as exc:
@@ -78,6 +78,7 @@ class SendLimits:
         if not self.slots:
             return Grant(), 0.0
         try:
+            await self._make_slots()  # (if the database was down at the start)
             slot, wait = await store.claim_slot(self.db, self.slots, self.holder)
         except StorageUnavailable as exc:
             self._unavailable(exc)
@@ -95,6 +96,11 @@ class SendLimits:
             await store.release(self.db, self.holder, slots, chat_id, self.chat_interval_s)
         except StorageUnavailable as exc:  # the leases end them
             self._unavailable(exc)
+
+    async def _make_slots(self) -> None:
+        if self.slots and not self._slots_made:
+            await store.ensure_slots(self.db, self.slots)
+            self._slots_made = True
 
     def _unavailable(self, exc: StorageUnavailable) -> None:
         now = time.monotonic()
