@@ -58,7 +58,8 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
     if overall_max_rate is None:  # Telegram's limits, counted with every worker's sends
         overall_max_rate = settings.telegram_max_rate
         shared = SendLimits(core.db, settings.telegram_max_rate,
-                            settings.telegram_chat_interval_s, state.name)
+                            settings.telegram_chat_interval_s, state.name,
+                            settings.telegram_chat_burst)
     unparsable = Unparsable()
     root = settings.telegram_api_url.rstrip("/")
     builder = (ApplicationBuilder().token(settings.telegram_bot_token)

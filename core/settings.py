@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     telegram_chat_interval_s: float = Field(1.0, ge=0, description="Seconds between two "
                                             "messages to one chat, all workers together "
                                             "(Telegram: 1; 0: no pause)")
+    telegram_chat_burst: int = Field(3, ge=1, description="Messages a chat may get at once "
+                                     "before the pause (Telegram allows short bursts): a "
+                                     "step's answer in parts — album, pin, text — goes at once")
 
     # City area and geocoding
     city_center_lat: float | None = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from telegram.ext import ExtBot
 
 from bot.loops import LoopSettings, outbox_loop
@@ -23,7 +23,7 @@ from core.services.send_limits import SendLimits
 from core.settings import Settings
 from core.storage import send_limits as store
 from core.storage.evidence import EvidenceStore
-from core.storage.models import OutboxMessage
+from core.storage.models import ChatPace, OutboxMessage
 from core.storage.outbox import SENT, enqueue
 
 RATE, INTERVAL_S = 30, 1.0
@@ -134,3 +134,20 @@ async def test_the_pace_of_quiet_chats_is_forgotten_not_of_one_in_flight(db):
     assert await store.forget_idle_chats(db, older_than_s=-5) == 1  # chat 7 only
     assert await store.claim_chat(db, 7, "bot@h:1:a") == 0
     assert await store.claim_chat(db, 6, "bot@h:2:b") > 0
+
+
+async def test_a_chat_gets_a_short_burst_then_one_a_second(db):
+    """Telegram asks for about one message a second in a chat and allows short bursts: a step's
+    answer in three parts (album, pin, text) goes at once, the fourth waits its second, and a
+    chat quiet for a while has its burst back."""
+    for _ in range(3):
+        assert await store.claim_chat(db, 9, "bot@h:1:a") == 0
+        await store.release(db, "bot@h:1:a", [], 9, interval_s=1.0, burst=3)
+    assert 0 < await store.claim_chat(db, 9, "bot@h:1:a") <= 1.0  # the fourth: its second
+    async with db.unit_of_work() as s:  # ten seconds later: quiet long enough
+        await s.execute(update(ChatPace).values(tat=ChatPace.tat - 10,
+                                                busy_until=ChatPace.busy_until - 10))
+    for _ in range(3):
+        assert await store.claim_chat(db, 9, "bot@h:1:a") == 0
+        await store.release(db, "bot@h:1:a", [], 9, interval_s=1.0, burst=3)
+    assert await store.claim_chat(db, 9, "bot@h:1:a") > 0  # its second again

@@ -1,6 +1,6 @@
 """The bot's sending limits, shared by every worker through the database (issue 15): at most
-`max_rate` messages a second for the whole bot and one per `chat_interval_s` per chat, however
-many workers send (core.storage.send_limits keeps the count). SQLite runs the same statements
+`max_rate` messages a second for the whole bot and one per `chat_interval_s` per chat after a
+burst of `chat_burst`, however many workers send (core.storage.send_limits keeps the count). SQLite runs the same statements
 (one process). The bot's rate limiter (bot/ratelimit.py) asks here before each message.
 
 If the database cannot be reached the message goes anyway, under the worker's own limit of
@@ -37,6 +37,7 @@ class SendLimits:
     max_rate: float
     chat_interval_s: float
     holder: str
+    chat_burst: int = 1
     _warned_at: float = field(default=float("-inf"))
     _slots_made: bool = False
 
@@ -93,7 +94,8 @@ class SendLimits:
         if not slots and chat_id is None:
             return
         try:
-            await store.release(self.db, self.holder, slots, chat_id, self.chat_interval_s)
+            await store.release(self.db, self.holder, slots, chat_id, self.chat_interval_s,
+                                self.chat_burst)
         except StorageUnavailable as exc:  # the leases end them
             self._unavailable(exc)
 

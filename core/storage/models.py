@@ -447,9 +447,11 @@ class SendSlot(Base):
 
 class ChatPace(Base):
     """When a chat may get its next message (core.storage.send_limits): busy while one is in
-    flight to it and for TELEGRAM_CHAT_INTERVAL_S after Telegram answered."""
+    flight to it, and after Telegram answered until its burst allows the next one."""
 
     __tablename__ = "chat_pace"
     chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     busy_until: Mapped[float] = mapped_column(Float(53))  # seconds since the epoch
     holder: Mapped[str | None] = mapped_column(String(120))
+    # the chat's theoretical arrival time (GCRA): one TELEGRAM_CHAT_INTERVAL_S per message sent
+    tat: Mapped[float] = mapped_column(Float(53), default=0.0, server_default="0")

@@ -10,8 +10,11 @@ slots at one moment (the last of their claims): never more than there are slots,
 the network's latency or a worker's pauses.
 
 A chat: `chat_pace` has a row per chat, taken the same way (one message in flight per chat,
-across workers) and left busy `interval` seconds after Telegram answered, so the next message
-reaches Telegram at least `interval` after the previous one did.
+across workers). Telegram asks for about one message a second in a chat and allows short
+bursts, so the pause is counted as a generic cell rate algorithm: each message answered moves
+the chat's theoretical arrival time `tat` on by `interval` (from now, if it lay in the past),
+and the next message may go once `tat` is less than `burst` − 1 intervals ahead. A step's
+answer of up to `burst` parts (album, pin, text) goes at once; a longer run, one an interval.
 
 Times are seconds since the epoch from one clock: PostgreSQL's (`clock_timestamp()`), so
 workers on several hosts agree; on SQLite (one process) this process's. A worker killed
@@ -26,7 +29,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from sqlalchemy import Float, cast, delete, func, literal, select, update
+from sqlalchemy import Float, case, cast, delete, func, literal, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -96,9 +99,10 @@ async def claim_chat(db: Database, chat_id: int, holder: str,
 
 
 async def release(db: Database, holder: str, slots: list[int], chat_id: int | None = None,
-                  interval_s: float = 1.0) -> None:
-    """Telegram answered (or the send failed): the slots stay busy WINDOW_S more, the chat
-    `interval_s` more. Claims that are no longer `holder`'s (lease over) are left alone."""
+                  interval_s: float = 1.0, burst: int = 1) -> None:
+    """Telegram answered (or the send failed): the slots stay busy WINDOW_S more; the chat's
+    `tat` moves on by `interval_s` and the chat is busy until it is less than `burst` − 1
+    intervals ahead. Claims that are no longer `holder`'s (lease over) are left alone."""
     if not slots and chat_id is None:
         return
     async with db.unit_of_work() as s:
@@ -108,9 +112,11 @@ async def release(db: Database, holder: str, slots: list[int], chat_id: int | No
                                                    SendSlot.holder == holder)
                             .values(busy_until=now + WINDOW_S, holder=None))
         if chat_id is not None:
+            tat = case((ChatPace.tat > now, ChatPace.tat), else_=now) + interval_s
             await s.execute(update(ChatPace).where(ChatPace.chat_id == chat_id,
                                                    ChatPace.holder == holder)
-                            .values(busy_until=now + interval_s, holder=None))
+                            .values(tat=tat, busy_until=tat - (burst - 1) * interval_s,
+                                    holder=None))
 
 
 def paced_chats(now_epoch: float):

@@ -32,6 +32,7 @@ def upgrade() -> None:
         sa.Column('chat_id', sa.BigInteger(), autoincrement=False, nullable=False),
         sa.Column('busy_until', sa.Float(precision=53), nullable=False),
         sa.Column('holder', sa.String(length=120), nullable=True),
+        sa.Column('tat', sa.Float(precision=53), server_default='0', nullable=False),
         sa.PrimaryKeyConstraint('chat_id', name=op.f('pk_chat_pace')), prefixes=unlogged)
 
 
