@@ -1,9 +1,12 @@
-"""Storage benchmark (issue #3): due sweep, nearby query and report submissions on SQLite.
+"""Storage benchmark (issue #3): due sweep, nearby query and report submissions on SQLite and,
+when it answers (BENCH_DATABASE_URL or TEST_DATABASE_URL; issue 15), on PostgreSQL.
 
 For each size (10k, 100k, 1M cases; `--quick`: 1k, 10k) a fresh SQLite file is created in a
 temporary directory, migrated by Alembic (core.storage.db.migrate) and seeded with bulk
 `executemany` INSERTs through the stdlib driver (batches of 20 000 rows, one transaction,
-synchronous=OFF for the seeding connection only). The data imitate years of reports in
+synchronous=OFF for the seeding connection only). On PostgreSQL a fresh database (created
+beside the configured one, dropped afterwards) is migrated the same way and seeded with the
+same rows by COPY (`seed_postgres`), then ANALYZEd. The data imitate years of reports in
 Dores do Indaiá:
 
 - points uniform over a 5.9 km disc around the city centre (-19.4628, -45.6003);
@@ -53,6 +56,8 @@ from core.storage.db import Database, migrate
 from core.storage.evidence import EvidenceStore
 from core.storage.geo import cell_of
 from core.storage.queries import due_cases, nearby_open_cases
+from bot.standin.cluster import drop_database, fresh_database
+from benchmarks.pg import database_url, reachable
 
 MUNICIPALITY = "dores-do-indaia"
 CENTRE = (-19.4628, -45.6003)
@@ -123,8 +128,9 @@ _CASE_COLUMNS = ("protocol, case_code, municipality, category, track, state, lat
                  "deadline_json, is_open")
 
 
-def _case_rows(n: int, now: datetime, rng: random.Random):
-    """Yield (rows, counters) batches; counters maps year → last protocol number so far."""
+def _case_rows(n: int, now: datetime, rng: random.Random, dt=_sqlite_dt):
+    """Yield (rows, counters) batches; counters maps year → last protocol number so far.
+    `dt` renders a datetime for the driver (SQLite: text; PostgreSQL's COPY: the datetime)."""
     cats = [c for c, _, w in CATEGORIES for _ in range(w)]
     tracks = {c: t for c, t, _ in CATEGORIES}
     details = [json.dumps({"report": {"colour": colour, "make_model": None, "time_there":
@@ -149,17 +155,17 @@ def _case_rows(n: int, now: datetime, rng: random.Random):
         lat, lon = random_point(rng)
         deadline_at = kind = deadline_json = closed_at = None
         if i in due_rows or i in future_rows:
-            state, is_open = rng.choice(DEADLINE_STATES[tracks[category]]), 1
+            state, is_open = rng.choice(DEADLINE_STATES[tracks[category]]), True
             deadline_at = (now - timedelta(minutes=rng.randint(1, 4320)) if i in due_rows
                            else now + timedelta(minutes=rng.randint(60, 86_400)))
             kind = "lapse"
             deadline_json = json.dumps({"due_at": deadline_at.isoformat(), "article":
                                         "Art. 6º, caput", "on_lapse": None})
         elif rng.random() < OPEN_SHARE:
-            state, is_open = rng.choice(OPEN_STATES), 1
+            state, is_open = rng.choice(OPEN_STATES), True
         else:
-            state, is_open = rng.choice(CLOSED_STATES), 0
-            closed_at = _sqlite_dt(created + timedelta(days=rng.randint(5, 120)))
+            state, is_open = rng.choice(CLOSED_STATES), False
+            closed_at = dt(created + timedelta(days=rng.randint(5, 120)))
         plate = (f"{''.join(rng.choices('ABCDEFGHJKLMNPRSTUVWXYZ', k=3))}{rng.randint(0, 9)}"
                  f"{rng.choice('ABCDEFGHIJ')}{rng.randint(10, 99)}"
                  if tracks[category] == "dores_vehicle" and rng.random() < 0.6 else None)
@@ -170,8 +176,8 @@ def _case_rows(n: int, now: datetime, rng: random.Random):
             f"{rng.choice(STREETS)}, {rng.randint(1, 2000)}", rng.choice(NEIGHBOURHOODS),
             plate, None, None, rng.choice(details),
             rng.randint(1, PERSONS) if rng.random() < 0.95 else None,
-            _sqlite_dt(created), _sqlite_dt(created + timedelta(days=rng.randint(0, 30))),
-            closed_at, _sqlite_dt(deadline_at) if deadline_at else None, kind, deadline_json,
+            dt(created), dt(created + timedelta(days=rng.randint(0, 30))),
+            closed_at, dt(deadline_at) if deadline_at else None, kind, deadline_json,
             is_open))
         if len(batch) >= SEED_BATCH:
             yield batch, counters
@@ -276,30 +282,71 @@ async def measure_submissions(core: Core, rng: random.Random, count: int) -> tup
     return count / (time.perf_counter() - t0), count
 
 
-async def bench_size(n: int, quick: bool) -> dict:
+async def seed_postgres(url: str, n: int, now: datetime, seed_value: int = 3) -> None:
+    """The same rows as `seed`, into the migrated PostgreSQL database at `url`, by COPY
+    (asyncpg's copy_records_to_table, one transaction), then ANALYZE."""
+    import asyncpg
+    from sqlalchemy.engine import make_url
+    rng = random.Random(seed_value)
+    dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    con = await asyncpg.connect(dsn)
+    try:
+        async with con.transaction():
+            created = now - timedelta(days=365 * YEARS)
+            await con.copy_records_to_table(
+                "persons", columns=["id", "telegram_id", "roles", "created_at"],
+                records=[(i, 10_000_000 + i, '["citizen"]', created)
+                         for i in range(1, PERSONS + 1)])
+            await con.execute("SELECT setval(pg_get_serial_sequence('persons', 'id'), $1)",
+                              PERSONS)
+            columns = [c.strip() for c in _CASE_COLUMNS.split(",")]
+            counters: dict[int, int] = {}
+            for rows, counters in _case_rows(n, now, rng, dt=lambda d: d):
+                if rows:
+                    await con.copy_records_to_table("cases", columns=columns, records=rows)
+            await con.executemany("INSERT INTO protocol_counters (year, last) VALUES ($1, $2)",
+                                  sorted(counters.items()))
+        await con.execute("ANALYZE")
+    finally:
+        await con.close()
+
+
+async def bench_size(n: int, quick: bool, admin_url: str | None = None) -> dict:
+    """One size on SQLite, or on PostgreSQL (a fresh database next to `admin_url`'s,
+    dropped afterwards) when `admin_url` is given."""
     now = datetime.now(timezone.utc)
+    engine = "PostgreSQL" if admin_url else "SQLite"
     with tempfile.TemporaryDirectory(prefix="vialivre-bench-") as tmp:
         data_dir = Path(tmp)
         path = data_dir / "bench.sqlite3"
-        url = f"sqlite+aiosqlite:///{path}"
-        await migrate(url)
-        t0 = time.perf_counter()
-        await asyncio.to_thread(seed, path, n, now)
-        seed_s = time.perf_counter() - t0
-        _log(f"{_label(n)}: seeded in {seed_s:.1f} s ({path.stat().st_size / 2**20:.0f} MiB)")
-        db = Database.from_url(url)
-        settings = Settings(_env_file=None, municipality=MUNICIPALITY, data_dir=data_dir)
-        core = Core(db, get_law(MUNICIPALITY), settings, EvidenceStore(data_dir), utc_clock)
+        url = await fresh_database(admin_url) if admin_url else f"sqlite+aiosqlite:///{path}"
         try:
-            await core.seed_tariffs()
-            rng = random.Random(n)
-            gc.collect()
-            cold, sweep_ms, due = await measure_sweep(db, now)
-            nearby = await measure_nearby(core, rng)
-            _log(f"{_label(n)}: sweep {sweep_ms:.2f} ms, nearby p99 {nearby['p99']:.2f} ms")
-            rate, count = await measure_submissions(core, rng, 200 if quick else SUBMISSIONS)
+            await migrate(url)
+            t0 = time.perf_counter()
+            if admin_url:
+                await seed_postgres(url, n, now)
+            else:
+                await asyncio.to_thread(seed, path, n, now)
+            seed_s = time.perf_counter() - t0
+            size = "" if admin_url else f" ({path.stat().st_size / 2**20:.0f} MiB)"
+            _log(f"{engine} {_label(n)}: seeded in {seed_s:.1f} s{size}")
+            db = Database.from_url(url)
+            settings = Settings(_env_file=None, municipality=MUNICIPALITY, data_dir=data_dir)
+            core = Core(db, get_law(MUNICIPALITY), settings, EvidenceStore(data_dir), utc_clock)
+            try:
+                await core.seed_tariffs()
+                rng = random.Random(n)
+                gc.collect()
+                cold, sweep_ms, due = await measure_sweep(db, now)
+                nearby = await measure_nearby(core, rng)
+                _log(f"{engine} {_label(n)}: sweep {sweep_ms:.2f} ms, "
+                     f"nearby p99 {nearby['p99']:.2f} ms")
+                rate, count = await measure_submissions(core, rng, 200 if quick else SUBMISSIONS)
+            finally:
+                await db.dispose()
         finally:
-            await db.dispose()
+            if admin_url:
+                await drop_database(url)
     return {"n": n, "seed_s": seed_s, "sweep_cold": cold, "sweep": sweep_ms, "due": due,
             "nearby": nearby, "rate": rate, "count": count}
 
@@ -309,10 +356,20 @@ def _verdict(name: str, figure: str, floor: str, ok: bool) -> str:
 
 
 async def run(quick: bool) -> list[str]:
+    """SQLite, then PostgreSQL when it answers (BENCH_DATABASE_URL or TEST_DATABASE_URL)."""
     sizes = QUICK_SIZES if quick else SIZES
-    results = [await bench_size(n, quick) for n in sizes]
-    lines = [f"storage benchmark (SQLite, {len(results)} sizes; {DUE} cases due at every size, "
-             f"nearby radius {RADIUS_M:.0f} m over {NEARBY_POINTS} points, "
+    lines = _table("SQLite", [await bench_size(n, quick) for n in sizes], quick)
+    url = database_url()
+    why = await reachable(url)
+    if why is not None:
+        return lines + [f"storage benchmark (PostgreSQL): skipped, unreachable ({why}); "
+                        "set BENCH_DATABASE_URL"]
+    return lines + _table("PostgreSQL", [await bench_size(n, quick, url) for n in sizes], quick)
+
+
+def _table(engine: str, results: list[dict], quick: bool) -> list[str]:
+    lines = [f"storage benchmark ({engine}, {len(results)} sizes; {DUE} cases due at every "
+             f"size, nearby radius {RADIUS_M:.0f} m over {NEARBY_POINTS} points, "
              f"submissions with concurrency {CONCURRENCY})"]
     for r in results:
         nb = r["nearby"]
@@ -325,8 +382,8 @@ async def run(quick: bool) -> list[str]:
     big, small = results[-1], results[0]
     at = _label(big["n"])
     ratio = big["sweep"] / small["sweep"]
-    lines.append(f"verdicts at {at}" + (" (quick run: sizes too small to judge the floors)"
-                                        if quick else "") + ":")
+    lines.append(f"verdicts ({engine}) at {at}" + (" (quick run: sizes too small to judge the "
+                                                   "floors)" if quick else "") + ":")
     lines += [
         _verdict(f"sweep @{at}", f"{big['sweep']:.2f} ms", f"< {FLOOR_SWEEP_MS:.0f} ms",
                  big["sweep"] < FLOOR_SWEEP_MS),

@@ -27,28 +27,10 @@ from benchmarks.bot_bench import CENTRE, _citizen
 from bot.standin.cluster import Cluster, drop_database, fresh_database
 from bot.standin.botapi import BotApiStandIn, User
 from bot.standin.nominatim import NominatimStandIn, default_gazetteer
+from benchmarks.pg import database_url, reachable
 from core.storage.db import create_engine
 
-DEFAULT_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 UPDATES_PER_REPORT = 13
-
-
-def database_url() -> str:
-    return (os.environ.get("BENCH_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL")
-            or DEFAULT_URL)
-
-
-async def reachable(url: str) -> str | None:
-    """None if PostgreSQL answers at `url`, else why not."""
-    engine = create_engine(url)
-    try:
-        async with engine.connect() as conn:
-            await conn.execute(text("SELECT 1"))
-        return None
-    except Exception as exc:  # refused, no such host, auth: all mean "not here"
-        return f"{type(exc).__name__}: {str(exc)[:120]}"
-    finally:
-        await engine.dispose()
 
 
 async def _round(admin_url: str, workers: int, citizens: int) -> dict:
@@ -57,7 +39,7 @@ async def _round(admin_url: str, workers: int, citizens: int) -> dict:
         with tempfile.TemporaryDirectory() as tmp:
             async with BotApiStandIn() as api, NominatimStandIn(default_gazetteer()) as osm:
                 cluster = Cluster(api, database_url=url, data_dir=Path(tmp),
-                                  nominatim_url=f"http://{osm.domain}", max_rate=100_000)
+                                  nominatim_url=f"http://{osm.domain}", max_rate=100_000, chat_interval_s=0)
                 try:
                     await cluster.start(workers)
                     await _citizen(api, User(899_999, "Aquecimento"), citizens, [],

@@ -23,12 +23,13 @@ from bot.replies import send_or_queue
 from bot.roles import require_role
 from bot.router import Router, Turn
 from bot.startup import on_start
-from bot.sender import DeliveryState
+from bot.sender import DeliveryState, sender_is_dead
 from bot.texts import APOLOGY, FLOOD, STALE_BUTTON, UNKNOWN_COMMAND
 from core.services import conversation, delivery
 from core.services.context import Core
 from core.services.conversation import IDLE, AlreadyProcessed, Conversation
 from core.services.errors import USER_ERRORS, StorageUnavailable
+from core.services.send_limits import SendLimits
 from core.settings import Settings
 from core.services.chats import ChatLocks, chat_state
 
@@ -52,13 +53,19 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
     The transport (settings.telegram_transport unless given): "aiohttp" talks to the Bot API
     through bot.transport (about 3× less CPU per request), "httpx" through PTB's default."""
     transport = transport or settings.telegram_transport
-    if overall_max_rate is None:  # Telegram's ~30 messages/s per bot: each worker its share
-        overall_max_rate = settings.telegram_max_rate / max(1, settings.bot_workers)
+    state = DeliveryState()
+    shared = None
+    if overall_max_rate is None:  # Telegram's limits, counted with every worker's sends
+        overall_max_rate = settings.telegram_max_rate
+        shared = SendLimits(core.db, settings.telegram_max_rate,
+                            settings.telegram_chat_interval_s, state.name,
+                            settings.telegram_chat_burst)
     unparsable = Unparsable()
     root = settings.telegram_api_url.rstrip("/")
     builder = (ApplicationBuilder().token(settings.telegram_bot_token)
                .base_url(f"{root}/bot").base_file_url(f"{root}/file/bot")
-               .rate_limiter(FairRateLimiter(overall_max_rate=overall_max_rate, max_retries=3))
+               .rate_limiter(FairRateLimiter(overall_max_rate=overall_max_rate, max_retries=3,
+                                             shared=shared))
                .concurrent_updates(fair := FairUpdates())
                .post_init(_post_init).post_shutdown(_post_shutdown))
     if transport == "aiohttp":
@@ -81,7 +88,7 @@ def build_application(core: Core, settings: Settings, *, flows: Iterable[Flow] |
         core=core, settings=settings, router=router, loops=loops or LoopSettings(),
         flood=flood or FloodLimit(), album_delay_s=album_delay_s, tasks=[],
         unparsable=unparsable, error_log=Throttle(),
-        outbox_wake=asyncio.Event(), delivery=DeliveryState(),
+        outbox_wake=asyncio.Event(), delivery=state, send_limits=shared,
         chat_locks=ChatLocks(core.db, fair.slots), shared=not core.db.is_sqlite, webhook_waiters={},
         geocoder=geocoder or Geocoder(settings.nominatim_url, core.area,
                                       timeout_s=settings.geocoding_timeout_s))
@@ -94,6 +101,8 @@ async def _post_init(app: Application) -> None:
     router: Router = app.bot_data["router"]
     core, loops = app.bot_data["core"], app.bot_data["loops"]
     await _preload(app.bot_data, core)
+    if (limits := app.bot_data.get("send_limits")) is not None:
+        await limits.start(sender_is_dead)  # before the first message: on_start sends some
     await on_start(app.bot, core, router)  # username, menus, descriptions (bot.startup)
     wake = app.bot_data["outbox_wake"] = asyncio.Event()
     state: DeliveryState = app.bot_data["delivery"]

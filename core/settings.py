@@ -29,10 +29,16 @@ class Settings(BaseSettings):
     webhook_secret: str = ""
     webhook_listen: str = "127.0.0.1"
     webhook_port: int = 8443
-    bot_workers: int = Field(1, ge=1, description="Bot workers sharing the token (webhook "
-                             "mode, PostgreSQL): each sends at most TELEGRAM_MAX_RATE/N a second")
     telegram_max_rate: float = Field(30.0, gt=0, description="Messages a second the whole bot "
-                                     "may send (Telegram: about 30; a local stand-in: more)")
+                                     "may send, all workers together, counted in the database "
+                                     "(Telegram: about 30; above 1000, e.g. a local stand-in, "
+                                     "each worker counts alone)")
+    telegram_chat_interval_s: float = Field(1.0, ge=0, description="Seconds between two "
+                                            "messages to one chat, all workers together "
+                                            "(Telegram: 1; 0: no pause)")
+    telegram_chat_burst: int = Field(3, ge=1, description="Messages a chat may get at once "
+                                     "before the pause (Telegram allows short bursts): a "
+                                     "step's answer in parts — album, pin, text — goes at once")
 
     # City area and geocoding
     city_center_lat: float | None = None

@@ -44,7 +44,7 @@ async def test_a_worker_killed_mid_reports_loses_and_duplicates_nothing(tmp_path
         async with RedeliveringStandIn() as api, \
                 NominatimStandIn(default_gazetteer()) as osm:
             cluster = Cluster(api, database_url=url, data_dir=tmp_path,
-                              nominatim_url=f"http://{osm.domain}", max_rate=10_000)
+                              nominatim_url=f"http://{osm.domain}", max_rate=10_000, chat_interval_s=0)
             users = [User(70_000 + i, f"Cidadã {i}") for i in range(CITIZENS)]
             try:
                 await cluster.start(2)

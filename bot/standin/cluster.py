@@ -117,9 +117,10 @@ class Cluster:
 
     def __init__(self, api: BotApiStandIn, *, database_url: str, data_dir: Path,
                  nominatim_url: str, municipality: str = "dores-do-indaia",
-                 max_rate: float = 30.0) -> None:
+                 max_rate: float = 30.0, chat_interval_s: float = 1.0) -> None:
         self.api, self.database_url, self.data_dir = api, database_url, Path(data_dir)
         self.nominatim_url, self.municipality, self.max_rate = nominatim_url, municipality, max_rate
+        self.chat_interval_s = chat_interval_s
         self.procs: list[asyncio.subprocess.Process] = []
         self.balancer: Balancer | None = None
 
@@ -127,8 +128,8 @@ class Cluster:
         return {**os.environ, "TELEGRAM_BOT_TOKEN": self.api.token,
                 "TELEGRAM_API_URL": self.api.base_url, "NOMINATIM_URL": self.nominatim_url,
                 "DATA_DIR": str(self.data_dir), "MUNICIPALITY": self.municipality,
-                "DATABASE_URL": self.database_url, "BOT_WORKERS": str(n),
-                "TELEGRAM_MAX_RATE": str(self.max_rate), "WEBHOOK_SECRET": SECRET,
+                "DATABASE_URL": self.database_url, "TELEGRAM_MAX_RATE": str(self.max_rate),
+                "TELEGRAM_CHAT_INTERVAL_S": str(self.chat_interval_s), "WEBHOOK_SECRET": SECRET,
                 "WEBHOOK_URL": f"http://127.0.0.1:{lb_port}/telegram",
                 "WEBHOOK_LISTEN": "127.0.0.1", "WEBHOOK_PORT": str(port)}
 

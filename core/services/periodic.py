@@ -13,7 +13,7 @@ from core.services.reminders import ReminderReport, owner_reminders
 from core.services.retention import PurgeReport, purge_expired_evidence
 from core.services.sweep import SweepReport, sweep_deadlines
 from core.services.warnings import WarningReport, inspector_warnings
-from core.storage import leases
+from core.storage import leases, send_limits
 from core.storage.types import utcnow
 
 JOB = "periodic"  # its lease row (core.storage.leases): one worker at a time runs it
@@ -35,9 +35,12 @@ class PeriodicReport:
 
 async def run_periodic(core: Core, now: datetime | None = None) -> PeriodicReport:
     now = now or core.now()
-    return PeriodicReport(await sweep_deadlines(core, now), await inspector_warnings(core, now),
-                          await owner_reminders(core, now), await purge_expired_evidence(core, now),
-                          await forget_processed(core, now=now))
+    report = PeriodicReport(
+        await sweep_deadlines(core, now), await inspector_warnings(core, now),
+        await owner_reminders(core, now), await purge_expired_evidence(core, now),
+        await forget_processed(core, now=now))
+    await send_limits.forget_idle_chats(core.db)  # the per-chat pace of chats quiet for a day
+    return report
 
 
 async def run_if_due(core: Core, holder: str, every: timedelta) -> PeriodicReport | None:

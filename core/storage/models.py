@@ -433,3 +433,25 @@ class LoginFailure(Base):
     failed_at: Mapped[datetime]
 
     __table_args__ = (Index(None, "username", "ip", "failed_at"),)
+
+
+class SendSlot(Base):
+    """One of the bot's TELEGRAM_MAX_RATE send slots (core.storage.send_limits): busy while a
+    message is in flight and for one second after Telegram answered, whichever worker sent."""
+
+    __tablename__ = "send_slots"
+    slot: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    busy_until: Mapped[float] = mapped_column(Float(53))  # seconds since the epoch
+    holder: Mapped[str | None] = mapped_column(String(120))
+
+
+class ChatPace(Base):
+    """When a chat may get its next message (core.storage.send_limits): busy while one is in
+    flight to it, and after Telegram answered until its burst allows the next one."""
+
+    __tablename__ = "chat_pace"
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    busy_until: Mapped[float] = mapped_column(Float(53))  # seconds since the epoch
+    holder: Mapped[str | None] = mapped_column(String(120))
+    # the chat's theoretical arrival time (GCRA): one TELEGRAM_CHAT_INTERVAL_S per message sent
+    tat: Mapped[float] = mapped_column(Float(53), default=0.0, server_default="0")

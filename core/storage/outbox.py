@@ -35,7 +35,7 @@ from sqlalchemy.orm import aliased
 
 from core.storage.db import Database
 from core.storage.dialect import insert_ignore
-from core.storage.models import OutboxMessage, Person
+from core.storage.models import ChatPace, OutboxMessage, Person
 from core.storage.types import utcnow
 
 PENDING, SENDING, SENT, FAILED = "pending", "sending", "sent", "failed"
@@ -79,12 +79,17 @@ def backoff(attempts: int) -> timedelta:
 
 
 def _heads(now: datetime):
-    """Due messages that are the oldest undelivered one of their chat."""
+    """Due messages that are the oldest undelivered one of their chat, in chats not paused
+    by Telegram's per-chat limit (core.storage.send_limits: a claimed message never waits
+    for its chat while other chats could go)."""
     earlier = aliased(OutboxMessage)
     ahead = select(earlier.id).where(
         earlier.chat_id == OutboxMessage.chat_id, earlier.status.in_(UNDELIVERED),
         earlier.id < OutboxMessage.id).exists()
-    return (OutboxMessage.status.in_(UNDELIVERED), OutboxMessage.next_attempt_at <= now, ~ahead)
+    paused = select(ChatPace.chat_id).where(ChatPace.chat_id == OutboxMessage.chat_id,
+                                            ChatPace.busy_until > now.timestamp()).exists()
+    return (OutboxMessage.status.in_(UNDELIVERED), OutboxMessage.next_attempt_at <= now, ~ahead,
+            ~paused)
 
 
 async def claim_due(db: Database, limit: int = 20, now: datetime | None = None,
