@@ -57,8 +57,9 @@ def buttons(card: CaseCard, issued: list[IssuedDocument] = ()):
     then "Emitir de novo" for each legal document of the case, as first issued."""
     actions = [(a.button, f"insp:do:{card.protocol}:{a.code}") for a in card.actions]
     rows = [actions[i:i + 2] for i in range(0, len(actions), 2)]
-    rows += [[(texts.AGAIN.format(label=doc.label)[:60],
-               f"insp:again:{card.protocol}:{doc.kind}")] for doc in issued]
+    again = [(texts.AGAIN.format(button=doc.button), f"insp:again:{card.protocol}:{doc.kind}")
+             for doc in issued]
+    rows += [again[i:i + 2] for i in range(0, len(again), 2)]
     if card.task_status == OFFERED:
         rows.insert(0, [(texts.ACCEPT, f"task:accept:{card.task_id}"),
                         (texts.REFUSE, f"task:refuse:{card.task_id}")])
@@ -68,7 +69,12 @@ def buttons(card: CaseCard, issued: list[IssuedDocument] = ()):
 async def show(turn: Turn, protocol: str, before: str = "") -> None:
     card = await case_card(turn.core, turn.user_id, protocol)
     issued = await issued_documents(turn.core, card.protocol)
-    await turn.reply((before + "\n\n" if before else "") + render(card), buttons(card, issued))
+    text = render(card)
+    if issued:  # the button names the document in a word or two; the text in full
+        text += "\n" + "\n".join([texts.AGAIN_HEAD] + [
+            texts.OPTION_LINE.format(button=texts.AGAIN.format(button=doc.button),
+                                     label=doc.label) for doc in issued])
+    await turn.reply(((before + "\n\n" if before else "") + text)[:4096], buttons(card, issued))
 
 
 async def again(turn: Turn, protocol: str, kind: str) -> None:
