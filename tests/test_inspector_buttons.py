@@ -4,6 +4,8 @@ article, and the abandonment checklist is the category's (no hood, no Detran/BIN
 sofa or a machine: Dores Art. 1º, VI with Art. 5º, § único)."""
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from bot.inspector.card import buttons as card_buttons
@@ -12,6 +14,7 @@ from bot.inspector.texts import LOCATION_BUTTON
 from core.laws import get_law
 from core.laws.dores_do_indaia.assessment import assess
 from core.lifecycle import BUTTON_MAX
+from core.services.notice_photo import MissingPhoto
 from core.services.reissue import ISSUERS, IssuedDocument, LABELS
 from core.services.step_forms import REVIEWED, TEXT, FormField, StepForm, fields_for, wanted
 from core.services.task_views import CaseCard
@@ -146,7 +149,9 @@ def test_the_case_card_buttons_are_short_with_every_document_to_issue_again():
                     "Em diligência", None, None, -19.46, -45.6, None, None, None, {}, [], None,
                     None)
     docs = [IssuedDocument(kind, LABELS[kind], "0" * 64) for kind in ISSUERS]
-    labels = [b.text for row in card_buttons(card, docs).inline_keyboard for b in row]
-    assert len(labels) == len(ISSUERS)
+    missing = MissingPhoto(1, "2026-000001", "affix_notice", "notice_photo", "Art. 4º, II, a",
+                           "foto da notificação afixada no objeto", 3, datetime.now(), 1, 1)
+    labels = [b.text for row in card_buttons(card, docs, missing).inline_keyboard for b in row]
+    assert len(labels) == len(ISSUERS) + 1
     assert all(len(label) <= BUTTON_MAX for label in labels), labels
     assert len(LOCATION_BUTTON) <= BUTTON_MAX

@@ -79,6 +79,9 @@ FORM_CANCELLED = "Ação cancelada. Nada foi registrado."
 DOCUMENT_CAPTION = "{name} — protocolo {protocol}"
 AFFIX_NOW = ("🖨️ Imprima a notificação acima (com o código QR), afixe-a no vidro ou na lataria "
              "do objeto e envie aqui a foto dela afixada ({article}). Depois toque em Pronto.")
+NO_PHOTO_PENDING = ("Não há foto pendente no caso {protocol} com você: ela já foi registrada, "
+                    "ou o caso mudou de etapa ou de fiscal. Veja suas tarefas em /tarefas.")
+PHOTO_PENDING = "⚠️ Falta a {label} ({article})."
 AFFIX_PHOTO_SAVED = "📷 Foto da notificação afixada registrada no caso {protocol}."
 AGAIN = "📄 {button}"
 AGAIN_HEAD = "Documentos emitidos (toque para emitir de novo):"
