@@ -6,23 +6,14 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-import pytest
-
-from bot.harness import BotHarness
 from core.lifecycle import BUTTON_MAX
 from core.services.notice_photo import BUTTON, notice_photo_reminders
 from tests.core_fixtures import clock, make_core, photo  # noqa: F401
-from tests.test_bot_inspector_support import (ANA, NEAR, answer, bind, core, open_card,  # noqa: F401
-                                              report, send_photo, tap, task_message)
+from tests.test_bot_inspector_support import (ANA, NEAR, answer, bind, bot, core,  # noqa: F401
+                                              open_card, report, send_photo, tap, task_message)
 from tests.test_bot_support import said
 
 SP = ZoneInfo("America/Sao_Paulo")
-
-
-@pytest.fixture
-async def bot(core):
-    async with BotHarness(core) as h:
-        yield h
 
 
 async def test_the_reminder_and_the_card_ask_for_the_missing_photo_art_4_II_a(
