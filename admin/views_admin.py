@@ -56,6 +56,15 @@ async def deactivate(request: web.Request) -> web.StreamResponse:
 
 
 @require("admin")
+async def registration(request: web.Request) -> web.StreamResponse:
+    """Set or correct an inspector's matrícula (a bad one is a 400 with the reason)."""
+    form = await request.post()
+    value = await inspectors.set_registration(core_of(request), _path_id(request),
+                                              str(form.get("matricula", "")))
+    raise redirect(request, "/fiscais", f"Matrícula registrada: {value}.")
+
+
+@require("admin")
 async def tariffs_page(request: web.Request) -> web.Response:
     core = core_of(request)
     book = await core.tariff_book()

@@ -22,6 +22,7 @@ _FORMATS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "task.refuse": lambda b: f"task:refuse:{b['task']}",
     "task.open": lambda b: f"task:open:{b['task']}",
     "case.open": lambda b: f"case:open:{b['case']}",
+    "notice.photo": lambda b: f"insp:photo:{b['case']}:{b['step']}",
     "case.unsubscribe": lambda b: f"unsub:{b['case']}",
     "owner.view": lambda b: f"owner:view:{b['case']}",
     "owner.removed": lambda b: f"owner:removed:{b['case']}",

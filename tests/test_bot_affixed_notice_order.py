@@ -40,7 +40,7 @@ async def test_the_printable_notice_comes_before_the_photo_of_it_affixed_art_4_I
         await open_card(bot, ANA, protocol)
         start = len(bot.api.calls)
         await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
-        for label in ("há mais de 30 dias", "Faltando um ou mais pneus", "Sem motor"):
+        for label in ("Há mais de 30 dias", "Faltam pneus", "Sem motor"):
             await tap(bot, ANA, label)
         await tap(bot, ANA, "Continuar", expect="número da notificação")
         await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")
@@ -63,7 +63,7 @@ async def test_the_printable_notice_comes_before_the_photo_of_it_affixed_art_4_I
         # Issue 12, part 3: the card offers the document again, the same as first issued
         await said(bot, ANA, f"Protocolo {protocol}")
         again_from = len(bot.api.calls)
-        await tap(bot, ANA, "Emitir de novo: Notificação afixada")
+        await tap(bot, ANA, "📄 Notificação afixada")
         again = await bot.api.wait_for(method="sendDocument", chat_id=ANA, since=again_from)
         assert next(iter(again.files.values())).data == next(iter(doc.files.values())).data
     async with core.db.read() as s:

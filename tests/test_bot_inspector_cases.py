@@ -74,9 +74,11 @@ async def test_vehicle_inspection_notification_lapse_removal_termo_art_4_I_art_6
     refused = await tap(bot, ANA, "Confirmar", expect="Nada foi registrado")
     assert "Art. 4º, I" in refused.text and "José da Silva" in refused.text  # answers kept
     assert (await case_row(core, protocol)).state == "diligence"
-    await tap(bot, ANA, "Corrigir", expect="Qual dado")
-    await tap(bot, ANA, "sinais de abandono", expect="Marque os sinais")
-    await tick(bot, ["há mais de 30 dias", "Faltando um ou mais pneus", "Sem motor"])
+    which = await tap(bot, ANA, "Corrigir", expect="Qual dado")
+    n = next(line.split(".")[0] for line in which.text.splitlines()
+             if "sinais de abandono" in line)  # the text names each answer, the button its n
+    await tap(bot, ANA, f"Corrigir {n}", expect="Marque os sinais")
+    await tick(bot, ["Há mais de 30 dias", "Faltam pneus", "Sem motor"])
     await tap(bot, ANA, "Continuar", expect="Confira antes de registrar")
     done = await tap(bot, ANA, "Confirmar", expect="Registrado: Notificar o proprietário")
     assert "Prazo: retirar o veículo do espaço público até 11/12/2026 (Art. 4º, I)" in done.text
@@ -104,7 +106,7 @@ async def test_owner_unknown_notice_publication_lapse_removal_art_4_II(bot, core
     await task_message(bot, ANA, protocol)
     await open_card(bot, ANA, protocol)
     await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
-    await tick(bot, ["há mais de 30 dias", "Faltando um ou mais pneus", "Sem motor"])
+    await tick(bot, ["Há mais de 30 dias", "Faltam pneus", "Sem motor"])
     await tap(bot, ANA, "Continuar", expect="número da notificação")  # photo: after the PDF
     await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")
     await tap(bot, ANA, "Confirmar", expect="Registrado: Afixar notificação")
@@ -126,8 +128,8 @@ async def test_furniture_removed_immediately_owner_unknown_art_5_II(bot, core, p
     card = await tap(bot, CARLA, "Aceitar", expect=f"Protocolo {protocol}")
     assert not any("Anexo I" in b.text for row in card.buttons for b in row)
     await tap(bot, CARLA, "Remover agora", expect="Marque os sinais")
-    await tap(bot, CARLA, "Está no mesmo local há mais de 30 dias")
-    await tap(bot, CARLA, "Mau estado de conservação visível")
+    await tap(bot, CARLA, "Há mais de 30 dias")
+    await tap(bot, CARLA, "Mau estado a olho nu")
     await tap(bot, CARLA, "Continuar", expect="motivo da remoção imediata")
     await answer(bot, CARLA, "Proprietário não identificado no local", "fotos ou vídeo")
     await bot.api.send_photo(CARLA, jpeg(11))
@@ -159,7 +161,7 @@ async def test_recidivism_offered_for_the_same_plate_art_6_par_5(bot, core, phot
     card = await open_card(bot, ANA, second)
     assert f"Caso anterior do mesmo veículo: {first}" in card.text
     await tap(bot, ANA, "Remover: reincidência", expect="Marque os sinais")
-    await tick(bot, ["há mais de 30 dias", "Faltando um ou mais pneus", "Sem motor"])
+    await tick(bot, ["Há mais de 30 dias", "Faltam pneus", "Sem motor"])
     await tap(bot, ANA, "Continuar", expect="caso anterior")
     await tap(bot, ANA, first, expect="fotos ou vídeo")
     await send_photo(bot, ANA, 5)

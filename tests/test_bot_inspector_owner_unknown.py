@@ -30,7 +30,7 @@ def text_of(blob: bytes) -> str:
 async def affix_notice(bot, core, protocol):
     await open_card(bot, ANA, protocol)
     await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
-    await tick(bot, ["há mais de 30 dias", "Faltando um ou mais pneus", "Sem motor"])
+    await tick(bot, ["Há mais de 30 dias", "Faltam pneus", "Sem motor"])
     await tap(bot, ANA, "Continuar", expect="número da notificação")
     await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")
     await tap(bot, ANA, "Confirmar", expect="Registrado: Afixar notificação")

@@ -111,6 +111,11 @@ async def test_duplicate_nearby_is_this_one_supports_the_case(bot, core):
     await said(bot, JOAO, "É algum destes")
     shown = bot.api.sent(JOAO, "sendPhoto")[-1]
     assert protocol in shown.text and "Getúlio Vargas" in shown.text
+    # plain words for where it stands and what comes next, not the state's name (issue 12, 9)
+    reported = core.law.state_text("dores_vehicle", "reported")
+    assert reported.for_citizen() in shown.text and "Art. " in shown.text
+    state_name = core.law.tracks["dores_vehicle"].state("reported").label
+    assert "Situação:" not in shown.text and state_name not in shown.text
     await press(bot, JOAO, f"É este: {protocol}", expect="juntadas ao caso")
     async with core.db.read() as s:
         assert await s.scalar(select(func.count()).select_from(Case)) == 1

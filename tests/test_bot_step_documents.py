@@ -19,7 +19,7 @@ async def affix_notice_form(bot, protocol):
     await task_message(bot, ANA, protocol)
     await open_card(bot, ANA, protocol)
     await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
-    for label in ("há mais de 30 dias", "Faltando um ou mais pneus", "Sem motor"):
+    for label in ("Há mais de 30 dias", "Faltam pneus", "Sem motor"):
         await tap(bot, ANA, label)
     await tap(bot, ANA, "Continuar", expect="número da notificação")  # photo: after the PDF
     await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")

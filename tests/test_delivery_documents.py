@@ -16,7 +16,7 @@ async def test_document_refused_by_a_502_arrives_from_the_outbox(bot, core, phot
     await task_message(bot, ANA, protocol)
     await open_card(bot, ANA, protocol)
     await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
-    await tick(bot, ["há mais de 30 dias", "Faltando um ou mais pneus", "Sem motor"])
+    await tick(bot, ["Há mais de 30 dias", "Faltam pneus", "Sem motor"])
     await tap(bot, ANA, "Continuar", expect="número da notificação")  # photo: after the PDF
     await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")
     bot.api.fail_next("sendDocument", 502, times=2)

@@ -45,6 +45,8 @@ def test_anexo_i_notification_art_4_I_fields_and_deadline():
     assert "DADOS E ASSINATURA DO AUTUADOR" in t and "João Pereira" in t
     assert "Secretaria Municipal de Administração" in t
     assert "Dores do Indaiá/MG, 30/11/2026, às 14:35" in t
+    # issue 12, part 3: the office's contact and the inspector's matrícula, never an id
+    assert "tel. (37) 3551-0000" in t and "Matr. 12.345-6" in t
 
 
 def test_notification_unidentified_owner_art_4_II_b():
@@ -72,8 +74,8 @@ def test_affixed_notice_art_4_II_a():
     assert "NOTIFICAÇÃO — OBJETO EM ESTADO DE ABANDONO" in t
     assert "prazo máximo de 10 (dez) dias" in t and "Art. 4º, II, a" in t
     assert "quinta-feira, 10 de dezembro de 2026" in t
-    assert "CASO: DI-2026-0042" in t
-    assert "Informações: Prefeitura Municipal" in t
+    assert "CASO: K7QM-42XD" in t
+    assert "Informações: Setor de fiscalização da Prefeitura Municipal de Dores do Indaiá" in t
     assert s.LINK.url in t
 
 
@@ -112,7 +114,7 @@ def test_removal_term_content_art_6_and_art_3():
 def test_owner_summary_fees_and_deadlines():
     """Fees line by line with article, unit value, valid-from date; total; per-day cost."""
     t = flat(text(owner_summary_pdf(s.owner_summary())))
-    assert "DI-2026-0042" in t and "Removido ao pátio" in t
+    assert "K7QM-42XD" in t and "Removido ao pátio" in t
     assert "segunda-feira, 21 de dezembro de 2026" in t and "Art. 6º, caput" in t
     assert "Reboque até o pátio" in t and "R$ 180,00" in t
     assert "R$ 25,50" in t and "01/01/2026" in t and "Art. 3º, § 3º, II" in t
@@ -134,7 +136,7 @@ def test_qr_carries_the_printed_owner_link(build):
     blob = build()
     page = PdfReader(io.BytesIO(blob)).pages[0]
     printed = re.search(r"https://t\.me/\S+", page.extract_text()).group(0)
-    assert printed == s.LINK.url == "https://t.me/ViaLivreDoresBot?start=DI-2026-0042"
+    assert printed == s.LINK.url == "https://t.me/ViaLivreDoresBot?start=K7QM-42XD"
     embedded = page.images[0].image.convert("L")
     expected = Image.open(qr_png(printed)).convert("L")
     assert embedded.size == expected.size

@@ -27,3 +27,20 @@ def test_samples_in_docs_are_current():
     folder = Path(__file__).resolve().parent.parent / "docs" / "samples"
     for name, blob in ALL.items():
         assert (folder / name).read_bytes() == blob, name
+
+
+def test_the_generator_writes_every_sample_and_the_readme_previews(tmp_path):
+    """`python -m core.documents.samples docs/samples` (samples.write) writes every PDF, the
+    same bytes as docs/samples, and the PNG previews the README shows (with pdftoppm)."""
+    written = samples.write(tmp_path)
+    for name, blob in ALL.items():
+        assert (tmp_path / name).read_bytes() == blob
+    if shutil.which("pdftoppm"):
+        readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+        for name in samples.PREVIEWS:
+            png = tmp_path / "png" / name.replace(".pdf", ".png")
+            assert png in written and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        for shown in ("notificacao.png", "termo-de-recolhimento.png", "auto-de-infracao.png"):
+            assert f"docs/samples/png/{shown}" in readme and (tmp_path / "png" / shown).exists()
+    # the printed owner code and the office's contact, as today's documents carry them
+    assert samples.CASE == "K7QM-42XD" and samples.DORES.department.startswith("Setor de")

@@ -4,12 +4,20 @@ article, and the abandonment checklist is the category's (no hood, no Detran/BIN
 sofa or a machine: Dores Art. 1º, VI with Art. 5º, § único)."""
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
+from bot.inspector.card import buttons as card_buttons
+from bot.inspector.form import field_buttons, fix_buttons
+from bot.inspector.texts import LOCATION_BUTTON
 from core.laws import get_law
 from core.laws.dores_do_indaia.assessment import assess
 from core.lifecycle import BUTTON_MAX
-from core.services.step_forms import fields_for
+from core.services.notice_photo import MissingPhoto
+from core.services.reissue import ISSUERS, IssuedDocument, LABELS
+from core.services.step_forms import REVIEWED, TEXT, FormField, StepForm, fields_for, wanted
+from core.services.task_views import CaseCard
 from tests.test_bot_inspector_support import (ANA, CARLA, NEAR, bind, bot, core, report,  # noqa: F401
                                               tap, task_message)
 from tests.core_fixtures import clock, make_core, photo  # noqa: F401
@@ -90,4 +98,63 @@ async def test_a_sofa_checklist_on_the_phone_has_no_hood_nor_detran(bot, core, p
     form = await tap(bot, CARLA, "Remover agora", expect="Marque os sinais")
     labels = " ".join(b.text for row in form.buttons for b in row)
     assert "capô" not in labels and "Detran" not in labels and "placa" not in labels
-    assert "Mau estado de conservação" in labels
+    assert "Mau estado geral" in labels and all(len(b.text) <= BUTTON_MAX
+                                                for row in form.buttons for b in row)
+    # the button is short; the text names the sign in full with its article
+    assert "• Mau estado geral: Em mau estado de conservação (Art. 3º, §4º, I, h)" in form.text
+    assert "capô" not in form.text and "Detran" not in form.text
+
+
+def _labels(rows) -> list[str]:
+    return [text for row in rows for text, _ in row]
+
+
+def _every_form(core):
+    """Every field of every step of every track, for every category of the track."""
+    for category, cat in core.law.categories.items():
+        lifecycle = core.law.tracks[cat.track]
+        for code in lifecycle.transitions:
+            fields = fields_for(core, cat.track, code, "2026-000001", ["2025-000123"], category)
+            yield category, code, fields
+
+
+@pytest.mark.parametrize("slug", LAWS)
+async def test_every_button_the_inspectors_form_can_show_is_short(make_core, slug):  # noqa: F811
+    """Every field of every step, for every category of both laws (checklists per category
+    included), every "Corrigir n", and a long suggestion such as the citizen's words: each
+    button says an action in a few words; the message text names the sign with its article."""
+    core = await make_core(slug)
+    seen = 0
+    words = "Fiat Uno Mille Fire Economy 2008, vermelho; com pneu murcho e capô amassado"
+    for category, code, fields in _every_form(core):
+        long = FormField(REVIEWED, "marca, modelo, cor e descrição", TEXT, suggestion=words)
+        fields = (long, *fields)
+        d = {"id": "abc123", "facts": {f.fact: [v for v, _ in f.options] or None
+                                       for f in fields}}
+        for f in fields:
+            more, rows = field_buttons(f, d)
+            for label in _labels(rows):
+                assert len(label) <= BUTTON_MAX, (slug, category, code, f.fact, label)
+                seen += 1
+            for k, (_, full) in enumerate(f.options):  # the sign in full, in the text
+                assert full in more or f.button(k) == full
+            if f.suggestion and len(f.suggestion) > BUTTON_MAX:
+                assert f.suggestion in more
+        form = StepForm("2026-000001", code, "Passo", "Art. 1º", fields, False, "t", 1, "")
+        text, rows = fix_buttons(form, d)
+        assert all(len(label) <= BUTTON_MAX for label in _labels(rows))
+        assert all(f.label in text for f in fields if wanted(f, d["facts"]))  # n, in the text
+    assert seen > 100
+
+
+def test_the_case_card_buttons_are_short_with_every_document_to_issue_again():
+    card = CaseCard("2026-000001", 1, "accepted", "motor_vehicle", "Veículo", "diligence",
+                    "Em diligência", None, None, -19.46, -45.6, None, None, None, {}, [], None,
+                    None)
+    docs = [IssuedDocument(kind, LABELS[kind], "0" * 64) for kind in ISSUERS]
+    missing = MissingPhoto(1, "2026-000001", "affix_notice", "notice_photo", "Art. 4º, II, a",
+                           "foto da notificação afixada no objeto", 3, datetime.now(), 1, 1)
+    labels = [b.text for row in card_buttons(card, docs, missing).inline_keyboard for b in row]
+    assert len(labels) == len(ISSUERS) + 1
+    assert all(len(label) <= BUTTON_MAX for label in labels), labels
+    assert len(LOCATION_BUTTON) <= BUTTON_MAX

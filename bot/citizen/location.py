@@ -77,7 +77,8 @@ async def location_accepted(turn: Turn, d: dict) -> None:
     where = d.get("address") or coords(d)
     if found:
         d["candidates"] = [{"protocol": f.protocol, "address": f.address, "photo": f.photo_sha256,
-                            "state": f.state_label, "distance": f.distance_m,
+                            "state": f.state_label, "situation": f.situation,
+                            "distance": f.distance_m,
                             "category": f.category_label} for f in found[:5]]
         await turn.save(DUPLICATES, d)
         await ask(turn, DUPLICATES, f"📍 Local registrado: {where}\n\n")

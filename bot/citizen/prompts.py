@@ -138,8 +138,10 @@ async def show_candidates(turn: Turn) -> None:
                      "Veja se é o mesmo caso:")
     rows = []
     for c in d["candidates"]:
-        caption = (f"Protocolo {c['protocol']} — {c['category']}\nSituação: {c['state']}\n"
-                   f"Local: {c['address'] or 'sem endereço'} (a {c['distance']:.0f} m)")
+        told = c.get("situation") or f"Situação: {c['state']}"  # plain words (a draft saved
+        # before them has only the state's name)
+        caption = (f"Protocolo {c['protocol']} — {c['category']}\n{told}\n"
+                   f"Local: {c['address'] or 'sem endereço'} (a {c['distance']:.0f} m)")[:1024]
         data = await public_photo(turn.core, c["photo"]) if c.get("photo") else None
         if data is not None:  # another citizen's photo: the copy without EXIF/GPS
             await turn.bot.send_photo(turn.chat_id, InputFile(data, filename="caso.jpg"),

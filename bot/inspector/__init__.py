@@ -19,6 +19,8 @@ async def on_button(turn: Turn) -> None:
         await form.start(turn, data[2], data[3])
     elif len(data) == 4 and data[1] == "again":  # "Emitir de novo" on the case card
         await card.again(turn, data[2], data[3])
+    elif len(data) == 4 and data[1] == "photo":  # the notice's photo, asked again
+        await after.resume(turn, data[2], data[3])
     elif len(data) >= 3 and turn.conv.state == AFTER:
         await after.on_button(turn, data)
     elif len(data) >= 3:

@@ -14,6 +14,8 @@ from bot.inspector.states import AFTER
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.services.errors import ServiceError
+from core.services.inspectors import require_inspector
+from core.services.notice_photo import pending_photo
 from core.services.step_forms import AFTER_STEP, record_after_step
 
 
@@ -30,6 +32,18 @@ async def ask(turn: Turn, protocol: str, code: str, article: str) -> bool:
     await turn.save(AFTER, d)
     await turn.reply(texts.AFFIX_NOW.format(article=article), _done_button(d))
     return True
+
+
+async def resume(turn: Turn, protocol: str, code: str) -> None:
+    """insp:photo:<protocol>:<code> (the reminder's button, or the card's): the photo asked
+    again, if it is still missing and the case is still this inspector's."""
+    inspector = await require_inspector(turn.core, turn.user_id)
+    missing = await pending_photo(turn.core, protocol, inspector.id)
+    await turn.answer()
+    if missing is None or missing.code != code:
+        await turn.reply(texts.NO_PHOTO_PENDING.format(protocol=protocol))
+        return
+    await ask(turn, missing.protocol, missing.code, missing.article)
 
 
 async def on_message(turn: Turn) -> None:

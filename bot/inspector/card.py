@@ -10,6 +10,7 @@ from core.formatting import citizen_said, fmt_date, fmt_place
 from core.identifiers import format_plate
 from bot.replies import send_document_or_queue
 from core.services.inspectors import actor_ref, require_inspector
+from core.services.notice_photo import BUTTON as PHOTO_BUTTON, MissingPhoto, pending_photo
 from core.services.reissue import IssuedDocument, issued_documents, reissue
 from core.services.task_views import CaseCard, case_card
 from core.services.tasks import OFFERED
@@ -52,13 +53,18 @@ def _pin(card: CaseCard) -> str:
     return f"{card.lat:.5f}, {card.lon:.5f}"
 
 
-def buttons(card: CaseCard, issued: list[IssuedDocument] = ()):
+def buttons(card: CaseCard, issued: list[IssuedDocument] = (),
+            missing: MissingPhoto | None = None):
     """One short button per action (Transition.button), two to a row on a phone's screen;
-    then "Emitir de novo" for each legal document of the case, as first issued."""
+    the photo of the notice affixed if it is still missing; then "Emitir de novo" for each
+    legal document of the case, as first issued."""
     actions = [(a.button, f"insp:do:{card.protocol}:{a.code}") for a in card.actions]
+    if missing is not None:
+        actions.append((PHOTO_BUTTON, f"insp:photo:{card.protocol}:{missing.code}"))
     rows = [actions[i:i + 2] for i in range(0, len(actions), 2)]
-    rows += [[(texts.AGAIN.format(label=doc.label)[:60],
-               f"insp:again:{card.protocol}:{doc.kind}")] for doc in issued]
+    again = [(texts.AGAIN.format(button=doc.button), f"insp:again:{card.protocol}:{doc.kind}")
+             for doc in issued]
+    rows += [again[i:i + 2] for i in range(0, len(again), 2)]
     if card.task_status == OFFERED:
         rows.insert(0, [(texts.ACCEPT, f"task:accept:{card.task_id}"),
                         (texts.REFUSE, f"task:refuse:{card.task_id}")])
@@ -68,7 +74,18 @@ def buttons(card: CaseCard, issued: list[IssuedDocument] = ()):
 async def show(turn: Turn, protocol: str, before: str = "") -> None:
     card = await case_card(turn.core, turn.user_id, protocol)
     issued = await issued_documents(turn.core, card.protocol)
-    await turn.reply((before + "\n\n" if before else "") + render(card), buttons(card, issued))
+    missing = await pending_photo(turn.core, card.protocol)
+    if missing is not None and missing.task_id != card.task_id:
+        missing = None
+    text = render(card)
+    if missing is not None:  # Art. 4º, II, a: the notice photographed affixed
+        text += "\n" + texts.PHOTO_PENDING.format(label=missing.label, article=missing.article)
+    if issued:  # the button names the document in a word or two; the text in full
+        text += "\n" + "\n".join([texts.AGAIN_HEAD] + [
+            texts.OPTION_LINE.format(button=texts.AGAIN.format(button=doc.button),
+                                     label=doc.label) for doc in issued])
+    await turn.reply(((before + "\n\n" if before else "") + text)[:4096],
+                     buttons(card, issued, missing))
 
 
 async def again(turn: Turn, protocol: str, kind: str) -> None:

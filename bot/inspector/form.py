@@ -17,7 +17,7 @@ from bot.replies import send_document_or_queue
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.formatting import fmt_date
-from core.lifecycle import TransitionRefused
+from core.lifecycle import BUTTON_MAX, TransitionRefused
 from core.services.documents import DocumentUnavailable
 from core.services.errors import ServiceError
 from core.services.step_forms import (BOOL, CHOICE, CRITERIA, DATETIME, NO_MISSING_PARTS,
@@ -69,44 +69,79 @@ async def ask(turn: Turn, form: StepForm, d: dict, before: str = "") -> None:
     text = head + texts.FORM_STEP.format(label=form.label, article=form.article, n=n,
                                          total=len(asked), field=f.label)
     text += "\n" + texts.HINT["media" if f.video else f.kind]
+    more, rows = field_buttons(f, d)
+    await turn.reply((text + more)[:4096], inline(rows))
+
+
+def _toggles(f: FormField, d: dict) -> list[list[tuple[str, str]]]:
+    """One short button per sign or part (FormField.button), ticked or not."""
+    ticked = set(d["facts"].get(f.fact) or ())
+    return [[(("✅ " if v in ticked else "⬜ ") + f.button(k), _b(d, f"tog:{k}"))]
+            for k, (v, _) in enumerate(f.options)]
+
+
+def field_buttons(f: FormField, d: dict) -> tuple[str, list[list[tuple[str, str]]]]:
+    """The buttons answering field `f` (each a few words, for a phone) and the text the
+    message adds to say in full what they stand for (the sign and its article, the value
+    suggested)."""
+    more = ""
     rows: list[list[tuple[str, str]]] = []
     value = d["facts"].get(f.fact)
     if f.kind in (CRITERIA, PARTS):
-        ticked = set(value or ())
-        rows = [[(("✅ " if v in ticked else "⬜ ") + label[:58], _b(d, f"tog:{k}"))]
-                for k, (v, label) in enumerate(f.options)]
+        more += "".join("\n" + texts.OPTION_LINE.format(button=f.button(k), label=label)
+                        for k, (_, label) in enumerate(f.options) if f.button(k) != label)
+        rows = _toggles(f, d)
         if f.kind == PARTS:
             rows.append([(texts.NO_PARTS_BUTTON, _b(d, "noparts"))])
         rows.append([(texts.CONTINUE, _b(d, "next"))])
     elif f.kind == PHOTOS:
         if value:
-            text += "\nJá recebi " + (f"{len(value)} foto(s) ou vídeo(s)." if f.video
+            more += "\nJá recebi " + (f"{len(value)} foto(s) ou vídeo(s)." if f.video
                                        else f"{len(value)} foto(s).")
         rows = [[(texts.DONE, _b(d, "next"))]]
     elif f.kind == BOOL:
         rows = [[(texts.YES, _b(d, "yes")), (texts.NO, _b(d, "no"))]]
     elif f.kind == CHOICE:
-        rows = [[(label, _b(d, f"pick:{k}"))] for k, (_, label) in enumerate(f.options)]
+        rows = [[(f.button(k), _b(d, f"pick:{k}"))] for k in range(len(f.options))]
     elif f.kind == DATETIME:
         rows = [[(texts.NOW, _b(d, "now"))]]
     elif f.kind == ODOMETER:
         rows = [[(texts.NO_ODOMETER_BUTTON, _b(d, "noodo"))]]
     if f.suggestion:
-        if len(texts.USE.format(value=f.suggestion)) > 60:  # the button shows only the start
-            text += "\n" + texts.SUGGESTED.format(value=f.suggestion)
-        rows.append([(texts.USE.format(value=f.suggestion)[:60], _b(d, "use"))])
+        use = texts.USE.format(value=f.suggestion)
+        if len(use) > BUTTON_MAX:  # the value in the text, a short button to take it
+            more += "\n" + texts.SUGGESTED.format(value=f.suggestion)
+            use = texts.USE_SUGGESTION
+        rows.append([(use, _b(d, "use"))])
     if not f.required and f.kind not in (BOOL,):
         rows.append([(texts.SKIP, _b(d, "skip"))])
     rows.append([(texts.CANCEL, _b(d, "cancel"))])
-    await turn.reply(text[:4096], inline(rows))
+    return more, rows
+
+
+def _asked(form: StepForm, d: dict) -> list[tuple[int, FormField]]:
+    """(index in the form, field) of the fields answered, as the summary numbers them."""
+    return [(k, f) for k, f in enumerate(form.fields)
+            if wanted(f, d["facts"]) and f.fact in d["facts"]]
+
+
+def fix_buttons(form: StepForm, d: dict) -> tuple[str, list[list[tuple[str, str]]]]:
+    """"Qual dado corrigir?": the answers numbered in the text, a short "Corrigir n" button
+    for each, two to a row."""
+    asked = _asked(form, d)
+    text = "\n".join([texts.WHICH_FIX] + [f"{n}. {f.label}: {show_value(f, d['facts'][f.fact])}"
+                                          for n, (_, f) in enumerate(asked, 1)])
+    buttons = [(texts.FIX_N.format(n=n), _b(d, f"redo:{k}")) for n, (k, _) in
+               enumerate(asked, 1)]
+    rows = [buttons[i:i + 2] for i in range(0, len(buttons), 2)]
+    return text[:4096], rows + [[(texts.CANCEL, _b(d, "cancel"))]]
 
 
 async def _summary(turn: Turn, form: StepForm, d: dict, head: str = "") -> None:
     lines = [head + texts.SUMMARY_HEAD.format(label=form.label, article=form.article,
                                               protocol=form.protocol)]
-    for f in form.fields:
-        if wanted(f, d["facts"]) and f.fact in d["facts"]:
-            lines.append(f"• {f.label}: {show_value(f, d['facts'][f.fact])}")
+    for n, (_, f) in enumerate(_asked(form, d), 1):
+        lines.append(f"{n}. {f.label}: {show_value(f, d['facts'][f.fact])}")
     lines.append(texts.SUMMARY_TAIL)
     await turn.reply("\n".join(lines)[:4096],
                      inline([[(texts.CONFIRM, _b(d, "ok")), (texts.FIX, _b(d, "fix"))],
@@ -147,10 +182,9 @@ async def on_button(turn: Turn, data: list[str]) -> None:
         await _perform(turn, form, d)
         return
     if action == "fix" and d["i"] >= len(form.fields):
-        rows = [[(f.label[:60], _b(d, f"redo:{k}"))] for k, f in enumerate(form.fields)
-                if wanted(f, d["facts"])]
+        text, rows = fix_buttons(form, d)
         await turn.answer()
-        await turn.reply(texts.WHICH_FIX, inline(rows + [[(texts.CANCEL, _b(d, "cancel"))]]))
+        await turn.reply(text, inline(rows))
         return
     if action == "redo" and arg.isdigit() and int(arg) < len(form.fields):
         k = int(arg)
@@ -204,14 +238,7 @@ async def on_button(turn: Turn, data: list[str]) -> None:
 
 
 def _toggle_markup(f: FormField, d: dict):
-    ticked = set(d["facts"].get(f.fact) or ())
-    rows = [[(("✅ " if v in ticked else "⬜ ") + label[:58], _b(d, f"tog:{k}"))]
-            for k, (v, label) in enumerate(f.options)]
-    if f.kind == PARTS:
-        rows.append([(texts.NO_PARTS_BUTTON, _b(d, "noparts"))])
-    rows.append([(texts.CONTINUE, _b(d, "next"))])
-    rows.append([(texts.CANCEL, _b(d, "cancel"))])
-    return inline(rows)
+    return inline(field_buttons(f, d)[1])
 
 
 # ----------------------------------------------------------------------------- messages

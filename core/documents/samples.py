@@ -1,13 +1,17 @@
 """Sample data for every document (tests and docs/samples/). Fictitious people and numbers.
 
-Regenerate the sample PDFs: `python -m core.documents.samples docs/samples`."""
+Regenerate the sample PDFs, and the PNG previews the README shows (docs/samples/png, first
+page, when poppler's pdftoppm is installed): `python -m core.documents.samples docs/samples`."""
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
 from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 
+from core.identifiers import format_case_code
 from core.documents.data import (
     EDITAL_LEILAO, EDITAL_NOTIFICACAO, EDITAL_REMOCAO, FURNITURE, OWNER_UNIDENTIFIED,
     AffixedNoticeData, AutoInfracaoData, CityHeader, CompanyLiability, DeadlineText, Depot,
@@ -16,14 +20,25 @@ from core.documents.data import (
     RemovalTermData, SeizedItem,
 )
 
+#: The office's contact as every document prints it on its own header line (OFFICE_ADDRESS,
+#: OFFICE_PHONE, OFFICE_HOURS; core.services.placeholders.office_contact).
+OFFICE_DORES = ("Setor de fiscalização da Prefeitura Municipal de Dores do Indaiá: Praça do "
+                "Rosário, 1, Centro — tel. (37) 3551-0000 — atendimento de segunda a sexta, das "
+                "8h às 17h")
+OFFICE_DRACENA = ("Setor de fiscalização da Prefeitura Municipal de Dracena: Rua Brasil, 1144, "
+                  "Centro — tel. (18) 3821-8200 — atendimento de segunda a sexta, das 8h às 17h")
 DORES = CityHeader("Dores do Indaiá", "MG", "Lei Ordinária nº 3.043, de 08 de setembro de 2022",
-                   "dores-do-indaia")
-DRACENA = CityHeader("Dracena", "SP", "Lei nº 56, de 09 de outubro de 1951", "dracena")
+                   "dores-do-indaia", OFFICE_DORES)
+DRACENA = CityHeader("Dracena", "SP", "Lei nº 56, de 09 de outubro de 1951", "dracena",
+                     OFFICE_DRACENA)
 BOT = "ViaLivreDoresBot"
-CASE = "DI-2026-0042"
-LINK = OwnerLink(BOT, CASE)
+#: The owner's code as stored (8 characters of Crockford's base 32) and as every document
+#: prints it (core.identifiers.format_case_code, as core.services.documents hands it over).
+CODE = "K7QM42XD"
+CASE = format_case_code(CODE)  # "K7QM-42XD"
+LINK = OwnerLink(BOT, CODE)
 WHEN = datetime(2026, 11, 30, 14, 40)
-INSPECTOR = Inspector("João Pereira", "Secretaria Municipal de Administração", "1234")
+INSPECTOR = Inspector("João Pereira", "Secretaria Municipal de Administração", "12.345-6")
 OWNER_CPF = "529.982.247-25"  # a valid CPF that must never reach an edital
 REPORTER = "Ana Denunciante"  # the reporter: never printed on any edital
 GOL = ObjectData("ABC1D23", "Dores do Indaiá", "MG", "Volkswagen", "Gol 1.0", "Prata",
@@ -72,8 +87,7 @@ def affixed() -> AffixedNoticeData:
         DeadlineText(DUE_NOTIF.due_in_full, DUE_NOTIF.due_date, "Art. 4º, II, a",
                      "10 dias contados da afixação em 30/11/2026."),
         "30/11/2026", "14:35", INSPECTOR, LINK,
-        "Prefeitura Municipal, Praça do Rosário, 1, Centro — (37) 3551-0000 — segunda a "
-        "sexta, das 8h às 17h", WHEN)
+        f"{OFFICE_DORES}. Pátio: {DEPOT.address} — {DEPOT.hours}", WHEN)
 
 
 def removal() -> RemovalTermData:
@@ -108,7 +122,7 @@ def edital_info(header: CityHeader = DORES) -> EditalInfo:
                       "Carlos Souza", "Secretário Municipal de Administração, Planejamento e Finanças",
                       datetime(2026, 12, 14, 10, 0), auction_date="15/02/2027, às 9h",
                       auction_place="Pátio Municipal, Av. Brasil, 900",
-                      info="Prefeitura Municipal, Praça do Rosário, 1 — (37) 3551-0000",
+                      info=header.department,
                       wordings=wordings)
 
 
@@ -199,9 +213,29 @@ def build_all() -> dict[str, bytes]:
     }
 
 
-if __name__ == "__main__":
-    out = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/samples")
+#: The samples the README shows as pictures (docs/samples/png/<name>.png).
+PREVIEWS = ("notificacao.pdf", "notificacao-afixada.pdf", "termo-de-recolhimento.pdf",
+            "auto-de-infracao.pdf")
+
+
+def write(out: Path, previews: bool = True) -> list[Path]:
+    """Write every sample PDF into `out` and, if pdftoppm is installed and `previews`, the
+    first page of PREVIEWS as PNG into `out`/png. Returns the files written."""
     out.mkdir(parents=True, exist_ok=True)
+    written = []
     for name, blob in build_all().items():
         (out / name).write_bytes(blob)
-        print(out / name)
+        written.append(out / name)
+    if previews and shutil.which("pdftoppm"):
+        (out / "png").mkdir(exist_ok=True)
+        for name in PREVIEWS:
+            stem = out / "png" / name.removesuffix(".pdf")
+            subprocess.run(["pdftoppm", "-r", "45", "-png", "-f", "1", "-l", "1",
+                            "-singlefile", str(out / name), str(stem)], check=True, timeout=60)
+            written.append(stem.with_suffix(".png"))
+    return written
+
+
+if __name__ == "__main__":
+    for path in write(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/samples")):
+        print(path)

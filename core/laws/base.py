@@ -49,6 +49,10 @@ class Criterion:
     code: str
     label: str  # Portuguese
     article: str
+    #: What the inspector's toggle button says on a phone (a few words, with room for the
+    #: tick: at most core.lifecycle.BUTTON_MAX - 2 characters); the label and the article
+    #: go in the message text.
+    button: str = ""
 
 
 @dataclass(frozen=True)

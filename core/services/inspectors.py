@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core.area import valid_point
 from core.lifecycle import Actor
 from core.services.context import Core
-from core.services.errors import Forbidden, InvalidInput
+from core.services.errors import Forbidden, InvalidInput, NotFound
 from core.services.people import person_for
 from core.storage.models import BindAttempt, Case, Inspector, InviteCode, Person
 from core.storage.timeline import ActorRef
@@ -118,6 +118,23 @@ async def invite_inspector(core: Core, name: str, agency: str, created_by: str |
                          created_by=(created_by or None) and str(created_by)[:80],
                          created_at=now, expires_at=now + INVITE_VALID))
     return "-".join(raw[i:i + 4] for i in range(0, CODE_LENGTH, 4))
+
+
+async def set_registration(core: Core, inspector_id: int, value: str | None) -> str:
+    """Staff set or correct an inspector's matrícula (an inspector invited before it was
+    asked, or one typed wrong at the invitation). Documents issued from now on print the new
+    one; a document already issued is kept as it was issued. Returns the matrícula stored;
+    InvalidInput (nothing written) for an empty or malformed one, NotFound for no inspector."""
+    registration = clean_registration(value)
+    if registration is None:
+        raise InvalidInput("Informe a matrícula do fiscal: ela é impressa nos documentos que "
+                           "ele assina.")
+    async with core.db.unit_of_work() as s:
+        inspector = await s.get(Inspector, inspector_id, with_for_update=True)
+        if inspector is None:
+            raise NotFound("Fiscal não encontrado.")
+        inspector.registration = registration
+    return registration
 
 
 async def _cool_down_until(s: AsyncSession, telegram_id: int, now: datetime) -> datetime | None:

@@ -318,6 +318,7 @@ class InspectorRow:
     active: bool
     open_tasks: int
     last_seen_at: datetime | None
+    registration: str | None = None  # matrícula, printed on the documents they sign
 
 
 async def inspectors(core: Core, only_active: bool = False) -> list[InspectorRow]:
@@ -331,4 +332,5 @@ async def inspectors(core: Core, only_active: bool = False) -> list[InspectorRow
         rows = (await s.execute(q)).all()
     ag = core.law.agencies
     return [InspectorRow(i.id, i.name, i.agency, ag[i.agency].name if i.agency in ag
-                         else i.agency, i.active, n, i.last_seen_at) for i, n in rows]
+                         else i.agency, i.active, n, i.last_seen_at, i.registration)
+            for i, n in rows]

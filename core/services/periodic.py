@@ -1,14 +1,17 @@
 """The periodic job both deployments run (the bot's loop; a cron could too): move lapsed
-deadlines, warn inspectors, remind owners, purge expired evidence, forget old update ids. Each part is idempotent
-and driven by the database, so running it twice or after a crash sends nothing twice."""
+deadlines, warn inspectors, remind inspectors of a notice's missing photo, remind owners,
+purge expired evidence, forget old update ids and the pace of quiet chats. Each part is
+idempotent and driven by the database, so running it twice or after a crash sends nothing
+twice."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from core.services.context import Core
 from core.services.conversation import forget_processed
+from core.services.notice_photo import NoticePhotoReport, notice_photo_reminders
 from core.services.reminders import ReminderReport, owner_reminders
 from core.services.retention import PurgeReport, purge_expired_evidence
 from core.services.sweep import SweepReport, sweep_deadlines
@@ -26,11 +29,12 @@ class PeriodicReport:
     reminders: ReminderReport
     purge: PurgeReport
     forgotten_updates: int = 0
+    notice_photos: NoticePhotoReport = field(default_factory=NoticePhotoReport)
 
     @property
     def queued_messages(self) -> bool:
         return bool(self.sweep.moved or self.sweep.refused or self.warnings.queued
-                    or self.reminders.queued)
+                    or self.reminders.queued or self.notice_photos.queued)
 
 
 async def run_periodic(core: Core, now: datetime | None = None) -> PeriodicReport:
@@ -38,7 +42,7 @@ async def run_periodic(core: Core, now: datetime | None = None) -> PeriodicRepor
     report = PeriodicReport(
         await sweep_deadlines(core, now), await inspector_warnings(core, now),
         await owner_reminders(core, now), await purge_expired_evidence(core, now),
-        await forget_processed(core, now=now))
+        await forget_processed(core, now=now), await notice_photo_reminders(core, now))
     await send_limits.forget_idle_chats(core.db)  # the per-chat pace of chats quiet for a day
     return report
 

@@ -38,6 +38,11 @@ LABELS = {"notificacao": "Notificação ao proprietário",
           "termo_recolhimento": "Termo de recolhimento",
           "auto_infracao": "Auto de infração", "intimacao": "Intimação",
           "nota_apreensao": "Nota de apreensão", "registro_apreensao": "Auto de apreensão"}
+#: The document's name on the inspector's "emitir de novo" button: a few words for a phone.
+BUTTONS = {"notificacao": "Notificação", "notificacao_afixada": "Notificação afixada",
+           "termo_recolhimento": "Termo de recolhimento", "auto_infracao": "Auto de infração",
+           "intimacao": "Intimação", "nota_apreensao": "Nota de apreensão",
+           "registro_apreensao": "Auto de apreensão"}
 NOT_ISSUED = ("Este documento ainda não foi emitido neste caso: ele é emitido junto com o "
               "passo correspondente.")
 
@@ -47,6 +52,10 @@ class IssuedDocument:
     kind: str
     label: str  # Portuguese
     sha256: str  # of the latest issue
+
+    @property
+    def button(self) -> str:
+        return BUTTONS.get(self.kind, self.label)
 
 
 def _latest(events: list[Event]) -> dict[str, Event]:

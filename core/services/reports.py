@@ -25,6 +25,7 @@ from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
 from core.services.people import person_for
+from core.services.views import citizen_situation
 from core.storage.geo import cell_of
 from core.storage.group_commit import GroupCommit
 from core.storage.models import Case, Event, Evidence, Person, Subscription, SupportingReport
@@ -78,6 +79,9 @@ class NearbyCase:
     address: str | None
     distance_m: float
     photo_sha256: str | None
+    #: Where the object is and what comes next, in plain words (Law.state_texts), for the
+    #: citizen: never a state's name.
+    situation: str = ""
 
 
 TEXT_FIELDS = ("address", "neighbourhood", "colour", "make_model", "time_there", "description")
@@ -282,7 +286,9 @@ async def find_nearby(core: Core, category: str, lat: float, lon: float,
                 first_photo.setdefault(case_id, sha)
     return [NearbyCase(case.protocol, law.categories[case.category].label,
                        law.tracks[case.track].state(case.state).label, case.address,
-                       round(dist, 1), first_photo.get(case.id)) for case, dist in found]
+                       round(dist, 1), first_photo.get(case.id),
+                       citizen_situation(law, case.track, case.state))
+            for case, dist in found]
 
 
 async def support_case(core: Core, protocol: str, telegram_id: int,

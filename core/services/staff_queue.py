@@ -3,7 +3,9 @@ why, oldest first. Reasons: nobody competent was active when the case came in (o
 asked to assign, tasks.NO_INSPECTOR); the inspector refused the task and nobody else competent
 was left (tasks.refuse_task); the task was withdrawn (the inspector was deactivated) and nobody
 took it over; the inspector holds the task but its message is a dead letter
-(delivery.untold_cases). Staff assign from the list through tasks.assign_case. Reads only."""
+(delivery.untold_cases); the photo of the notice affixed is still missing some business days
+after the step (core.services.notice_photo.overdue_for_staff: the inspector was reminded and
+did not send it). Staff assign from the list through tasks.assign_case. Reads only."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -11,18 +13,22 @@ from datetime import datetime
 
 from sqlalchemy import and_, exists, or_, select
 
+from core.formatting import fmt_date, local_date
 from core.services import delivery
 from core.services.context import Core
+from core.services.notice_photo import overdue_for_staff
 from core.services.panel_common import ACTIVE_TASK, needs_inspector, state_label
 from core.services.tasks import REFUSED, WITHDRAWN, allowed_agencies
 from core.storage.models import Case, Inspector, Task
 
 NO_INSPECTOR, REFUSED_BY, WITHDRAWN_FROM, UNTOLD = "none", "refused", "withdrawn", "untold"
+NO_NOTICE_PHOTO = "notice_photo"
 #: The reasons in the order the dashboard lists them, with their Portuguese label.
 REASONS = {NO_INSPECTOR: "Sem fiscal ativo competente",
            REFUSED_BY: "Recusado pelo fiscal",
            WITHDRAWN_FROM: "Tarefa retirada do fiscal",
-           UNTOLD: "Fiscal não avisado da tarefa"}
+           UNTOLD: "Fiscal não avisado da tarefa",
+           NO_NOTICE_PHOTO: "Notificação afixada sem foto"}
 LIMIT = 500
 
 
@@ -89,6 +95,12 @@ async def staff_queue(core: Core) -> StaffQueue:
         told = {u.protocol for u in untold}
         untold_cases = {c.protocol: c for c in (await s.execute(select(Case).where(
             Case.protocol.in_(sorted(told))))).scalars().all()} if told else {}
+        no_photo = await overdue_for_staff(core, s)
+        no_photo_cases = {c.id: c for c in (await s.execute(select(Case).where(
+            Case.id.in_([m.case_id for m in no_photo])))).scalars().all()} if no_photo else {}
+        holders = dict((await s.execute(select(Inspector.id, Inspector.name).where(
+            Inspector.id.in_([m.inspector_id for m in no_photo if m.inspector_id]))))
+            .all()) if no_photo else {}
     items = []
     for c in cases:
         task, name = last.get(c.id, (None, ""))
@@ -106,5 +118,13 @@ async def staff_queue(core: Core) -> StaffQueue:
         if c is not None:
             items.append(_brief(core, c, u.failed_at or c.created_at, UNTOLD,
                                 f"{u.inspector}: {u.error}"))
+    listed = {it.protocol for it in items}
+    for m in no_photo:
+        c = no_photo_cases.get(m.case_id)
+        if c is not None and c.protocol not in listed:
+            who = holders.get(m.inspector_id) or "nenhum fiscal com o caso"
+            items.append(_brief(core, c, m.since, NO_NOTICE_PHOTO,
+                                f"{who}: afixada em {fmt_date(local_date(m.since))}, foto não "
+                                f"enviada ({m.article})"))
     items.sort(key=lambda it: (it.since, it.protocol))
     return StaffQueue(items)

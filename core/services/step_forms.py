@@ -80,6 +80,13 @@ class FormField:
     suggestion: str | None = None  # a value offered as a button (e.g. the protocol)
     only_if: tuple[str, Any] | None = None  # ask only when facts[name] == value
     video: bool = False  # PHOTOS that also take videos (Art. 6º, I, a)
+    #: What each option's button says on a phone (Criterion.button: a few words); the full
+    #: label with its article is in `options` and goes in the message text.
+    buttons: tuple[str, ...] = ()
+
+    def button(self, k: int) -> str:
+        """The short label of option `k`."""
+        return self.buttons[k] if k < len(self.buttons) else self.options[k][1]
 
 
 @dataclass(frozen=True)
@@ -127,9 +134,11 @@ def fields_for(core: Core, track: str, code: str, protocol: str,
     def add(fact: str, required: bool = True, **kw: Any) -> None:
         kind = _kind(fact)
         options: tuple[tuple[str, str], ...] = ()
+        buttons: tuple[str, ...] = ()
         if kind == CRITERIA:
             signs = core.law.checklist(category) if category else core.law.criteria
             options = tuple((c.code, f"{c.label} ({c.article})") for c in signs)
+            buttons = tuple(c.button or c.label for c in signs)
         elif kind == PARTS:
             options = tuple(MISSING_PARTS.items())
         elif kind == CHOICE:
@@ -139,7 +148,7 @@ def fields_for(core: Core, track: str, code: str, protocol: str,
                       "depot_register_entry": protocol}.get(fact)
         label = EXTRA_LABELS.get(fact) or lifecycle.label_fact(fact)
         out.append(FormField(fact, label, kind, required, options,
-                             suggestion, video=fact in VIDEO_FACTS, **kw))
+                             suggestion, video=fact in VIDEO_FACTS, buttons=buttons, **kw))
 
     for fact in t.requires:
         add(fact)
