@@ -13,7 +13,7 @@ from core.services import public as pub
 from core.services import owner_access, public_access
 from core.storage.models import Case
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.test_admin_fixtures import (CENTRE, csrf_of, new_case, panel,  # noqa: F401
+from tests.test_admin_fixtures import (CENTRE, Panel, csrf_of, new_case, panel,  # noqa: F401
                                        to_notice_affixed)
 
 BOX = pub.Bbox(CENTRE[0] - 0.01, CENTRE[1] - 0.01, CENTRE[0] + 0.01, CENTRE[1] + 0.01)
@@ -181,3 +181,33 @@ async def test_public_map_page_lists_cases_without_login(panel, photo):
         html = await resp.text()
         assert resp.status == 200
         assert case.protocol in html and "Vila Nova" in html
+
+
+async def test_the_visitor_key_believes_x_forwarded_for_only_from_a_trusted_proxy(
+        make_core, photo, monkeypatch):
+    """The rate limit counts per visitor (admin.visitor): a spoofed X-Forwarded-For from an
+    untrusted peer changes nothing; from a TRUSTED_PROXIES peer its right-most address that
+    is not a trusted proxy is the visitor."""
+    monkeypatch.setattr(public_access, "RATE_LIMIT", 2)
+    direct = Panel(await make_core())
+    case = await new_case(direct.core, photo, 0)
+    url = f"/publico/protocolo/{case.protocol}"
+
+    async def get(client, forwarded: str | None) -> int:
+        headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+        return (await client.get(url, headers=headers)).status
+
+    async with direct.client() as client:  # the test client's peer is 127.0.0.1, not trusted
+        assert [await get(client, f"203.0.113.{i}") for i in range(3)] == [200, 200, 429]
+    proxied = Panel(await make_core(trusted_proxies="10.9.9.9, 127.0.0.0/8"))
+    async with proxied.client() as client:
+        # the client wrote 198.51.100.1; the proxy appended the real peer 203.0.113.50
+        assert [await get(client, "198.51.100.1, 203.0.113.50") for _ in range(3)] \
+            == [200, 200, 429]
+        assert await get(client, "203.0.113.50, 203.0.113.51") == 200  # another visitor
+        # two trusted proxies in a row: the first untrusted address from the right
+        assert await get(client, "203.0.113.52, 10.9.9.9") == 200
+        assert await get(client, "203.0.113.52, 10.9.9.9") == 200
+        assert await get(client, "198.51.100.7, 203.0.113.52, 10.9.9.9") == 429
+        # no header: the proxy itself, already limited by the first part
+        assert await get(client, None) == 429
