@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
-from sqlalchemy import update
+from sqlalchemy import delete, select, update
 
 from core.services import public as pub
 from core.services import owner_access, public_access
-from core.storage.models import Case
+from core.storage.geo import GRID_COLS, MAX_LEVEL, cell_of, level_cell
+from core.storage.models import Case, MapCell
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import (CENTRE, Panel, csrf_of, new_case, panel,  # noqa: F401
                                        to_notice_affixed)
@@ -211,3 +212,47 @@ async def test_the_visitor_key_believes_x_forwarded_for_only_from_a_trusted_prox
         assert await get(client, "198.51.100.7, 203.0.113.52, 10.9.9.9") == 429
         # no header: the proxy itself, already limited by the first part
         assert await get(client, None) == 429
+
+
+async def _counters(core) -> dict:
+    async with core.db.read() as s:
+        return {(r.level, r.cell, r.category, r.state): (r.n, r.row_sum, r.col_sum)
+                for r in (await s.execute(select(MapCell))).scalars()}
+
+
+async def _expected_counters(core) -> dict:
+    out: dict = {}
+    async with core.db.read() as s:
+        rows = (await s.execute(select(Case.cell, Case.category, Case.state)
+                                .where(Case.is_open.is_(True)))).all()
+    for cell, category, state in rows:
+        for level in range(MAX_LEVEL + 1):
+            n, r, c = out.get((level, level_cell(cell, level), category, state), (0, 0, 0))
+            out[(level, level_cell(cell, level), category, state)] = (
+                n + 1, r + cell // GRID_COLS, c + cell % GRID_COLS)
+    return out
+
+
+async def test_the_maps_cell_counters_follow_every_write(core, photo, add_case):
+    """map_cells (the city-wide view's counts) is kept by the database: reports, a
+    transition, a plain UPDATE and a DELETE all show in it, level by level."""
+    cases = [await new_case(core, photo, i) for i in range(4)]
+    far = await new_case(core, photo, 0, category="large_furniture")
+    async with core.db.unit_of_work() as s:  # moved 2 km north: another cell at every level
+        await s.execute(update(Case).where(Case.protocol == far.protocol).values(
+            lat=CENTRE[0] + 0.02, cell=cell_of(CENTRE[0] + 0.02, CENTRE[1])))
+    await to_notice_affixed(core, cases[0].protocol)
+    await _close(core, cases[1].protocol, 1)
+    assert await _counters(core) == await _expected_counters(core)
+    assert sum(n for (level, *_), (n, _, _) in (await _counters(core)).items() if level == 0) == 4
+    async with core.db.unit_of_work() as s:  # a bare case (no events): inserted, then deleted
+        bare = (await add_case(s, lat=CENTRE[0], lon=CENTRE[1])).id
+    assert sum(n for (level, *_), (n, _, _) in (await _counters(core)).items() if level == 0) == 5
+    async with core.db.unit_of_work() as s:
+        await s.execute(delete(Case).where(Case.id == bare))
+    assert await _counters(core) == await _expected_counters(core)
+    # the city-wide view: clusters from the counters, the closed case from its index
+    city = pub.Bbox(CENTRE[0] - 0.06, CENTRE[1] - 0.06, CENTRE[0] + 0.06, CENTRE[1] + 0.06)
+    result = await pub.map_cases(core, city, cap=2)
+    assert result.total == 5 and not result.cases and len(result.clusters) == 2  # 4 open + 1
+    assert all(k.lat == round(k.lat, 3) for k in result.clusters)  # never finer than public

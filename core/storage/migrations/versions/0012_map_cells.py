@@ -77,7 +77,8 @@ def _pg_apply(parts: list[str], removed: str | None) -> str:
     """One upsert of the statement's deltas in key order, then the emptied counters out."""
     sql = (f"INSERT INTO map_cells ({KEY}, n, row_sum, col_sum) "
            f"SELECT {KEY}, sum(n), sum(row_sum), sum(col_sum) FROM ({' UNION ALL '.join(parts)}) d "
-           f"GROUP BY {KEY} HAVING sum(n) <> 0 ORDER BY {KEY} "
+           f"GROUP BY {KEY} HAVING sum(n) <> 0 OR sum(row_sum) <> 0 OR sum(col_sum) <> 0 "
+           f"ORDER BY {KEY} "
            f"ON CONFLICT ({KEY}) DO UPDATE SET n = map_cells.n + excluded.n, "
            "row_sum = map_cells.row_sum + excluded.row_sum, "
            "col_sum = map_cells.col_sum + excluded.col_sum; ")
