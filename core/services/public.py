@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, literal_column, select
 
 from core.formatting import fmt_date
 from core.services.context import Core
@@ -30,8 +30,7 @@ from core.services.errors import InvalidInput, NotFound
 from core.services.evidence import public_photo
 from core.services.panel_common import state_label, tz
 from core.services.views import PublicCaseView, public_view
-from core.storage.geo import (CELL_DEG, GRID_COLS, LEVEL_FACTOR, MAX_LEVEL, bbox_cells,
-                              level_cell)
+from core.storage.geo import CELL_DEG, GRID_COLS, LEVEL_FACTOR, MAX_LEVEL, bbox_cells
 from core.storage.models import Case, Evidence, MapCell
 from core.storage.protocol import PROTOCOL_RE
 
@@ -229,13 +228,17 @@ async def _counts(core: Core, s, area: _Area, category: str, situation: str,
         for cell, n, rows, cols in (await s.execute(q)).all():
             out[cell] = [int(n), int(rows), int(cols)]
     if situation != OPEN:
-        q = select(Case.cell, func.count()).where(
-            *_closed_where(core, area, category, situation)).group_by(Case.cell)
-        for cell, n in (await s.execute(q)).all():
-            acc = out.setdefault(level_cell(cell, level), [0, 0, 0])
-            acc[0] += n
-            acc[1] += cell // GRID_COLS * n
-            acc[2] += cell % GRID_COLS * n
+        # integers of ours written inline, so GROUP BY repeats the very expression it selects
+        cols, factor = literal_column(str(int(GRID_COLS))), literal_column(str(int(f)))
+        row, col = Case.cell // cols, Case.cell % cols
+        lcell = (row // factor) * cols + col // factor
+        q = select(lcell, func.count(), func.sum(row), func.sum(col)).where(
+            *_closed_where(core, area, category, situation)).group_by(lcell)
+        for cell, n, rows, cols_ in (await s.execute(q)).all():
+            acc = out.setdefault(int(cell), [0, 0, 0])
+            acc[0] += int(n)
+            acc[1] += int(rows)
+            acc[2] += int(cols_)
     return out
 
 

@@ -58,8 +58,10 @@ def _sqlite_remove(rec: str) -> str:
 
 
 SQLITE = [
-    f"CREATE TRIGGER map_cells_insert AFTER INSERT ON cases BEGIN {_sqlite_add('NEW')} END",
-    f"CREATE TRIGGER map_cells_delete AFTER DELETE ON cases BEGIN {_sqlite_remove('OLD')} END",
+    "CREATE TRIGGER map_cells_insert AFTER INSERT ON cases WHEN NEW.is_open "
+    f"BEGIN {_sqlite_add('NEW')} END",
+    "CREATE TRIGGER map_cells_delete AFTER DELETE ON cases WHEN OLD.is_open "
+    f"BEGIN {_sqlite_remove('OLD')} END",
     "CREATE TRIGGER map_cells_update AFTER UPDATE OF is_open, state, category, cell ON cases "
     "WHEN OLD.is_open IS NOT NEW.is_open OR OLD.state IS NOT NEW.state "
     "OR OLD.category IS NOT NEW.category OR OLD.cell IS NOT NEW.cell "
