@@ -159,7 +159,10 @@ def zoom(box: Bbox) -> tuple[int, int]:
     """(k, level) for the visible area: clusters are blocks of k × k cells of CELL_DEG, k the
     power of two giving at most CLUSTER_BLOCKS blocks across the view (so blocks stay put as
     the map pans), counted from the map_cells counters of the largest level that fits a
-    block. The rows read are then at most (2·CLUSTER_BLOCKS + 1)² cells, whatever the zoom."""
+    block (a block is 1 or 2 level cells across). The counters read are then at most
+    (2·CLUSTER_BLOCKS + 1)² level cells (times the categories and states present there),
+    whatever the zoom and however many cases. Above level 0 a cell may reach past the view:
+    its count is then a little more than the view holds (and decides for clusters)."""
     span = max(box.north - box.south, box.east - box.west) / CELL_DEG
     k = 1
     while k * CLUSTER_BLOCKS < span:
@@ -228,10 +231,12 @@ async def _counts(core: Core, s, area: _Area, category: str, situation: str,
         for cell, n, rows, cols in (await s.execute(q)).all():
             out[cell] = [int(n), int(rows), int(cols)]
     if situation != OPEN:
-        # integers of ours written inline, so GROUP BY repeats the very expression it selects
+        # integers of ours written inline, so GROUP BY repeats the very expression it selects;
+        # "/" of integers is integer division on both databases (SQLAlchemy's "//" would
+        # render FLOOR(), a float on SQLite)
         cols, factor = literal_column(str(int(GRID_COLS))), literal_column(str(int(f)))
-        row, col = Case.cell // cols, Case.cell % cols
-        lcell = (row // factor) * cols + col // factor
+        row, col = Case.cell.op("/")(cols), Case.cell % cols
+        lcell = row.op("/")(factor) * cols + col.op("/")(factor)
         q = select(lcell, func.count(), func.sum(row), func.sum(col)).where(
             *_closed_where(core, area, category, situation)).group_by(lcell)
         for cell, n, rows, cols_ in (await s.execute(q)).all():
