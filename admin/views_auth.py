@@ -6,12 +6,9 @@ import time
 from aiohttp import web
 
 from admin.security import Session, safe_next
+from admin.visitor import visitor_ip
 from admin.web import CORE, SESSION, THROTTLE, USER, redirect, render, require
 from core.services.staff import StaffUserInfo, authenticate, change_password, end_sessions
-
-
-def _client_ip(request: web.Request) -> str:
-    return request.remote or "?"
 
 
 async def login_page(request: web.Request) -> web.Response:
@@ -25,7 +22,7 @@ async def login(request: web.Request) -> web.StreamResponse:
     username = str(form.get("username", "")).strip().lower()
     password = str(form.get("password", ""))
     nxt = safe_next(str(form.get("next", "/")))
-    ip = _client_ip(request)
+    ip = visitor_ip(request)
     throttle = request.app[THROTTLE]
     db = request.app[CORE].db
     wait = await throttle.blocked_for(db, username, ip)

@@ -11,16 +11,13 @@ from aiohttp import web
 
 from admin import params
 from admin.files import FILE_CSP, file_response
+from admin.visitor import visitor_ip
 from admin.web import SETTINGS, core_of, render
 from core.services import public as pub
 from core.services.errors import Forbidden, NotFound
 from core.services.public_access import RateLimited, hit, owner_page
 
 PREFIX = "/publico"
-
-
-def _visitor(request: web.Request) -> str:
-    return request.remote or "?"
 
 
 def _filters(request: web.Request) -> tuple[str, str]:
@@ -91,7 +88,7 @@ async def status_page(request: web.Request) -> web.Response:
     Telegram."""
     core = core_of(request)
     try:
-        await hit(core, _visitor(request))
+        await hit(core, visitor_ip(request))
         st = await pub.status(core, request.match_info["protocol"])
     except RateLimited as exc:
         return _limited(request, exc)
@@ -118,8 +115,8 @@ async def _owner(request: web.Request, code: str, answer: str | None,
                  check_answer: bool) -> web.Response:
     core = core_of(request)
     try:
-        await hit(core, _visitor(request))
-        view = await owner_page(core, _visitor(request), code, answer,
+        await hit(core, visitor_ip(request))
+        view = await owner_page(core, visitor_ip(request), code, answer,
                                 check_answer=check_answer)
     except RateLimited as exc:
         return _limited(request, exc)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, IPvAnyNetwork, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -65,12 +65,22 @@ class Settings(BaseSettings):
     admin_secret_key: str = ""
     map_tile_url: str = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     admin_cookie_secure: bool = Field(False, description="Secure cookies (panel behind HTTPS)")
+    trusted_proxies: Annotated[list[IPvAnyNetwork], NoDecode] = Field(
+        default_factory=list, description="Reverse proxies whose X-Forwarded-For is believed "
+        "(admin.visitor): addresses or CIDR networks, comma-separated; empty = none")
     open311_api_key: str = ""
     open311_jurisdiction_id: str = Field("", description="Open311 jurisdiction_id; empty = "
                                          "single jurisdiction, any value accepted")
     open311_fetch_media: bool = Field(False, description="Download a POST's media_url")
     open311_fetch_timeout_s: float = 5.0
     open311_fetch_max_bytes: int = 10 * 1024 ** 2
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _comma_separated(cls, value):
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     def resolved_database_url(self) -> str:
         if self.database_url:

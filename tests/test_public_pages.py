@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
-from sqlalchemy import update
+from sqlalchemy import delete, select, update
 
 from core.services import public as pub
 from core.services import owner_access, public_access
-from core.storage.models import Case
+from core.storage.geo import GRID_COLS, MAX_LEVEL, cell_of, level_cell
+from core.storage.models import Case, MapCell
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.test_admin_fixtures import (CENTRE, csrf_of, new_case, panel,  # noqa: F401
+from tests.test_admin_fixtures import (CENTRE, Panel, csrf_of, new_case, panel,  # noqa: F401
                                        to_notice_affixed)
 
 BOX = pub.Bbox(CENTRE[0] - 0.01, CENTRE[1] - 0.01, CENTRE[0] + 0.01, CENTRE[1] + 0.01)
@@ -181,3 +182,77 @@ async def test_public_map_page_lists_cases_without_login(panel, photo):
         html = await resp.text()
         assert resp.status == 200
         assert case.protocol in html and "Vila Nova" in html
+
+
+async def test_the_visitor_key_believes_x_forwarded_for_only_from_a_trusted_proxy(
+        make_core, photo, monkeypatch):
+    """The rate limit counts per visitor (admin.visitor): a spoofed X-Forwarded-For from an
+    untrusted peer changes nothing; from a TRUSTED_PROXIES peer its right-most address that
+    is not a trusted proxy is the visitor."""
+    monkeypatch.setattr(public_access, "RATE_LIMIT", 2)
+    direct = Panel(await make_core())
+    case = await new_case(direct.core, photo, 0)
+    url = f"/publico/protocolo/{case.protocol}"
+
+    async def get(client, forwarded: str | None) -> int:
+        headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+        return (await client.get(url, headers=headers)).status
+
+    async with direct.client() as client:  # the test client's peer is 127.0.0.1, not trusted
+        assert [await get(client, f"203.0.113.{i}") for i in range(3)] == [200, 200, 429]
+    proxied = Panel(await make_core(trusted_proxies="10.9.9.9, 127.0.0.0/8"))
+    async with proxied.client() as client:
+        # the client wrote 198.51.100.1; the proxy appended the real peer 203.0.113.50
+        assert [await get(client, "198.51.100.1, 203.0.113.50") for _ in range(3)] \
+            == [200, 200, 429]
+        assert await get(client, "203.0.113.50, 203.0.113.51") == 200  # another visitor
+        # two trusted proxies in a row: the first untrusted address from the right
+        assert await get(client, "203.0.113.52, 10.9.9.9") == 200
+        assert await get(client, "203.0.113.52, 10.9.9.9") == 200
+        assert await get(client, "198.51.100.7, 203.0.113.52, 10.9.9.9") == 429
+        # no header: the proxy itself, already limited by the first part
+        assert await get(client, None) == 429
+
+
+async def _counters(core) -> dict:
+    async with core.db.read() as s:
+        return {(r.level, r.cell, r.category, r.state): (r.n, r.row_sum, r.col_sum)
+                for r in (await s.execute(select(MapCell))).scalars()}
+
+
+async def _expected_counters(core) -> dict:
+    out: dict = {}
+    async with core.db.read() as s:
+        rows = (await s.execute(select(Case.cell, Case.category, Case.state)
+                                .where(Case.is_open.is_(True)))).all()
+    for cell, category, state in rows:
+        for level in range(MAX_LEVEL + 1):
+            n, r, c = out.get((level, level_cell(cell, level), category, state), (0, 0, 0))
+            out[(level, level_cell(cell, level), category, state)] = (
+                n + 1, r + cell // GRID_COLS, c + cell % GRID_COLS)
+    return out
+
+
+async def test_the_maps_cell_counters_follow_every_write(core, photo, add_case):
+    """map_cells (the city-wide view's counts) is kept by the database: reports, a
+    transition, a plain UPDATE and a DELETE all show in it, level by level."""
+    cases = [await new_case(core, photo, i) for i in range(4)]
+    far = await new_case(core, photo, 0, category="large_furniture")
+    async with core.db.unit_of_work() as s:  # moved 2 km north: another cell at every level
+        await s.execute(update(Case).where(Case.protocol == far.protocol).values(
+            lat=CENTRE[0] + 0.02, cell=cell_of(CENTRE[0] + 0.02, CENTRE[1])))
+    await to_notice_affixed(core, cases[0].protocol)
+    await _close(core, cases[1].protocol, 1)
+    assert await _counters(core) == await _expected_counters(core)
+    assert sum(n for (level, *_), (n, _, _) in (await _counters(core)).items() if level == 0) == 4
+    async with core.db.unit_of_work() as s:  # a bare case (no events): inserted, then deleted
+        bare = (await add_case(s, lat=CENTRE[0], lon=CENTRE[1])).id
+    assert sum(n for (level, *_), (n, _, _) in (await _counters(core)).items() if level == 0) == 5
+    async with core.db.unit_of_work() as s:
+        await s.execute(delete(Case).where(Case.id == bare))
+    assert await _counters(core) == await _expected_counters(core)
+    # the city-wide view: clusters from the counters, the closed case from its index
+    city = pub.Bbox(CENTRE[0] - 0.06, CENTRE[1] - 0.06, CENTRE[0] + 0.06, CENTRE[1] + 0.06)
+    result = await pub.map_cases(core, city, cap=2)
+    assert result.total == 5 and not result.cases and len(result.clusters) == 2  # 4 open + 1
+    assert all(k.lat == round(k.lat, 3) for k in result.clusters)  # never finer than public

@@ -55,7 +55,9 @@
           .bindPopup(popup(p)).addTo(layer);
       }
     });
-    status.textContent = data.total + " caso(s) nesta área.";
+    var grouped = data.features.some(function (f) { return f.properties.agrupados; });
+    status.textContent = data.total + " caso(s) nesta área." +
+      (grouped ? " Aproxime o mapa para ver cada um." : "");
   }
 
   function load() {

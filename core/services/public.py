@@ -8,9 +8,12 @@ first photo. Never the reporter (Lei 13.460/2017, art. 10, §7º), the owner, th
 chassis, a CPF/CNPJ, the citizen's description or the street address.
 
 Cases shown: every open case, and those closed in the last RECENT_DAYS days. The map asks for
-its visible area (a bbox); the query is bounded by the grid cells of core.storage.geo (index
-ix_cases_open_cell, and ix_cases_nearby with a category) and by ix_cases_closed_at; past
-POINT_CAP cases in view it answers clusters (count and centre per block of cells).
+its visible area (a bbox). It first counts what the area holds, per grid cell: the open cases
+from the map_cells counters (kept by triggers, migration 0013; at the zoom level whose cells
+fit the view, so the city-wide view reads a few thousand counters, never its cases), the
+recently closed from ix_cases_closed_cell. Past POINT_CAP cases it answers clusters (count and
+centre per block of cells, blocks fixed on the grid); else each case, read through the
+visible-area indexes (ix_cases_open_cell, ix_cases_nearby with a category).
 """
 from __future__ import annotations
 
@@ -27,15 +30,15 @@ from core.services.errors import InvalidInput, NotFound
 from core.services.evidence import public_photo
 from core.services.panel_common import state_label, tz
 from core.services.views import PublicCaseView, public_view
-from core.storage.geo import CELL_DEG, GRID_COLS, bbox_cells
-from core.storage.models import Case, Evidence
+from core.storage.geo import CELL_DEG, GRID_COLS, LEVEL_FACTOR, MAX_LEVEL, bbox_cells
+from core.storage.models import Case, Evidence, MapCell
 from core.storage.protocol import PROTOCOL_RE
 
 RECENT_DAYS = 30
 POINT_CAP = 300
 COORD_DECIMALS = 3  # ≈ 110 m: the block, not the house
 MAX_SPAN_DEG = 1.0  # a city fits; the whole state does not
-CLUSTER_BLOCKS = 10  # about 10 × 10 clusters over the visible area
+CLUSTER_BLOCKS = 10  # at most about 10 × 10 clusters over the visible area (see zoom)
 OPEN, CLOSED = "abertos", "encerrados"
 NOT_FOUND = "Protocolo não encontrado. Confira o número (formato AAAA-NNNNNN)."
 
@@ -148,82 +151,144 @@ def check_filters(core: Core, category: str, situation: str) -> None:
 
 def _unindexed(column):
     """`column` as an expression no index answers (`column || ''`): so the planner keeps the
-    visible-area or closing-time index instead of scanning every case of a category or state
-    through theirs."""
+    closing-time index instead of scanning every case of a category or state through theirs."""
     return column.op("||")("")
 
 
-def _selects(core: Core, box: Bbox, category: str, situation: str) -> list:
-    """The WHERE clauses of the open and the recently closed parts (one or both)."""
-    lo, hi, c0, c1 = bbox_cells(box.south, box.west, box.north, box.east)
-    col = Case.cell % GRID_COLS
-    state = [_unindexed(Case.state) == situation] if situation not in ("", OPEN, CLOSED) else []
-    parts = []
-    if situation != CLOSED:  # ix_cases_nearby with a category, else ix_cases_open_cell
-        parts.append([*([Case.category == category] if category else []),
-                      Case.is_open.is_(True), Case.cell.between(lo, hi), col.between(c0, c1),
-                      *state])
+def zoom(box: Bbox) -> tuple[int, int]:
+    """(k, level) for the visible area: clusters are blocks of k × k cells of CELL_DEG, k the
+    power of two giving at most CLUSTER_BLOCKS blocks across the view (so blocks stay put as
+    the map pans), counted from the map_cells counters of the largest level that fits a
+    block (a block is 1 or 2 level cells across). The counters read are then at most
+    (2·CLUSTER_BLOCKS + 1)² level cells (times the categories and states present there),
+    whatever the zoom and however many cases. Above level 0 a cell may reach past the view:
+    its count is then a little more than the view holds (and decides for clusters)."""
+    span = max(box.north - box.south, box.east - box.west) / CELL_DEG
+    k = 1
+    while k * CLUSTER_BLOCKS < span:
+        k *= 2
+    level = 0
+    while level < MAX_LEVEL and LEVEL_FACTOR ** (level + 1) <= k:
+        level += 1
+    return k, level
+
+
+@dataclass(frozen=True)
+class _Area:
+    """The visible area in cells: rows r0..r1, columns c0..c1 (a point's cell is in them)."""
+    r0: int
+    r1: int
+    c0: int
+    c1: int
+
+    @classmethod
+    def of(cls, box: Bbox) -> "_Area":
+        lo, hi, c0, c1 = bbox_cells(box.south, box.west, box.north, box.east)
+        return cls(lo // GRID_COLS, hi // GRID_COLS, c0, c1)
+
+    def where(self, cell, f: int = 1) -> list:
+        """`cell` (a column of level-f cells) inside the area: a range an index answers."""
+        return [cell.between((self.r0 // f) * GRID_COLS + self.c0 // f,
+                             (self.r1 // f) * GRID_COLS + self.c1 // f),
+                (cell % GRID_COLS).between(self.c0 // f, self.c1 // f)]
+
+
+def _state_filter(situation: str) -> str:
+    return situation if situation not in ("", OPEN, CLOSED) else ""
+
+
+def _closed_where(core: Core, area: _Area, category: str, situation: str) -> list:
+    """The recently closed cases of the area, by ix_cases_closed_cell (index only without a
+    filter). "IS NOT true", not "= false": never the open-cell index."""
+    state = _state_filter(situation)
+    return [Case.closed_at >= core.now() - timedelta(days=RECENT_DAYS), Case.is_open.is_not(True),
+            *area.where(Case.cell),
+            *([_unindexed(Case.category) == category] if category else []),
+            *([_unindexed(Case.state) == state] if state else [])]
+
+
+def _open_where(area: _Area, category: str, situation: str) -> list:
+    """The open cases of the area: ix_cases_nearby with a category, else ix_cases_open_cell."""
+    state = _state_filter(situation)
+    return [*([Case.category == category] if category else []), Case.is_open.is_(True),
+            *area.where(Case.cell), *([_unindexed(Case.state) == state] if state else [])]
+
+
+async def _counts(core: Core, s, area: _Area, category: str, situation: str,
+                  level: int) -> dict[int, list[int]]:
+    """Level cell → [cases, sum of their rows, sum of their columns]: the open cases from the
+    map_cells counters (O(cells), never the cases), the recently closed from their index."""
+    f = LEVEL_FACTOR ** level
+    out: dict[int, list[int]] = {}
+    if situation != CLOSED:
+        state = _state_filter(situation)
+        q = (select(MapCell.cell, func.sum(MapCell.n), func.sum(MapCell.row_sum),
+                    func.sum(MapCell.col_sum))
+             .where(MapCell.level == level, *area.where(MapCell.cell, f),
+                    *([MapCell.category == category] if category else []),
+                    *([MapCell.state == state] if state else []))
+             .group_by(MapCell.cell))
+        for cell, n, rows, cols in (await s.execute(q)).all():
+            out[cell] = [int(n), int(rows), int(cols)]
     if situation != OPEN:
-        cutoff = core.now() - timedelta(days=RECENT_DAYS)
-        # "IS NOT true", not "= false": the closing-time index, never the open-cell one
-        # (which would read every closed case)
-        parts.append([Case.is_open.is_not(True), Case.closed_at >= cutoff,
-                      Case.lat.between(box.south, box.north),
-                      Case.lon.between(box.west, box.east),
-                      *([_unindexed(Case.category) == category] if category else []), *state])
-    return parts
+        # integers of ours written inline, so GROUP BY repeats the very expression it selects;
+        # "/" of integers is integer division on both databases (SQLAlchemy's "//" would
+        # render FLOOR(), a float on SQLite)
+        cols, factor = literal_column(str(int(GRID_COLS))), literal_column(str(int(f)))
+        row, col = Case.cell.op("/")(cols), Case.cell % cols
+        lcell = row.op("/")(factor) * cols + col.op("/")(factor)
+        q = select(lcell, func.count(), func.sum(row), func.sum(col)).where(
+            *_closed_where(core, area, category, situation)).group_by(lcell)
+        for cell, n, rows, cols_ in (await s.execute(q)).all():
+            acc = out.setdefault(int(cell), [0, 0, 0])
+            acc[0] += int(n)
+            acc[1] += int(rows)
+            acc[2] += int(cols_)
+    return out
 
 
 async def map_cases(core: Core, box: Bbox, category: str = "", situation: str = "",
                     cap: int = POINT_CAP) -> MapResult:
-    """Public cases in the visible area: each case (newest first) up to `cap`, else clusters."""
+    """Public cases in the visible area: each case (newest first) when at most `cap` lie in
+    the cells the area touches, else clusters (blocks of cells, their counts and centres)."""
     check_filters(core, category, situation)
-    parts = _selects(core, box, category, situation)
+    area = _Area.of(box)
+    k, level = zoom(box)
     async with core.db.read() as s:
-        total = 0  # counted up to cap + 1 only: a city-wide view costs no full count
-        for where in parts:
-            inner = select(Case.id).where(*where).limit(cap + 1 - total).subquery()
-            total += (await s.execute(select(func.count()).select_from(inner))).scalar_one()
-            if total > cap:
-                break
-        if total <= cap:
-            rows = []
-            for where in parts:
-                rows += (await s.execute(select(
-                    Case.id, Case.protocol, Case.category, Case.track, Case.state, Case.is_open,
-                    Case.created_at, Case.updated_at, Case.closed_at, Case.neighbourhood,
-                    Case.lat, Case.lon).where(*where))).all()
-            rows.sort(key=lambda r: r.created_at, reverse=True)
-            photos = set((await s.execute(select(Evidence.case_id).where(
-                Evidence.case_id.in_([r.id for r in rows]), Evidence.kind == "photo")))
-                .scalars().all()) if rows else set()
-            return MapResult(total, tuple(_public_case(core, r, r.id in photos) for r in rows),
-                             ())
-        clusters = await _clusters(s, parts, box)
-    return MapResult(sum(k.count for k in clusters), (), clusters)
+        counts = await _counts(core, s, area, category, situation, level)
+        if sum(c[0] for c in counts.values()) > cap:
+            clusters = _clusters(counts, k // LEVEL_FACTOR ** level)
+            return MapResult(sum(c.count for c in clusters), (), clusters)
+        parts = ([_open_where(area, category, situation)] if situation != CLOSED else []) \
+            + ([_closed_where(core, area, category, situation)] if situation != OPEN else [])
+        rows = []
+        for where in parts:  # at most `cap` in all, as just counted
+            rows += (await s.execute(select(
+                Case.id, Case.protocol, Case.category, Case.track, Case.state, Case.is_open,
+                Case.created_at, Case.updated_at, Case.closed_at, Case.neighbourhood,
+                Case.lat, Case.lon).where(*where).limit(cap))).all()
+        rows = sorted(rows, key=lambda r: r.created_at, reverse=True)[:cap]
+        photos = set((await s.execute(select(Evidence.case_id).where(
+            Evidence.case_id.in_([r.id for r in rows]), Evidence.kind == "photo")))
+            .scalars().all()) if rows else set()
+    return MapResult(len(rows), tuple(_public_case(core, r, r.id in photos) for r in rows), ())
 
 
-async def _clusters(s, parts: list, box: Bbox) -> tuple[Cluster, ...]:
-    """Counts per block of cells, from the index alone (the cell says where a case is)."""
-    rows_span = (box.north - box.south) / CELL_DEG
-    cols_span = (box.east - box.west) / CELL_DEG
-    k = max(1, math.ceil(max(rows_span, cols_span) / CLUSTER_BLOCKS))
-    # integers of ours written inline, so GROUP BY repeats the very expressions it selects
-    cols, blk = literal_column(str(int(GRID_COLS))), literal_column(str(int(k)))
-    row, col = Case.cell // cols, Case.cell % cols
-    merged: dict[tuple[int, int], list[float]] = {}
-    for where in parts:
-        q = (select(row // blk, col // blk, func.count(), func.avg(row), func.avg(col))
-             .where(*where).group_by(row // blk, col // blk))
-        for br, bc, n, ar, ac in (await s.execute(q)).all():
-            acc = merged.setdefault((br, bc), [0, 0.0, 0.0])
-            acc[0] += n
-            acc[1] += float(ar) * n
-            acc[2] += float(ac) * n
+def _clusters(counts: dict[int, list[int]], m: int) -> tuple[Cluster, ...]:
+    """Level cells grouped m × m into blocks; a block's centre is the mean of its cases'
+    0.001° cells (never finer than the public rounding)."""
+    merged: dict[tuple[int, int], list[int]] = {}
+    for cell, (n, rows, cols) in counts.items():
+        if n <= 0:
+            continue
+        acc = merged.setdefault((cell // GRID_COLS // m, cell % GRID_COLS // m), [0, 0, 0])
+        acc[0] += n
+        acc[1] += rows
+        acc[2] += cols
     out = []
-    for n, sr, sc in merged.values():
-        lat = (sr / n + 0.5) * CELL_DEG - 90.0
-        lon = (sc / n + 0.5) * CELL_DEG - 180.0
+    for n, rows, cols in merged.values():
+        lat = (rows / n + 0.5) * CELL_DEG - 90.0
+        lon = (cols / n + 0.5) * CELL_DEG - 180.0
         out.append(Cluster(round(lat, COORD_DECIMALS), round(lon, COORD_DECIMALS), n))
     return tuple(sorted(out, key=lambda c: -c.count))
 

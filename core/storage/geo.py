@@ -105,3 +105,17 @@ def bbox_cells(south: float, west: float, north: float, east: float
     index on `cell` answers without reading the rows (the public map's visible area)."""
     lo, hi = cell_of(south, west), cell_of(north, east)
     return lo, hi, lo % _COLS, hi % _COLS
+
+
+# -- the public map's zoom levels (table map_cells, migration 0013) -----------------------------
+# Level L groups LEVEL_FACTOR**L × LEVEL_FACTOR**L cells of CELL_DEG: 0.001°, 0.004°, 0.016°,
+# 0.064° (≈ 110 m to ≈ 7 km). A level cell is numbered like a cell: row_L * GRID_COLS + col_L.
+# The migration's triggers compute the same expression in SQL; change both together.
+LEVEL_FACTOR = 4
+MAX_LEVEL = 3
+
+
+def level_cell(cell: int, level: int) -> int:
+    """The level-`level` cell holding the 0.001° cell `cell`."""
+    f = LEVEL_FACTOR ** level
+    return (cell // _COLS // f) * _COLS + (cell % _COLS) // f

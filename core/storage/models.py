@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import (JSON, BigInteger, Boolean, Date, Float, ForeignKey, Index, Integer,
-                        MetaData, Numeric, String, Text, UniqueConstraint, text)
+                        MetaData, Numeric, SmallInteger, String, Text, UniqueConstraint, text)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from core.storage.types import UTCDateTime, utcnow
@@ -89,10 +89,10 @@ class Case(Base):
         Index("ix_cases_created_id", "created_at", "id"),
         Index("ix_cases_state_created_id", "state", "created_at", "id"),
         Index("ix_cases_category_created_id", "category", "created_at", "id"),
-        # The public map (migration 0011): open cases in the visible area, by cell; and the
-        # recently closed ones by closing time.
+        # The public map (migrations 0009, 0013): open cases in the visible area, by cell;
+        # the recently closed ones by closing time, with the cell (index-only counts).
         Index("ix_cases_open_cell", "is_open", "cell"),
-        Index("ix_cases_closed_at", "closed_at"),
+        Index("ix_cases_closed_cell", "closed_at", "is_open", "cell"),
     )
 
 
@@ -408,6 +408,23 @@ class PublicGuard(Base):
     locked_until: Mapped[datetime | None]
     hits: Mapped[int] = mapped_column(Integer, default=0)
     window_started_at: Mapped[datetime | None]
+
+
+class MapCell(Base):
+    """The public map's counts of open cases per grid cell (core.storage.geo.level_cell) at
+    each zoom level, per category and state, with the sums of their 0.001° rows and columns
+    (the cluster's centre). Kept by database triggers on `cases` (migration 0013), so every
+    writer keeps it right; the map's city-wide view reads these rows, never the cases."""
+
+    __tablename__ = "map_cells"
+    level: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    cell: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    category: Mapped[str] = mapped_column(String(40), primary_key=True)
+    state: Mapped[str] = mapped_column(String(60), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer)
+    row_sum: Mapped[int] = mapped_column(BigInteger)
+    col_sum: Mapped[int] = mapped_column(BigInteger)
+    __table_args__ = {"sqlite_with_rowid": False}
 
 
 class JobLease(Base):
