@@ -17,7 +17,9 @@ class ObserveMixin:
 
     def sent(self, chat_id: User | int | None = None, method: str | None = None, *,
              ok: bool | None = True) -> list[Call]:
-        """Recorded calls (getUpdates excluded unless asked for), oldest first."""
+        """Recorded calls (getUpdates excluded unless asked for), oldest first. With `ok` given
+        (True by default) only answered calls count: a call still being handled (e.g. inside
+        an injected delay) is logged already, but whether it succeeds is not known yet."""
         return [c for c in self.calls if self._matches(c, None, method, chat_id, None, ok)]
 
     async def wait_for(
@@ -92,7 +94,7 @@ class ObserveMixin:
             return False
         if method is not None and c.method.lower() != method.lower():
             return False
-        if ok is not None and c.ok != ok:
+        if ok is not None and (not c.finished or c.ok != ok):
             return False
         if chat_id is not None and c.chat_id != chat_id_of(chat_id):
             return False
