@@ -30,14 +30,16 @@ class ObserveMixin:
         chat_id: User | int | None = None,
         text: str | None = None,
         count: int = 1,
-        timeout: float = 5.0,
+        timeout: float = 10.0,
         since: int | None = None,
         ok: bool | None = True,
     ) -> Any:
         """Wait for `count` matching calls made since the last injected update (or `since`).
 
         `text` matches as a substring of the text/caption. Returns the first matching Call
-        (count == 1) or a list of `count` calls; raises AssertionError on timeout."""
+        (count == 1) or a list of `count` calls; raises AssertionError on timeout (10 s by
+        default: it returns as soon as the call is there, and a loaded machine, e.g. the test
+        suite on several workers, may take seconds to answer)."""
         pos = self._mark if since is None else since
         deadline = asyncio.get_running_loop().time() + timeout
         found: list[tuple[int, Call]] = []
