@@ -91,6 +91,14 @@ def add_case():
     return add
 
 
+def pytest_collection_modifyitems(items):
+    """The delivery fault suite (`faults`) prints timing figures: it runs with the `serial`
+    tests, alone on the machine (`make test`'s second run)."""
+    for item in items:
+        if item.get_closest_marker("faults") and not item.get_closest_marker("serial"):
+            item.add_marker(pytest.mark.serial)
+
+
 def pytest_terminal_summary(terminalreporter):
     """The delivery fault suite's figures (tests/test_delivery_faults.py, _sigkill.py)."""
     from tests.fault_figures import REPORT
