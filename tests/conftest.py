@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from core.storage.db import Database, create_engine
+from tests.browser import chromium, serve, shots  # noqa: F401  (the browser tests' fixtures)
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 PG_SKIP = "TEST_DATABASE_URL not set: PostgreSQL tests skipped"
