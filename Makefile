@@ -19,8 +19,13 @@ run: $(STAMP)
 	@$(PY) -m core.migrate
 	@$(PY) -m admin & panel=$$!; trap 'kill $$panel 2>/dev/null' EXIT INT TERM; $(PY) -m bot
 
+# Two runs: the suite on TEST_JOBS pytest-xdist workers (mostly I/O and subprocess waits, so
+# more workers than the 2 cores pay), then the tests marked `serial` (SIGKILL, fault figures,
+# timing under load) alone on the machine.
+TEST_JOBS ?= 3
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_JOBS) -m "not serial"
+	$(PY) -m pytest -q -m serial
 
 bench: $(STAMP)
 	$(PY) -m benchmarks

@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from core.storage.db import Database, create_engine
+from tests.browser import chromium, serve, shots  # noqa: F401  (the browser tests' fixtures)
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 PG_SKIP = "TEST_DATABASE_URL not set: PostgreSQL tests skipped"
@@ -89,6 +90,14 @@ def add_case():
         return case
 
     return add
+
+
+def pytest_collection_modifyitems(items):
+    """The delivery fault suite (`faults`) prints timing figures: it runs with the `serial`
+    tests, alone on the machine (`make test`'s second run)."""
+    for item in items:
+        if item.get_closest_marker("faults") and not item.get_closest_marker("serial"):
+            item.add_marker(pytest.mark.serial)
 
 
 def pytest_terminal_summary(terminalreporter):

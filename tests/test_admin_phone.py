@@ -4,22 +4,13 @@ width (no sideways scrolling) and their main actions are on screen when scrolled
 Diário Oficial page the edital (PDF and text) comes before "Marcar como publicado"."""
 from __future__ import annotations
 
-import os
-
-import pytest
-from aiohttp.test_utils import TestServer
-
-from admin.app import create_app
 from core.services.tasks import refuse_task
+from tests.browser import login
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.test_admin_browser import ARGS, CHROMIUM, SHOTS, _login, _offline
 from tests.test_admin_case_words import lived_case
 from tests.test_admin_fixtures import new_case, panel, to_notice_affixed  # noqa: F401
 from tests.test_admin_queue import fiscal, task_of
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="no browser: /usr/bin/chromium not installed "
-                                       "(apt-get install chromium)")
 PHONE = {"width": 390, "height": 844}
 #: Elements sticking out of the screen, except inside a box that scrolls sideways on its own
 #: (a wide list the clerk swipes) or clips what it holds (the map).
@@ -55,7 +46,8 @@ async def _visible(page, selector: str) -> None:
     assert await el.is_visible()
 
 
-async def test_panel_fits_a_phone_and_keeps_its_main_actions_on_screen(panel, photo):
+async def test_panel_fits_a_phone_and_keeps_its_main_actions_on_screen(chromium, serve, shots,
+                                                                          panel, photo):
     core = panel.core
     lived, _ = await lived_case(core, photo)  # many facts, a long timeline
     refused = await new_case(core, photo, 5, address="Avenida Presidente Juscelino "
@@ -65,53 +57,40 @@ async def test_panel_fits_a_phone_and_keeps_its_main_actions_on_screen(panel, ph
     await fiscal(core, 702, "Pedro de Alcântara Fiscal")
     affixed = await new_case(core, photo, 6, plate="XYZ9A87")
     await to_notice_affixed(core, affixed.protocol)
-    server = TestServer(create_app(core))
-    await server.start_server()
-    base = str(server.make_url("")).rstrip("/")
-    try:
-        from playwright.async_api import async_playwright
-        async with async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS,
-                                               headless=True)
-            ctx = await browser.new_context(viewport=PHONE, locale="pt-BR", is_mobile=True,
-                                            has_touch=True, device_scale_factor=2)
-            await ctx.route("**/*", _offline)
-            page = await ctx.new_page()
-            await _login(page, base, "ana")
-            await _fits(page, "painel")
-            await _visible(page, "#fila a[href='/fila']")
+    base = await serve(core)
+    page = await chromium.page(viewport=PHONE, is_mobile=True, has_touch=True,
+                               device_scale_factor=2)
+    await login(page, base, "ana")
+    await _fits(page, "painel")
+    await _visible(page, "#fila a[href='/fila']")
 
-            await page.goto(f"{base}/fila")
-            await _fits(page, "fila")
-            row = f"tr[data-protocol='{refused.protocol}']"
-            await _visible(page, f"{row} select[name=inspector_id]")
-            await _visible(page, f"{row} button:has-text('Atribuir')")
+    await page.goto(f"{base}/fila")
+    await _fits(page, "fila")
+    row = f"tr[data-protocol='{refused.protocol}']"
+    await _visible(page, f"{row} select[name=inspector_id]")
+    await _visible(page, f"{row} button:has-text('Atribuir')")
 
-            await page.goto(f"{base}/casos/{lived.protocol}")
-            await _fits(page, "caso")
-            await _visible(page, "h1")
-            await _visible(page, "form[action$='/atribuir'] button")
-            await _visible(page, "form[action*='/acao/'] button")
-            await _visible(page, "ol.timeline")
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            await page.evaluate("window.scrollTo(0, 0)")
-            await page.screenshot(path=str(SHOTS / "case-phone.png"))
+    await page.goto(f"{base}/casos/{lived.protocol}")
+    await _fits(page, "caso")
+    await _visible(page, "h1")
+    await _visible(page, "form[action$='/atribuir'] button")
+    await _visible(page, "form[action*='/acao/'] button")
+    await _visible(page, "ol.timeline")
+    await page.evaluate("window.scrollTo(0, 0)")
+    await page.screenshot(path=str(shots / "case-phone.png"))
 
-            await page.goto(f"{base}/casos/{affixed.protocol}")
-            await _fits(page, "caso afixado")
-            await _visible(page, "form[action$='/acao/record_publication'] button")
+    await page.goto(f"{base}/casos/{affixed.protocol}")
+    await _fits(page, "caso afixado")
+    await _visible(page, "form[action$='/acao/record_publication'] button")
 
-            await page.goto(f"{base}/diario-oficial")
-            await _fits(page, "diário oficial")
-            pdf = page.locator("button:has-text('Edital em PDF')").first
-            mark = page.locator("button:has-text('Marcar como publicado')").first
-            await _visible(page, "button:has-text('Edital em PDF')")
-            await _visible(page, "button:has-text('Texto para colar')")
-            await _visible(page, "button:has-text('Marcar como publicado')")
-            assert (await pdf.bounding_box())["y"] < (await mark.bounding_box())["y"]
+    await page.goto(f"{base}/diario-oficial")
+    await _fits(page, "diário oficial")
+    pdf = page.locator("button:has-text('Edital em PDF')").first
+    mark = page.locator("button:has-text('Marcar como publicado')").first
+    await _visible(page, "button:has-text('Edital em PDF')")
+    await _visible(page, "button:has-text('Texto para colar')")
+    await _visible(page, "button:has-text('Marcar como publicado')")
+    assert (await pdf.bounding_box())["y"] < (await mark.bounding_box())["y"]
 
-            await page.goto(f"{base}/casos")
-            await _fits(page, "casos")
-            await browser.close()
-    finally:
-        await server.close()
+    await page.goto(f"{base}/casos")
+    await _fits(page, "casos")

@@ -5,20 +5,15 @@ core's assignment service (tasks.assign_case). Refusals go through tasks.refuse_
 bot's Recusar button does."""
 from __future__ import annotations
 
-import os
-
-import pytest
-from aiohttp.test_utils import TestServer
 from sqlalchemy import select
 
-from admin.app import create_app
 from core.services.inspectors import bind_inspector, invite_inspector
 from core.services.staff_queue import staff_queue
 from core.services.tasks import deactivate_inspector, refuse_task
 from core.storage.models import Case, Task
 from core.storage.timeline import ActorRef
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.test_admin_browser import ARGS, CHROMIUM, _login, _offline
+from tests.browser import login
 from tests.test_admin_fixtures import new_case, panel, post_form  # noqa: F401
 
 STAFF = ActorRef("staff", 0, "seed")
@@ -88,40 +83,26 @@ async def test_assigning_from_the_queue_uses_the_core_service_and_returns_to_it(
     assert (await staff_queue(core)).items == []
 
 
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="no browser: /usr/bin/chromium not "
-                    "installed (apt-get install chromium)")
-async def test_refused_case_appears_in_the_queue_and_leaves_it_when_assigned(panel, photo):
-    from playwright.async_api import async_playwright
+async def test_refused_case_appears_in_the_queue_and_leaves_it_when_assigned(
+        chromium, serve, panel, photo):
     core = panel.core
     await fiscal(core, 701, "Joana Fiscal")
     case = await new_case(core, photo, 4, address="Rua Goiás, 120")
     # Joana refuses through the core service, as the bot's Recusar button does
     await refuse_task(core, 701, (await task_of(core, case.protocol)).id, "Fora da minha área")
     pedro = await fiscal(core, 702, "Pedro Fiscal")
-    server = TestServer(create_app(core))
-    await server.start_server()
-    base = str(server.make_url("")).rstrip("/")
-    try:
-        async with async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS,
-                                               headless=True)
-            ctx = await browser.new_context(viewport={"width": 1360, "height": 900},
-                                            locale="pt-BR")
-            await ctx.route("**/*", _offline)
-            page = await ctx.new_page()
-            await _login(page, base, "bruno")
-            assert "1 Recusado pelo fiscal" in await page.inner_text("#fila")
-            await page.click("#fila >> text=ver a fila e atribuir")
-            await page.wait_for_url(f"{base}/fila")
-            row = page.locator(f"tr[data-protocol='{case.protocol}']")
-            assert "Fora da minha área" in await row.inner_text()
-            await row.locator("select[name=inspector_id]").select_option(str(pedro))
-            await row.locator("button:has-text('Atribuir')").click()
-            await page.wait_for_selector(".flash.ok")
-            assert "Pedro Fiscal" in await page.inner_text(".flash.ok")
-            assert await page.locator(f"tr[data-protocol='{case.protocol}']").count() == 0
-            assert "Nenhum caso aguardando fiscal" in await page.inner_text("main")
-            await browser.close()
-    finally:
-        await server.close()
+    base = await serve(core)
+    page = await chromium.page()
+    await login(page, base, "bruno")
+    assert "1 Recusado pelo fiscal" in await page.inner_text("#fila")
+    await page.click("#fila >> text=ver a fila e atribuir")
+    await page.wait_for_url(f"{base}/fila")
+    row = page.locator(f"tr[data-protocol='{case.protocol}']")
+    assert "Fora da minha área" in await row.inner_text()
+    await row.locator("select[name=inspector_id]").select_option(str(pedro))
+    await row.locator("button:has-text('Atribuir')").click()
+    await page.wait_for_selector(".flash.ok")
+    assert "Pedro Fiscal" in await page.inner_text(".flash.ok")
+    assert await page.locator(f"tr[data-protocol='{case.protocol}']").count() == 0
+    assert "Nenhum caso aguardando fiscal" in await page.inner_text("main")
     assert (await task_of(core, case.protocol)).inspector_id == pedro

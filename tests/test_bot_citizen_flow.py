@@ -93,7 +93,7 @@ async def test_a_photo_before_denunciar_starts_a_report_with_it(bot, core):
 
 async def test_an_album_before_denunciar_is_acknowledged_once(bot, core):
     await bot.api.send_album(MARIA, [jpeg(1), jpeg(2)])
-    await said(bot, MARIA, "2 fotos recebidas para a sua denúncia", timeout=3)
+    await said(bot, MARIA, "2 fotos recebidas para a sua denúncia")
     acks = [t for t in _texts(bot, MARIA) if "recebida" in t]
     assert len(acks) == 1
     state, draft = await _draft(core)

@@ -13,7 +13,7 @@ from bot.standin.botapi import Call, User
 from core.services.inspectors import invite_inspector, update_location
 from core.services.reports import ReportIn, submit_report
 from tests.core_fixtures import clock, make_core, photo  # noqa: F401
-from tests.test_bot_support import jpeg, said, with_button
+from tests.test_bot_support import jpeg, press, said
 
 BOT_NAME = "ViaLivreDoresBot"
 ANA = User(901, "Ana")  # fiscal de posturas
@@ -56,18 +56,10 @@ async def report(core, photo, category="motor_vehicle", where=DORES, **kw) -> st
 
 async def task_message(h: BotHarness, user: User, protocol: str, heading="Nova tarefa") -> Call:
     return await h.api.wait_for(method="sendMessage", chat_id=user,
-                                text=f"{heading} — protocolo {protocol}", timeout=5, since=0)
+                                text=f"{heading} — protocolo {protocol}", since=0)
 
 
-async def tap(h: BotHarness, user: User, button: str, expect: str | None = None,
-              method: str = "sendMessage") -> Call | None:
-    """Press the newest button containing `button`; wait for the answer and `expect`."""
-    msg = with_button(h, user, button)
-    await h.api.press_button(user, msg, text=button)
-    await h.api.wait_for(method="answerCallbackQuery")
-    if expect is not None:
-        return await h.api.wait_for(method=method, chat_id=user, text=expect)
-    return None
+tap = press  # the inspector tests' name: press the newest button, wait for `expect`
 
 
 async def answer(h: BotHarness, user: User, text: str, expect: str) -> Call:
@@ -87,7 +79,7 @@ async def open_card(h: BotHarness, user: User, protocol: str) -> Call:
 
 
 async def document(h: BotHarness, user: User, name: str) -> tuple[Call, PdfReader]:
-    call = await h.api.wait_for(method="sendDocument", chat_id=user, timeout=5,
+    call = await h.api.wait_for(method="sendDocument", chat_id=user,
                                 predicate=lambda c: name in (c.params.get("caption") or ""))
     data = next(f.data for f in call.files.values())
     return call, PdfReader(io.BytesIO(data))

@@ -5,19 +5,16 @@ the venue pin and the task text with its Aceitar / Recusar buttons (Art. 4: the 
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from bot.standin.botapi import BotApiStandIn, User
-from bot.standin.nominatim import NominatimStandIn, default_gazetteer
+from bot.standin.botapi import User
+from tests.bot_process import ROOT, BotProcess
 from tests.test_bot_support import (MARIA, jpeg, pin, press, said, start_report,
                                     vehicle_questions)
 
-ROOT = Path(__file__).resolve().parent.parent
 ANA = User(901, "Ana")
 
 
@@ -32,43 +29,31 @@ async def _run(env: dict[str, str], *args: str) -> str:
 
 @pytest.mark.parametrize("transport", ["aiohttp", "httpx"])
 async def test_inspector_receives_album_pin_and_task_unasked(tmp_path, transport):
-    async with BotApiStandIn() as api, NominatimStandIn(default_gazetteer()) as osm:
-        env = {**os.environ, "TELEGRAM_BOT_TOKEN": api.token, "TELEGRAM_API_URL": api.base_url,
-               "NOMINATIM_URL": f"http://{osm.domain}", "DATA_DIR": str(tmp_path),
-               "MUNICIPALITY": "dores-do-indaia", "DATABASE_URL": "", "WEBHOOK_URL": "",
-               "TELEGRAM_TRANSPORT": transport}
-        h = SimpleNamespace(api=api)
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=ROOT, env=env,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
-        try:
-            await api.wait_for(method="getUpdates", ok=None, timeout=30, since=0)
-            out = await _run(env, "admin", "invite-inspector", "--name", "Ana Fiscal",
-                             "--agency", "posturas", "--matricula", "1")
-            api.add_user(ANA)
-            await api.send_command(ANA, "fiscal", out.strip().splitlines()[-1])
-            await said(h, ANA, "Conta vinculada", timeout=10)
-            since = api.mark()
+    async with BotProcess.around(tmp_path, TELEGRAM_TRANSPORT=transport) as bot:
+        api, h = bot.api, SimpleNamespace(api=bot.api)
+        await bot.start()
+        out = await _run(bot.env, "admin", "invite-inspector", "--name", "Ana Fiscal",
+                         "--agency", "posturas", "--matricula", "1")
+        api.add_user(ANA)
+        await api.send_command(ANA, "fiscal", out.strip().splitlines()[-1])
+        await said(h, ANA, "Conta vinculada", timeout=10)
+        since = api.mark()
 
-            await start_report(h, MARIA)
-            await api.send_album(MARIA, [jpeg(1), jpeg(2)])
-            await api.wait_for(method="sendMessage", chat_id=MARIA, text="2 fotos recebidas",
-                               timeout=10)
-            await press(h, MARIA, "Pronto", expect="Onde fica")
-            await pin(h, MARIA)
-            await said(h, MARIA, "Qual é a placa")
-            await vehicle_questions(h, MARIA)
-            await api.send_text(MARIA, "Em frente à padaria")
-            await said(h, MARIA, "Confira sua denúncia")
-            done = await press(h, MARIA, "Confirmar", expect="Protocolo:")
-            protocol = done.text.split("Protocolo: ")[1].split()[0]
+        await start_report(h, MARIA)
+        await api.send_album(MARIA, [jpeg(1), jpeg(2)])
+        await api.wait_for(method="sendMessage", chat_id=MARIA, text="2 fotos recebidas",
+                           timeout=10)
+        await press(h, MARIA, "Pronto", expect="Onde fica")
+        await pin(h, MARIA)
+        await said(h, MARIA, "Qual é a placa")
+        await vehicle_questions(h, MARIA)
+        await api.send_text(MARIA, "Em frente à padaria")
+        await said(h, MARIA, "Confira sua denúncia")
+        done = await press(h, MARIA, "Confirmar", expect="Protocolo:")
+        protocol = done.text.split("Protocolo: ")[1].split()[0]
 
-            task = await api.wait_for(method="sendMessage", chat_id=ANA, since=since,
-                                      text=f"Nova tarefa — protocolo {protocol}", timeout=20)
-        finally:
-            if proc.returncode is None:
-                proc.terminate()
-                await asyncio.wait_for(proc.wait(), 15)
+        task = await api.wait_for(method="sendMessage", chat_id=ANA, since=since,
+                                  text=f"Nova tarefa — protocolo {protocol}", timeout=20)
     to_ana = [c for c in api.calls[since:] if c.chat_id == ANA.id]
     assert [(c.method, c.ok) for c in to_ana] == [
         ("sendMediaGroup", True), ("sendVenue", True), ("sendMessage", True)], \

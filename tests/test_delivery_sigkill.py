@@ -8,32 +8,22 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-from bot.standin.botapi import BotApiStandIn, User
-from bot.standin.nominatim import NominatimStandIn, default_gazetteer
+from bot.standin.botapi import User
 from core.storage.db import Database, create_engine
+from tests.bot_process import BotProcess
 from tests.fault_figures import figures, report, queue, received, until_delivered
 
-ROOT = Path(__file__).resolve().parent.parent
 USERS = [User(4001 + i, f"Pessoa {i}") for i in range(4)]
 KILLS = 2
 pytestmark = [pytest.mark.faults,
               pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")]
 
 
-async def _spawn(env: dict[str, str]) -> asyncio.subprocess.Process:
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=ROOT, env=env,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
-
-
-def _delivered(api: BotApiStandIn) -> int:
+def _delivered(api) -> int:
     return sum(len(received(api, u.id)) for u in USERS)
 
 
@@ -46,34 +36,25 @@ async def _until(predicate, timeout: float) -> None:
 
 
 async def test_sigkill_mid_delivery_loses_nothing_and_keeps_order(tmp_path):
-    async with BotApiStandIn() as api, NominatimStandIn(default_gazetteer()) as osm:
+    async with BotProcess.around(tmp_path) as bot:
+        api = bot.api
         for u in USERS:
             api.add_user(u)
-        env = {**os.environ, "TELEGRAM_BOT_TOKEN": api.token, "TELEGRAM_API_URL": api.base_url,
-               "NOMINATIM_URL": f"http://{osm.domain}", "DATA_DIR": str(tmp_path),
-               "MUNICIPALITY": "dores-do-indaia", "DATABASE_URL": "", "WEBHOOK_URL": ""}
-        proc = await _spawn(env)
-        db = None
+        await bot.start()  # migrated
+        db = Database(create_engine(f"sqlite+aiosqlite:///{bot.database}"))
         try:
-            await api.wait_for(method="getUpdates", ok=None, timeout=30, since=0)  # migrated
-            db = Database(create_engine(f"sqlite+aiosqlite:///{tmp_path / 'vialivre.sqlite3'}"))
             api.add_rate_rule(1, 1.0)  # 429 (retry_after) past one message/s per chat
             api.fail_next("sendMessage", None, delay=0.15, times=10_000)  # slow answers
             expected = await queue(db, [u.id for u in USERS], 10)
             for k in range(KILLS):
                 target = (k + 1) * 8
                 await _until(lambda: _delivered(api) >= target, 30)
-                proc.send_signal(signal.SIGKILL)  # a call is almost surely in flight
-                await proc.wait()
-                proc = await _spawn(env)
+                await bot.kill()  # a call is almost surely in flight
+                await bot.start(wait=False)
             restarted = time.time()
             last = await until_delivered(api, expected, 60)
         finally:
-            if proc.returncode is None:
-                proc.send_signal(signal.SIGTERM)
-                await asyncio.wait_for(proc.wait(), 15)
-            if db is not None:
-                await db.dispose()
+            await db.dispose()
     fig = figures(api, expected)
     fig.recovery_s = last - restarted
     too_many = sum(c.error_code == 429 for c in api.sent(ok=False))

@@ -1,4 +1,4 @@
-"""The public map in a real headless Chromium (Debian's /usr/bin/chromium via Playwright),
+"""The public map in a real headless Chromium (tests/browser.py),
 without logging in: the map draws the visible area's cases with no console error, a case's
 marker opens its popup and the popup's link opens the case's status page; the filters and the
 list work. Map tiles are answered locally (a plain tile), never from the internet. With
@@ -6,20 +6,11 @@ SAVE_SCREENSHOTS=1 it refreshes docs/screenshots/public_map.png for the README."
 from __future__ import annotations
 
 import io
-import os
 
-import pytest
-from aiohttp.test_utils import TestServer
 from PIL import Image
 
-from admin.app import create_app
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.test_admin_browser import ARGS, CHROMIUM, SHOTS
 from tests.test_admin_fixtures import new_case, to_notice_affixed
-
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="no browser: /usr/bin/chromium not installed "
-                                       "(apt-get install chromium)")
 TILES = "https://tiles.example.test/{z}/{x}/{y}.png"
 
 
@@ -29,8 +20,7 @@ def _tile() -> bytes:
     return buf.getvalue()
 
 
-async def test_public_map_in_chromium(make_core, photo):
-    from playwright.async_api import async_playwright
+async def test_public_map_in_chromium(chromium, serve, shots, make_core, photo):
     core = await make_core(map_tile_url=TILES)
     cases = []
     for i in range(8):
@@ -49,54 +39,41 @@ async def test_public_map_in_chromium(make_core, photo):
         else:
             await route.abort()
 
-    server = TestServer(create_app(core))
-    await server.start_server()
-    base = str(server.make_url("")).rstrip("/")
+    base = await serve(core)
     errors: list[str] = []
-    try:
-        async with async_playwright() as pw:
-            browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS,
-                                               headless=True)
-            ctx = await browser.new_context(viewport={"width": 1280, "height": 1000},
-                                            locale="pt-BR")
-            await ctx.route("**/*", network)
-            page = await ctx.new_page()
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            await page.goto(f"{base}/publico")
-            target = cases[1].protocol
-            marker = page.locator(f"path.vl-{target}")
-            await marker.wait_for(state="attached")
-            assert await page.locator("path.vl-case").count() == len(cases)
-            assert "8 caso(s) nesta área." in await page.inner_text("#map-status")
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            await page.screenshot(path=str(SHOTS / "public_map.png"), full_page=True)
+    page = await chromium.page(route=network, viewport={"width": 1280, "height": 1000})
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    await page.goto(f"{base}/publico")
+    target = cases[1].protocol
+    marker = page.locator(f"path.vl-{target}")
+    await marker.wait_for(state="attached")
+    assert await page.locator("path.vl-case").count() == len(cases)
+    assert "8 caso(s) nesta área." in await page.inner_text("#map-status")
+    await page.screenshot(path=str(shots / "public_map.png"), full_page=True)
 
-            # a case's marker → its popup → its status page
-            await marker.dispatch_event("click")
-            link = page.locator(".leaflet-popup a", has_text=target)
-            await link.wait_for()
-            photo_ok = await page.locator(".leaflet-popup img.popup-photo").evaluate(
-                "img => img.complete ? img.naturalWidth : new Promise(r => img.onload = "
-                "() => r(img.naturalWidth))")
-            assert photo_ok > 0  # the EXIF-free copy of the case's photo
-            await link.click()
-            await page.wait_for_url(f"{base}/publico/protocolo/{target}")
-            assert "Protocolo " + target in await page.inner_text("h1")
-            assert "Prazo:" in await page.inner_text("#next-step")
-            await page.screenshot(path=str(SHOTS / "public_status.png"), full_page=True)
+    # a case's marker → its popup → its status page
+    await marker.dispatch_event("click")
+    link = page.locator(".leaflet-popup a", has_text=target)
+    await link.wait_for()
+    photo_ok = await page.locator(".leaflet-popup img.popup-photo").evaluate(
+        "img => img.complete ? img.naturalWidth : new Promise(r => img.onload = "
+        "() => r(img.naturalWidth))")
+    assert photo_ok > 0  # the EXIF-free copy of the case's photo
+    await link.click()
+    await page.wait_for_url(f"{base}/publico/protocolo/{target}")
+    assert "Protocolo " + target in await page.inner_text("h1")
+    assert "Prazo:" in await page.inner_text("#next-step")
+    await page.screenshot(path=str(shots / "public_status.png"), full_page=True)
 
-            # the filter: furniture only, in the list and on the map
-            await page.goto(f"{base}/publico")
-            await page.select_option("select[name=categoria]", "large_furniture")
-            await page.click("button:has-text('Filtrar')")
-            await page.wait_for_url("**categoria=large_furniture**")
-            furniture = [c.protocol for i, c in enumerate(cases) if i % 3 == 0]
-            await page.locator("path.vl-case").first.wait_for(state="attached")
-            assert await page.locator("path.vl-case").count() == len(furniture)
-            rows = await page.locator("#public-list tbody tr").all_inner_texts()
-            assert sorted(r.split("\t")[0].strip() for r in rows) == sorted(furniture)
-            await browser.close()
-    finally:
-        await server.close()
+    # the filter: furniture only, in the list and on the map
+    await page.goto(f"{base}/publico")
+    await page.select_option("select[name=categoria]", "large_furniture")
+    await page.click("button:has-text('Filtrar')")
+    await page.wait_for_url("**categoria=large_furniture**")
+    furniture = [c.protocol for i, c in enumerate(cases) if i % 3 == 0]
+    await page.locator("path.vl-case").first.wait_for(state="attached")
+    assert await page.locator("path.vl-case").count() == len(furniture)
+    rows = await page.locator("#public-list tbody tr").all_inner_texts()
+    assert sorted(r.split("\t")[0].strip() for r in rows) == sorted(furniture)
     assert not errors, errors

@@ -3,11 +3,9 @@ inspector's matrícula (never a database id), the office's contact, and no place
 (the depot address, the reference tariffs of Dores Art. 9º, II)."""
 from __future__ import annotations
 
-import io
 from decimal import Decimal
 
 import pytest
-from pypdf import PdfReader
 from sqlalchemy import select
 
 from core.services import placeholders
@@ -20,18 +18,8 @@ from core.services.staff import StaffUserInfo, add_tariff
 from core.services.steps import take_step
 from core.services.sweep import sweep_deadlines
 from core.storage.models import Case, Event, Inspector
-from core.storage.timeline import ActorRef
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
-
-BOT = "ViaLivreTesteBot"
-STAFF = ActorRef("staff", "u1", "Maria (Secretaria)")
-ABANDONED = {"abandonment_criteria": ["days_in_place", "missing_tyres", "no_bumpers"]}
-OWNER = {"owner_name": "José da Silva", "owner_document": "52998224725",
-         "notification_number": "7/2026"}
-
-
-def text_of(blob: bytes) -> str:
-    return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(blob)).pages).split())
+from tests.test_services_documents import ABANDONED, BOT, OWNER, STAFF, text_of
 
 
 @pytest.fixture

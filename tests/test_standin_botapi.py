@@ -382,3 +382,25 @@ async def test_webhook_answer_body_with_a_method_is_executed_like_telegram_does(
     finally:
         await runner.cleanup()
     assert call.via_webhook_reply and call.text == "recebido"
+
+
+async def test_a_call_still_being_answered_is_not_counted_as_sent(api):
+    """A call is logged on arrival, but `sent()` (ok=True) counts it only once answered: a
+    send held by an injected delay and then refused (429) was never delivered (the delivery
+    fault figures read `sent()`, tests/fault_figures.py)."""
+    api.add_user(MARIA)
+    api.add_rate_rule(1, per_seconds=60.0, methods=("sendMessage",))
+    api.fail_next("sendMessage", None, delay=0.3, times=2)
+    url = f"{api.bot_base_url}{api.token}/sendMessage"
+    async with aiohttp.ClientSession() as http:
+        async with http.post(url, json={"chat_id": MARIA.id, "text": "primeira"}) as resp:
+            assert resp.status == 200
+        second = asyncio.create_task(http.post(url, json={"chat_id": MARIA.id,
+                                                          "text": "segunda"}))
+        while len(api.sent(MARIA, "sendMessage", ok=None)) < 2:
+            await asyncio.sleep(0.01)
+        assert [c.text for c in api.sent(MARIA, "sendMessage")] == ["primeira"]  # in flight
+        async with await second as resp:
+            assert resp.status == 429
+    assert [c.text for c in api.sent(MARIA, "sendMessage")] == ["primeira"]
+    assert [c.text for c in api.sent(MARIA, "sendMessage", ok=False)] == ["segunda"]

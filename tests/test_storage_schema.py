@@ -35,6 +35,19 @@ async def test_migrate_twice_is_a_no_op_and_records_head(db):
     assert versions == [ScriptDirectory.from_config(alembic_config()).get_current_head()]
 
 
+async def test_workers_migrating_one_postgresql_schema_at_once_take_turns(db_factory):
+    """Workers starting together: one migrates, the other waits on the schema's advisory lock
+    and finds it at head (the lock is keyed by schema, so another schema's migration, e.g. a
+    test's on the same database, waits for none)."""
+    if db_factory.engine_name == "sqlite":
+        pytest.skip("PostgreSQL: several workers share one database")
+    import asyncio
+    first, second = db_factory(), db_factory()
+    await asyncio.gather(first.migrate(), second.migrate())
+    async with second.read() as s:
+        assert (await s.execute(text("SELECT count(*) FROM alembic_version"))).scalar() == 1
+
+
 async def test_sqlite_connections_get_wal_busy_timeout_and_foreign_keys(db):
     if not db.is_sqlite:
         pytest.skip("SQLite pragmas only")

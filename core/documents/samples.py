@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
@@ -190,27 +191,33 @@ def owner_summary() -> OwnerSummaryData:
                             LINK, datetime(2026, 12, 16, 8, 0), fees_as_of="16/12/2026")
 
 
-def build_all() -> dict[str, bytes]:
-    """Every document with sample data, by file name."""
+def builders() -> dict[str, Callable[[], bytes]]:
+    """How to make every document with sample data, by file name (nothing is built yet)."""
     from core import documents as d
 
-    info = edital_info()
     return {
-        "notificacao.pdf": d.notification_pdf(notification()),
-        "notificacao-nao-identificado.pdf": d.notification_pdf(notification_unidentified()),
-        "notificacao-movel.pdf": d.notification_pdf(notification_furniture()),
-        "notificacao-afixada.pdf": d.affixed_notice_pdf(affixed()),
-        "termo-de-recolhimento.pdf": d.removal_term_pdf(removal()),
-        "edital-notificacao.pdf": d.edital_pdf(edital_entries(), EDITAL_NOTIFICACAO, info),
-        "edital-remocao.pdf": d.edital_pdf(edital_entries(), EDITAL_REMOCAO, info),
-        "edital-leilao.pdf": d.edital_pdf(edital_entries(), EDITAL_LEILAO, info),
-        "edital-leilao-dracena.pdf": d.edital_pdf(edital_entries(), EDITAL_LEILAO,
-                                                  edital_info(DRACENA)),
-        "auto-de-infracao.pdf": d.auto_infracao_pdf(auto()),
-        "nota-de-apreensao.pdf": d.low_value_note_pdf(low_value_note()),
-        "intimacao.pdf": d.intimacao_pdf(intimacao()),
-        "resumo-proprietario.pdf": d.owner_summary_pdf(owner_summary()),
+        "notificacao.pdf": lambda: d.notification_pdf(notification()),
+        "notificacao-nao-identificado.pdf":
+            lambda: d.notification_pdf(notification_unidentified()),
+        "notificacao-movel.pdf": lambda: d.notification_pdf(notification_furniture()),
+        "notificacao-afixada.pdf": lambda: d.affixed_notice_pdf(affixed()),
+        "termo-de-recolhimento.pdf": lambda: d.removal_term_pdf(removal()),
+        "edital-notificacao.pdf":
+            lambda: d.edital_pdf(edital_entries(), EDITAL_NOTIFICACAO, edital_info()),
+        "edital-remocao.pdf": lambda: d.edital_pdf(edital_entries(), EDITAL_REMOCAO, edital_info()),
+        "edital-leilao.pdf": lambda: d.edital_pdf(edital_entries(), EDITAL_LEILAO, edital_info()),
+        "edital-leilao-dracena.pdf":
+            lambda: d.edital_pdf(edital_entries(), EDITAL_LEILAO, edital_info(DRACENA)),
+        "auto-de-infracao.pdf": lambda: d.auto_infracao_pdf(auto()),
+        "nota-de-apreensao.pdf": lambda: d.low_value_note_pdf(low_value_note()),
+        "intimacao.pdf": lambda: d.intimacao_pdf(intimacao()),
+        "resumo-proprietario.pdf": lambda: d.owner_summary_pdf(owner_summary()),
     }
+
+
+def build_all() -> dict[str, bytes]:
+    """Every document with sample data, by file name."""
+    return {name: build() for name, build in builders().items()}
 
 
 #: The samples the README shows as pictures (docs/samples/png/<name>.png).

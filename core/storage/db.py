@@ -136,8 +136,10 @@ async def migrate(engine_or_url: AsyncEngine | str, revision: str = "head") -> N
         async with translate_errors():
             async with engine.begin() as conn:
                 if conn.dialect.name == "postgresql":  # workers starting at once: one migrates,
-                    await conn.execute(text(  # the others wait, then find the schema at head
-                        "SELECT pg_advisory_xact_lock(:ns, 0)"), {"ns": MIGRATION_LOCK})
+                    await conn.execute(text(  # the others wait, then find the schema at head;
+                        # keyed by schema: migrating another schema (a test's) waits for none
+                        "SELECT pg_advisory_xact_lock(:ns, hashtext(current_schema()))"),
+                        {"ns": MIGRATION_LOCK})
                 await conn.run_sync(_upgrade, revision)
     finally:
         if engine is not engine_or_url:

@@ -17,7 +17,9 @@ class ObserveMixin:
 
     def sent(self, chat_id: User | int | None = None, method: str | None = None, *,
              ok: bool | None = True) -> list[Call]:
-        """Recorded calls (getUpdates excluded unless asked for), oldest first."""
+        """Recorded calls (getUpdates excluded unless asked for), oldest first. With `ok` given
+        (True by default) only answered calls count: a call still being handled (e.g. inside
+        an injected delay) is logged already, but whether it succeeds is not known yet."""
         return [c for c in self.calls if self._matches(c, None, method, chat_id, None, ok)]
 
     async def wait_for(
@@ -28,14 +30,16 @@ class ObserveMixin:
         chat_id: User | int | None = None,
         text: str | None = None,
         count: int = 1,
-        timeout: float = 5.0,
+        timeout: float = 10.0,
         since: int | None = None,
         ok: bool | None = True,
     ) -> Any:
         """Wait for `count` matching calls made since the last injected update (or `since`).
 
         `text` matches as a substring of the text/caption. Returns the first matching Call
-        (count == 1) or a list of `count` calls; raises AssertionError on timeout."""
+        (count == 1) or a list of `count` calls; raises AssertionError on timeout (10 s by
+        default: it returns as soon as the call is there, and a loaded machine, e.g. the test
+        suite on several workers, may take seconds to answer)."""
         pos = self._mark if since is None else since
         deadline = asyncio.get_running_loop().time() + timeout
         found: list[tuple[int, Call]] = []
@@ -92,7 +96,7 @@ class ObserveMixin:
             return False
         if method is not None and c.method.lower() != method.lower():
             return False
-        if ok is not None and c.ok != ok:
+        if ok is not None and (not c.finished or c.ok != ok):
             return False
         if chat_id is not None and c.chat_id != chat_id_of(chat_id):
             return False
