@@ -18,6 +18,7 @@ from bot.flood import FloodLimit
 from bot.geocoding import Geocoder
 from bot.intake import ScreenedUpdates, Throttle, Unparsable
 from bot.ratelimit import FairRateLimiter
+from bot.redelivery import redelivered
 from bot.loops import LoopSettings, outbox_loop, sweep_loop
 from bot.replies import send_or_queue
 from bot.roles import require_role
@@ -172,16 +173,19 @@ async def _dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE, user_id:
         if bd["shared"]:  # another worker may have changed these: read them under the lock
             await _refresh_chat(bd, core, chat_id)
         await _unblocked(bd, core, user_id)
-        if await _seen_before(bd, core, update.update_id):
-            log.info("update %s already processed: ignored", update.update_id)
-            return
+        seen = await _seen_before(bd, core, update.update_id)
         conv = await _conversation(bd, core, user_id)
     except StorageUnavailable as exc:
         await _tell(update, context, exc.message)
         return
     turn = Turn(update, context, core, bd["router"], conv)
     try:
-        await _run(turn, bd)
+        if seen:  # a redelivery: re-asks, never re-does
+            if not bd["shared"]:
+                bd["conversations"][user_id] = conv  # taken out by _conversation
+            await redelivered(turn)
+        else:
+            await _run(turn, bd)
     finally:
         await turn.settle()  # the button's answer is out before the user's next update
 

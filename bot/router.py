@@ -6,7 +6,8 @@ and adds its commands, button domains, deep-link prefixes and conversation state
     def register(router: Router) -> None:
         router.command("tarefas", my_tasks, "Minhas tarefas de vistoria", role="inspector")
         router.callback("task", on_task_button)          # callback_data "task:<action>:..."
-        router.state("inspect:", on_inspection_message)  # messages while in "inspect:*"
+        router.state("inspect:", on_inspection_message,  # messages while in "inspect:*"
+                     resume=ask_again)                   # its question, for a redelivery
         router.deep_link("own_", on_owner_link)          # /start own_<code>
 
 The dispatcher (bot/app.py) builds a `Turn` per update: the update, the user's durable
@@ -49,6 +50,7 @@ class Router:
     commands: dict[str, CommandSpec] = field(default_factory=dict)
     callbacks: dict[str, Handler] = field(default_factory=dict)
     states: dict[str, Handler] = field(default_factory=dict)
+    resumes: dict[str, Handler] = field(default_factory=dict)  # the state's question again
     deep_links: dict[str, Handler] = field(default_factory=dict)
     idle: Handler | None = None  # messages outside any conversation
 
@@ -64,9 +66,13 @@ class Router:
             raise ValueError(f"callback domain {domain!r} registered twice")
         self.callbacks[domain] = handler
 
-    def state(self, prefix: str, handler: Handler) -> None:
-        """Messages from users whose conversation state starts with `prefix`."""
+    def state(self, prefix: str, handler: Handler, *, resume: Handler | None = None) -> None:
+        """Messages from users whose conversation state starts with `prefix`. `resume`, if
+        given, asks the state's pending question again and only that: it replies, never
+        writes (used for redelivered updates, bot/redelivery.py)."""
         self.states[prefix] = handler
+        if resume is not None:
+            self.resumes[prefix] = resume
 
     def deep_link(self, prefix: str, handler: Handler) -> None:
         """`/start <payload>` where payload starts with `prefix`."""
@@ -75,6 +81,12 @@ class Router:
     def state_handler(self, state: str) -> Handler | None:
         best = max((p for p in self.states if state.startswith(p)), key=len, default=None)
         return self.states[best] if best is not None else None
+
+    def resume_handler(self, state: str) -> Handler | None:
+        """The resume hook of the longest registered prefix of `state` (None: no question
+        pending, or that state has none)."""
+        best = max((p for p in self.states if state.startswith(p)), key=len, default=None)
+        return self.resumes.get(best) if best is not None else None
 
     def deep_link_handler(self, payload: str) -> Handler | None:
         best = max((p for p in self.deep_links if payload.startswith(p)), key=len, default=None)

@@ -16,5 +16,5 @@ def register(router: Router) -> None:
     router.callback("rep", report.on_button)
     router.callback("notif", info.on_notify_button)
     router.callback("unsub", info.on_unsub_button)
-    router.state("report:", info.in_report)
+    router.state("report:", info.in_report, resume=info.resume)
     router.idle = info.idle
