@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 
 from bot.harness import BotHarness
 from core.storage.models import Case, ConversationState, Evidence
+from tests.test_bot_inspector_support import ANA, bind
 from tests.test_bot_support import (MARIA, clock, core, jpeg, make_core, pin,  # noqa: F401
                                     press, said, send_photos, start_report, vehicle_questions,
                                     with_button)
@@ -90,3 +91,31 @@ async def test_a_redelivered_button_press_only_stops_the_spinner(hooked, core): 
     assert after[0].params["callback_query_id"] == confirm["callback_query"]["id"]
     assert not after[0].params.get("text")  # no text: only the spinner stops
     assert await _stored(core) == before  # no second case, nothing changed
+
+
+async def test_a_redelivered_owner_command_asks_for_the_code_again(hooked, core):  # noqa: F811
+    """The owner's flow registers its own resume hook (bot/owner/resume.py)."""
+    asked = await hooked.api.send_command(MARIA, "proprietario")
+    first = await said(hooked, MARIA, "código")
+    before = await _stored(core)
+    assert before[0] == "owner:code"
+    await hooked.api.inject(asked)
+    again = await said(hooked, MARIA, "código")
+    assert again.text == first.text
+    assert await _stored(core) == before
+
+
+async def test_a_redelivered_tarefas_asks_for_the_location_again(hooked, core):  # noqa: F811
+    """The inspector's flow registers its own resume hook (bot/inspector/resume.py)."""
+    await bind(hooked, ANA, "Ana Fiscal", "posturas")
+    tarefas = await hooked.api.send_command(ANA, "tarefas")
+    first = await said(hooked, ANA, "localização")
+    before = await _stored(core)
+    assert before[0] == "insp:tasks"
+    n = len(hooked.api.sent(ANA))
+    await hooked.api.inject(tarefas)
+    again = await said(hooked, ANA, "localização")
+    assert again.text == first.text and again.params["reply_markup"]
+    await asyncio.sleep(0.3)
+    assert len(hooked.api.sent(ANA)) == n + 1  # the question only, not the list again
+    assert await _stored(core) == before

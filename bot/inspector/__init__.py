@@ -4,7 +4,7 @@ takes a step and sends its legal document. Every rule lives in core.services (in
 tasks, step_forms, documents)."""
 from __future__ import annotations
 
-from bot.inspector import after, card, form, tasks
+from bot.inspector import after, card, form, resume, tasks
 from bot.inspector.states import AFTER, FORM, REFUSE, TASKS
 from bot.router import Router, Turn
 from bot.texts import STALE_BUTTON
@@ -35,7 +35,7 @@ def register(router: Router) -> None:
     router.callback("task", tasks.on_task_button)
     router.callback("case", tasks.on_case_button)
     router.callback("insp", on_button)
-    router.state(TASKS, tasks.on_tasks_message)
-    router.state(REFUSE, tasks.on_refusal_reason)
-    router.state(FORM, form.on_message)
-    router.state(AFTER, after.on_message)
+    router.state(TASKS, tasks.on_tasks_message, resume=resume.resume)
+    router.state(REFUSE, tasks.on_refusal_reason, resume=resume.resume)
+    router.state(FORM, form.on_message, resume=resume.resume)
+    router.state(AFTER, after.on_message, resume=resume.resume)

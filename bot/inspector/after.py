@@ -19,7 +19,7 @@ from core.services.notice_photo import pending_photo
 from core.services.step_forms import AFTER_STEP, record_after_step
 
 
-def _done_button(d: dict):
+def done_button(d: dict):
     return inline([[(texts.DONE, f"insp:{d['id']}:afterdone")]])
 
 
@@ -30,7 +30,7 @@ async def ask(turn: Turn, protocol: str, code: str, article: str) -> bool:
     d = {"id": secrets.token_hex(3), "protocol": protocol, "code": code, "photos": [],
          "media": {}}
     await turn.save(AFTER, d)
-    await turn.reply(texts.AFFIX_NOW.format(article=article), _done_button(d))
+    await turn.reply(texts.AFFIX_NOW.format(article=article), done_button(d))
     return True
 
 
@@ -54,12 +54,12 @@ async def on_message(turn: Turn) -> None:
     if refusal is None:
         sha, refusal = await guarded(fetch_media(turn.bot, turn.core, item))
     if refusal is not None:
-        await turn.reply(refusal, _done_button(d))
+        await turn.reply(refusal, done_button(d))
         return
     if sha not in d["photos"]:
         d = {**d, "photos": [*d["photos"], sha], "media": {**d["media"], sha: item.mime}}
     await turn.save(AFTER, d)
-    await turn.reply(texts.PHOTOS_GOT.format(n=len(d["photos"])), _done_button(d))
+    await turn.reply(texts.PHOTOS_GOT.format(n=len(d["photos"])), done_button(d))
 
 
 async def on_button(turn: Turn, data: list[str]) -> None:
@@ -70,7 +70,7 @@ async def on_button(turn: Turn, data: list[str]) -> None:
         return
     await turn.answer()
     if not d["photos"]:
-        await turn.reply(texts.NEED_PHOTO, _done_button(d))
+        await turn.reply(texts.NEED_PHOTO, done_button(d))
         return
     await record_after_step(turn.core, turn.user_id, d["protocol"], d["code"], d["photos"],
                             d["media"])

@@ -3,7 +3,7 @@ its buttons (statement, release situation, summary PDF, Dracena appeal). Everyth
 says comes from core.services.owners."""
 from __future__ import annotations
 
-from bot.owner import actions, link
+from bot.owner import actions, link, resume
 from bot.owner.states import PREFIX
 from bot.router import Router
 
@@ -13,4 +13,4 @@ def register(router: Router) -> None:
                    "Sou o proprietário: ver meu caso pelo código do aviso")
     router.deep_link("", link.on_deep_link)  # /start <case code> (QR code on the notice)
     router.callback("owner", actions.on_button)
-    router.state(PREFIX, actions.on_message)
+    router.state(PREFIX, actions.on_message, resume=resume.resume)

@@ -143,8 +143,12 @@ async def _appeal(turn: Turn, args: list[str]) -> None:
     window = await check_appeal(turn.core, turn.user_id, code)
     await turn.save(APPEAL, {"code": code, "text": "", "files": []})
     await turn.answer()
-    await turn.reply(texts.ASK_APPEAL.format(due=fmt_datetime(window.due_at),
-                                             article=window.article), _appeal_keyboard(code))
+    await turn.reply(*appeal_question(window, code))
+
+
+def appeal_question(window, code: str) -> tuple[str, object]:
+    return (texts.ASK_APPEAL.format(due=fmt_datetime(window.due_at), article=window.article),
+            _appeal_keyboard(code))
 
 
 async def _send(turn: Turn, args: list[str]) -> None:

@@ -36,16 +36,21 @@ async def asked(turn: Turn, code: str, kind: str) -> bool:
 async def ask_date(turn: Turn, code: str, before: str = "") -> None:
     """"Vou retirar": Hoje, Amanhã (when still within the deadline) or a typed date, never
     past the limit the core gives (OwnerView.promise_limit, Art. 6º, §3º)."""
+    question = await date_question(turn, code, before)
+    await turn.save(DATE, {"code": code})
+    await turn.answer()
+    await turn.reply(*question)
+
+
+async def date_question(turn: Turn, code: str, before: str = "") -> tuple[str, object]:
+    """The date question's text and buttons (reads only)."""
     view = await owner_view(turn.core, turn.user_id, code)
     today = turn.core.now().astimezone(TZ).date()
     limit = view.promise_limit or today
     days = [(texts.TODAY, "today")] + ([(texts.TOMORROW, "tomorrow")]
                                        if today + timedelta(days=1) <= limit else [])
-    await turn.save(DATE, {"code": code})
-    await turn.answer()
-    await turn.reply(before + texts.ASK_DATE.format(limit=fmt_date(limit),
-                                                    example=fmt_date(limit)),
-                     inline([[(t, f"owner:when:{k}:{code}") for t, k in days], CANCEL_ROW]))
+    return (before + texts.ASK_DATE.format(limit=fmt_date(limit), example=fmt_date(limit)),
+            inline([[(t, f"owner:when:{k}:{code}") for t, k in days], CANCEL_ROW]))
 
 
 async def record_removed(turn: Turn, code: str, *, clear: bool = False) -> None:
