@@ -8,7 +8,8 @@ every request, and queues the update for the Application (which has no Updater).
 With several workers (PostgreSQL: see README, "Vários workers") each call is answered only
 once its update was handled (bot.app.done), not as soon as it is queued: what a worker had
 accepted when it died was never answered, and Telegram delivers it again; the processed
-update ids make that redelivery harmless.
+update ids make that redelivery harmless: it re-asks the pending question, never re-does
+the step (bot/redelivery.py).
 
 `start_webhook` takes an already bound socket too (`sock=`), so a test or a sandbox can
 listen on a free port it chose itself (see bot.harness.BotHarness(webhook_secret=...)).
