@@ -6,7 +6,7 @@ BENCH_DATABASE_URL, TEST_DATABASE_URL or postgresql+asyncpg://postgres@127.0.0.1
 on PostgreSQL (a fresh database per size, dropped afterwards).
 
 Seeding: SQLite by `storage_bench.seed` (bulk executemany, 1M in ~40 s); PostgreSQL by the
-same rows (`storage_bench._case_rows`) through asyncpg's COPY. The map's counters
+same rows through asyncpg's COPY (`storage_bench.seed_postgres`). The map's counters
 (map_cells) are kept by the database's triggers during the load, as in production.
 
 Each measurement is VIEWS requests, p50/p99, after WARM untimed ones:
@@ -30,15 +30,16 @@ import json
 import random
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import func, select
 
 from admin.app import create_app
-from benchmarks.storage_bench import (MUNICIPALITY, PERSONS, YEARS, _case_rows, _label, _log,
-                                      _pct, random_point, seed)
+from benchmarks.pg import database_url, reachable
+from benchmarks.storage_bench import (MUNICIPALITY, _label, _log, _pct, random_point, seed,
+                                      seed_postgres)
 from core.laws import get_law
 from core.services.context import Core, utc_clock
 from core.settings import Settings
@@ -53,43 +54,6 @@ WARM = 5
 SPANS = {"city": 0.06, "neighbourhood": 0.01, "streets": 0.002, "list page": 0.003}
 FLOORS_MS = {"city": 100.0, "neighbourhood": 100.0, "streets": 100.0,
              "neighbourhood+category": 100.0, "list page": 200.0, "status page": 100.0}
-PG_DEFAULT = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
-
-
-# -- PostgreSQL seeding (the storage benchmark's rows, by COPY) --------------------------------
-
-def _ts(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value).replace(tzinfo=timezone.utc) if value else None
-
-
-async def seed_postgresql(url: str, n: int, now: datetime) -> None:
-    import asyncpg
-    from benchmarks.storage_bench import _CASE_COLUMNS
-    columns = [c.strip() for c in _CASE_COLUMNS.split(",")]
-    dates = {columns.index(c) for c in ("created_at", "updated_at", "closed_at",
-                                        "next_deadline_at")}
-    is_open = columns.index("is_open")
-    con = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
-    try:
-        async with con.transaction():
-            created = now - timedelta(days=365 * YEARS)
-            await con.copy_records_to_table(
-                "persons", columns=["id", "telegram_id", "roles", "created_at"],
-                records=[(i, 10_000_000 + i, '["citizen"]', created)
-                         for i in range(1, PERSONS + 1)])
-            await con.execute("SELECT setval(pg_get_serial_sequence('persons', 'id'), $1)",
-                              PERSONS)
-            counters: dict[int, int] = {}
-            for rows, counters in _case_rows(n, now, random.Random(3)):
-                if rows:
-                    await con.copy_records_to_table("cases", columns=columns, records=[
-                        tuple(_ts(v) if i in dates else bool(v) if i == is_open else v
-                              for i, v in enumerate(row)) for row in rows])
-            await con.copy_records_to_table("protocol_counters", columns=["year", "last"],
-                                            records=sorted(counters.items()))
-        await con.execute("VACUUM ANALYZE")  # as autovacuum would: index-only scans
-    finally:
-        await con.close()
 
 
 # -- measurements ------------------------------------------------------------------------------
@@ -180,7 +144,7 @@ async def bench_postgresql(admin_url: str, n: int) -> dict:
             data_dir = Path(tmp)
             await migrate(url)
             t0 = time.perf_counter()
-            await seed_postgresql(url, n, now)
+            await seed_postgres(url, n, now)
             seeded = time.perf_counter() - t0
             _log(f"public map PostgreSQL {_label(n)}: seeded in {seeded:.1f} s")
             db = Database.from_url(url)
@@ -220,13 +184,9 @@ def _lines(engine: str, results: list[dict], quick: bool) -> list[str]:
 
 
 async def run(quick: bool) -> list[str]:
-    import os
-
-    from benchmarks.workers_bench import reachable
     sizes = QUICK_SIZES if quick else SIZES
     lines = _lines("SQLite", [await bench_sqlite(n) for n in sizes], quick)
-    admin_url = (os.environ.get("BENCH_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL")
-                 or PG_DEFAULT)
+    admin_url = database_url()
     why = await reachable(admin_url)
     if why:
         return lines + [f"public map benchmark (PostgreSQL): skipped, unreachable ({why})"]

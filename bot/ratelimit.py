@@ -171,7 +171,7 @@ class FairLimiter:
         """Shared limits: one slot at a time from the database, each to the least-used
         waiting chat at the moment it is free (so the choice stays fair inside the worker)."""
         while self._ready:
-            now = self._leak()
+            self._leak()
             if self._level + 1 > self.capacity + 1e-9:
                 await asyncio.sleep((self._level + 1 - self.capacity) / self.rate)
                 continue
