@@ -6,6 +6,7 @@ from decimal import Decimal
 from typing import Any
 
 from core.formatting import fmt_date, fmt_datetime, fmt_money
+from core.identifiers import format_case_code
 from core.lifecycle import ACTOR_LABELS, Actor
 from core.services.document_facts import plate_text
 
@@ -54,5 +55,5 @@ def _value(value: Any) -> str:
 
 
 FILTERS = {"br_date": _date, "br_datetime": _datetime, "money": _money, "actor": _actor,
-           "value": _value, "plate": plate_text}
+           "value": _value, "plate": plate_text, "case_code": format_case_code}
 GLOBALS: dict[str, Any] = {}

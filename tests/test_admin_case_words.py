@@ -92,6 +92,8 @@ async def test_case_page_shows_no_raw_key_after_many_real_steps(panel, photo):
     for said in ("Fiat Uno", "prata", "mais de 3 meses"):
         assert said in text
     assert text.count("Vila Nova") == 1  # the neighbourhood once
+    code = sub.case_code  # the owner's code in its one printed form, as on the notice: K7QM-42XD
+    assert f"código {code[:4]}-{code[4:]}" in text
 
 
 async def test_inspector_sees_what_the_citizen_told_in_the_task_and_the_card(panel, photo):
