@@ -55,8 +55,11 @@ async def missing_photos(core: Core, s: AsyncSession, protocols: list[str] | Non
                          ) -> list[MissingPhoto]:
     """Open cases whose AFTER_STEP photo was never recorded while the object is still on the
     street, oldest step first (optionally only `protocols`)."""
+    on_street = sorted({code for lifecycle in core.law.tracks.values()
+                        for code, state in lifecycle.states.items() if state.in_public_space})
     q = (select(Case, Event.seq, Event.action, Event.at).join(Event, Event.case_id == Case.id)
-         .where(Case.is_open.is_(True), Event.action.in_(sorted(AFTER_STEP)))
+         .where(Case.is_open.is_(True), Case.state.in_(on_street),
+                Event.action.in_(sorted(AFTER_STEP)))
          .order_by(Event.at, Event.seq))
     if protocols is not None:
         q = q.where(Case.protocol.in_(protocols))
