@@ -3,6 +3,8 @@ be taken back, read from the case's timeline (core.services.owner_withdrawal tak
 core.services.owner_view offers the button)."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from core.formatting import fmt_date
 from core.lifecycle import Lifecycle
 from core.services.errors import InvalidInput
@@ -19,6 +21,19 @@ ROUTING_EVENTS = frozenset({"task_offered", "task_accepted", "task_refused", "ta
                             "assignment_pending"})
 
 
+def standing(events: list[Event]) -> Iterator[tuple[Event, str | None]]:
+    """The timeline newest first, without the statements taken back and their withdrawals:
+    each event with its statement kind ("removed", "will_remove"; None for other events)."""
+    withdrawn: set[int] = set()
+    for ev in reversed(events):
+        data = ev.data or {}
+        kind = data.get("owner_statement_kind")
+        if kind == WITHDRAWN:
+            withdrawn.add(int(data.get("undoes") or 0))
+        elif ev.seq not in withdrawn:
+            yield ev, kind
+
+
 def statement_to_withdraw(case: Case, events: list[Event], lifecycle: Lifecycle) -> Event:
     """The owner's statement ("Vou retirar" / "Já retirei", Art. 6º, §3º) that may still be
     taken back, or InvalidInput saying why not. It may while the inspector has not acted on
@@ -29,29 +44,23 @@ def statement_to_withdraw(case: Case, events: list[Event], lifecycle: Lifecycle)
     before it stand again."""
     if not case.is_open:
         raise InvalidInput("Este caso já foi encerrado.")
-    withdrawn: set[int] = set()
     later: list[Event] = []
-    for ev in reversed(events):
-        data = ev.data or {}
-        kind = data.get("owner_statement_kind")
-        if kind == WITHDRAWN:
-            withdrawn.add(int(data.get("undoes") or 0))
-            continue
-        if kind is not None and ev.seq not in withdrawn:
-            acted = next((e for e in reversed(later) if lifecycle.is_step(e.action) or (
-                e.actor_kind == "inspector" and e.action not in ROUTING_EVENTS)), None)
-            if ev.actor_kind != "owner":
-                raise InvalidInput("Essa declaração foi registrada pela fiscalização; para "
-                                   "mudá-la, fale com a fiscalização.")
-            if acted is not None:
-                what = lifecycle.step_label(acted.action) or "um registro no caso"
-                raise InvalidInput(
-                    f"A fiscalização já agiu depois da sua declaração (“{what}”, em "
-                    f"{fmt_date(acted.at)}); ela não pode mais ser desfeita (Art. 6º, §3º). "
-                    "Se precisar, fale com a fiscalização.")
-            return ev
-        if ev.seq not in withdrawn:
+    for ev, kind in standing(events):
+        if kind is None:
             later.append(ev)
+            continue
+        acted = next((e for e in reversed(later) if lifecycle.is_step(e.action) or (
+            e.actor_kind == "inspector" and e.action not in ROUTING_EVENTS)), None)
+        if ev.actor_kind != "owner":
+            raise InvalidInput("Essa declaração foi registrada pela fiscalização; para "
+                               "mudá-la, fale com a fiscalização.")
+        if acted is not None:
+            what = lifecycle.step_label(acted.action) or "um registro no caso"
+            raise InvalidInput(
+                f"A fiscalização já agiu depois da sua declaração (“{what}”, em "
+                f"{fmt_date(acted.at)}); ela não pode mais ser desfeita (Art. 6º, §3º). "
+                "Se precisar, fale com a fiscalização.")
+        return ev
     raise InvalidInput("Não há declaração sua para desfazer neste caso.")
 
 

@@ -26,7 +26,7 @@ from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.notifications import AUCTION_STATES
 from core.services.owner_access import SessionHook, link, owned
-from core.services.owner_statements import WITHDRAW_BUTTON, WITHDRAWN, can_withdraw
+from core.services.owner_statements import WITHDRAW_BUTTON, can_withdraw, standing
 from core.storage.models import Case, Event, OwnerLink, Person
 
 #: Dores Art. 6º, §4º: "Entende-se por início da operação de remoção, o momento em que se
@@ -310,17 +310,12 @@ def legal_deadline(case: Case, events: list[Event], lifecycle: Lifecycle
 def owner_promise(events: list[Event]) -> date | None:
     """The date of the owner's latest "Vou retirar" still standing (None after "Já retirei";
     a withdrawn statement no longer stands)."""
-    withdrawn: set[int] = set()
-    for ev in reversed(events):
-        data = ev.data or {}
-        kind = data.get("owner_statement_kind")
-        if kind == WITHDRAWN:
-            withdrawn.add(int(data.get("undoes") or 0))
+    for ev, kind in standing(events):
+        if kind is None:
             continue
-        if kind is None or ev.seq in withdrawn:
-            continue
-        if kind == "will_remove" and data.get("agreed_removal_by"):
-            return date.fromisoformat(str(data["agreed_removal_by"])[:10])
+        agreed = (ev.data or {}).get("agreed_removal_by")
+        if kind == "will_remove" and agreed:
+            return date.fromisoformat(str(agreed)[:10])
         return None
     return None
 
