@@ -11,8 +11,10 @@ running bot.webhook.Webhook.
 """
 from __future__ import annotations
 
+import asyncio
+import logging
 import socket
-from typing import Any
+from typing import Any, Awaitable
 
 from telegram.ext import Application
 
@@ -24,6 +26,20 @@ from bot.standin.botapi import BotApiStandIn
 from bot.standin.nominatim import NominatimStandIn
 from bot.webhook import Webhook, start_webhook, stop_webhook
 from core.services.context import Core
+
+log = logging.getLogger(__name__)
+#: A stop that takes longer is abandoned with a warning naming what was still running (seen
+#: once in a full test run: a test's teardown waiting forever after its assertions passed).
+STOP_WITHIN_S = 30.0
+
+
+async def _bounded(what: str, step: Awaitable[None]) -> None:
+    try:
+        await asyncio.wait_for(step, STOP_WITHIN_S)
+    except asyncio.TimeoutError:
+        running = [t.get_coro() for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        log.warning("harness: %s did not finish within %.0f s; still running: %s", what,
+                    STOP_WITHIN_S, running[:20])
 
 
 class BotHarness:
@@ -57,9 +73,9 @@ class BotHarness:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        await self.stop_app()
-        await self.osm.stop()
-        await self.api.stop()
+        await _bounded("the bot's stop", self.stop_app())
+        await _bounded("the Nominatim stand-in's stop", self.osm.stop())
+        await _bounded("the Bot API stand-in's stop", self.api.stop())
 
     async def start_app(self) -> Application:
         s = self.core.settings
