@@ -18,8 +18,9 @@ from core.documents import affixed_notice_pdf
 from core.documents import samples
 from core.storage.models import Case, Event, Evidence
 from tests.core_fixtures import clock, make_core, photo  # noqa: F401
-from tests.test_bot_inspector_support import (ANA, NEAR, answer, bind, core, open_card,  # noqa: F401
-                                              pdf_text, report, send_photo, tap, task_message)
+from tests.test_bot_inspector_support import (ANA, NEAR, affix_notice_up_to_confirm,  # noqa: F401
+                                              bind, core, open_card, pdf_text, report, send_photo,
+                                              tap, task_message)
 from tests.test_bot_support import said
 
 
@@ -39,11 +40,7 @@ async def test_the_printable_notice_comes_before_the_photo_of_it_affixed_art_4_I
         await task_message(bot, ANA, protocol)
         await open_card(bot, ANA, protocol)
         start = len(bot.api.calls)
-        await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
-        for label in ("Há mais de 30 dias", "Faltam pneus", "Sem motor"):
-            await tap(bot, ANA, label)
-        await tap(bot, ANA, "Continuar", expect="número da notificação")
-        await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")
+        await affix_notice_up_to_confirm(bot, ANA, "N-77/2026")
         await tap(bot, ANA, "Confirmar", expect="Registrado: Afixar notificação")
         await said(bot, ANA, "envie aqui a foto dela afixada")
         sent = _texts(bot, start)

@@ -9,8 +9,9 @@ from zoneinfo import ZoneInfo
 from core.lifecycle import BUTTON_MAX
 from core.services.notice_photo import BUTTON, notice_photo_reminders
 from tests.core_fixtures import clock, make_core, photo  # noqa: F401
-from tests.test_bot_inspector_support import (ANA, NEAR, answer, bind, bot, core,  # noqa: F401
-                                              open_card, report, send_photo, tap, task_message)
+from tests.test_bot_inspector_support import (ANA, NEAR, affix_notice_up_to_confirm,  # noqa: F401
+                                              bind, bot, core, open_card, report, send_photo, tap,
+                                              task_message)
 from tests.test_bot_support import said
 
 SP = ZoneInfo("America/Sao_Paulo")
@@ -22,11 +23,7 @@ async def test_the_reminder_and_the_card_ask_for_the_missing_photo_art_4_II_a(
     protocol = await report(core, photo)
     await task_message(bot, ANA, protocol)
     await open_card(bot, ANA, protocol)
-    await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
-    for label in ("Há mais de 30 dias", "Faltam pneus", "Sem motor"):
-        await tap(bot, ANA, label)
-    await tap(bot, ANA, "Continuar", expect="número da notificação")
-    await answer(bot, ANA, "N-8/2026", "Confira antes de registrar")
+    await affix_notice_up_to_confirm(bot, ANA, "N-8/2026")
     await tap(bot, ANA, "Confirmar", expect="Registrado: Afixar notificação")
     await said(bot, ANA, "envie aqui a foto dela afixada")
     # Ana leaves it for later: the card says the photo is missing and offers it

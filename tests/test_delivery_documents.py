@@ -3,11 +3,10 @@ produces is sent at once, and when the Bot API fails that call (502) it is queue
 after recovery, with its caption, as the same PDF."""
 from __future__ import annotations
 
-from tests.test_bot_inspector_support import (ANA, NEAR, answer, bind, bot,  # noqa: F401
-                                              clock, core, document, make_core, open_card,
-                                              pdf_text, photo, report, send_photo, tap,
+from tests.test_bot_inspector_support import (ANA, NEAR, affix_notice_up_to_confirm,  # noqa: F401
+                                              bind, bot, clock, core, document, make_core,
+                                              open_card, pdf_text, photo, report, send_photo, tap,
                                               task_message)
-from tests.test_bot_inspector_cases import tick
 
 
 async def test_document_refused_by_a_502_arrives_from_the_outbox(bot, core, photo):
@@ -15,10 +14,7 @@ async def test_document_refused_by_a_502_arrives_from_the_outbox(bot, core, phot
     protocol = await report(core, photo)
     await task_message(bot, ANA, protocol)
     await open_card(bot, ANA, protocol)
-    await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
-    await tick(bot, ["Há mais de 30 dias", "Faltam pneus", "Sem motor"])
-    await tap(bot, ANA, "Continuar", expect="número da notificação")  # photo: after the PDF
-    await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")
+    await affix_notice_up_to_confirm(bot, ANA, "N-77/2026")  # photo: after the PDF
     bot.api.fail_next("sendDocument", 502, times=2)
     await tap(bot, ANA, "Confirmar", expect="Registrado: Afixar notificação")
     call, pdf = await document(bot, ANA, "notificacao-afixada")
