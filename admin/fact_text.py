@@ -12,6 +12,7 @@ from core.facts import MONEY, fact_kind
 from core.formatting import fmt_date, fmt_datetime, fmt_money, fmt_place
 from core.lifecycle import Lifecycle
 from core.services.context import Core
+from core.services.deadline_recount import RECOUNT_ACTION, RECOUNT_LABEL
 from core.services.notifications import VIA_OWNER
 from core.services.step_forms import EXTRA_LABELS as STEP_LABELS
 from core.services.panel_cases import CaseDetail
@@ -27,7 +28,8 @@ EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cid
                 "owner_statement": "Declaração do proprietário (a verificar pelo fiscal)",
                 "owner_statement_withdrawn": "Proprietário desfez a declaração (não é mais "
                                              "preciso verificar)",
-                "evidence_purged": "Arquivos apagados ao fim do prazo de guarda"}
+                "evidence_purged": "Arquivos apagados ao fim do prazo de guarda",
+                RECOUNT_ACTION: RECOUNT_LABEL}
 
 
 
@@ -47,7 +49,8 @@ EXTRA_FACT_LABELS = {
     "owner_statement_kind": "tipo de declaração", "submitted_via": "registrado por",
     "owner_cpf": "CPF/CNPJ do proprietário/responsável", "auto_number": "número do auto",
     "appeal_attachments": "anexos do recurso",
-    "undoes": "desfaz o registro nº", "withdrawn_by": "quem desfez a declaração (Telegram) e "
+    "undoes": "desfaz o registro nº", "previous_due": "vencimento anterior",
+    "reason": "motivo", "recounts": "passo que iniciou o prazo", "withdrawn_by": "quem desfez a declaração (Telegram) e "
     "como comprovou ser o proprietário", "deadline_passed": "o prazo legal já tinha vencido",
     # what the citizen told in the report (case.details["report"]), not yet verified
     "make_model": "marca/modelo",
@@ -140,6 +143,10 @@ def fact_text(core: Core, lc: Lifecycle, key: str, value: Any) -> str:
         due = _moment(str(value.get("due") or "")) or "—"
         art = f" ({value['article']})" if value.get("article") else ""
         return f"{value.get('description') or 'prazo'} até {due}{art}"
+    if key == "previous_due":
+        return _moment(str(value)) or _plain(value)
+    if key == "recounts":
+        return lc.step_label(str(value)) or _plain(value)
     if key == "auction_split":
         return "; ".join(f"{who}: {fmt_money(Decimal(str(amount)))}"
                          for who, amount in _as_list(value)) or "—"

@@ -7,6 +7,7 @@ from aiohttp import web
 
 from admin import params
 from admin.web import core_of, redirect, render, require, user_of
+from core.formatting import fmt_date
 from core.parsing import ParseError, parse_date, parse_money
 from core.services import panel_queries as pq
 from core.services.errors import InvalidInput
@@ -90,19 +91,33 @@ async def tariff_add(request: web.Request) -> web.StreamResponse:
     raise redirect(request, "/tarifas", "Novo valor cadastrado. Valores anteriores não mudam.")
 
 
+def closure_recount_line(moved) -> str:
+    """What the new closure changed on running deadlines (Lei 9.784/1999, art. 66, § 1º)."""
+    if not moved:
+        return "Nenhum prazo em andamento vencia nesse dia."
+    cases = ", ".join(f"{m.protocol} (de {fmt_date(m.previous_due)} para {fmt_date(m.due)})"
+                      for m in moved[:10])
+    more = f" e mais {len(moved) - 10}" if len(moved) > 10 else ""
+    word = "prazo prorrogado" if len(moved) == 1 else "prazos prorrogados"
+    return (f"{len(moved)} {word} (Lei 9.784/1999, art. 66, § 1º): {cases}{more}; "
+            "proprietários e fiscais foram avisados.")
+
+
 @require("admin")
 async def closure_add(request: web.Request) -> web.StreamResponse:
     form = await request.post()
-    await add_closure(core_of(request), _date(str(form.get("date", "")), "Data"),
-                      str(form.get("name", "")), str(form.get("kind", "")),
-                      str(form.get("source", "")), user_of(request))
-    raise redirect(request, "/tarifas", "Fechamento cadastrado; os próximos prazos o consideram.")
+    moved = await add_closure(core_of(request), _date(str(form.get("date", "")), "Data"),
+                              str(form.get("name", "")), str(form.get("kind", "")),
+                              str(form.get("source", "")), user_of(request))
+    raise redirect(request, "/tarifas", "Fechamento cadastrado; os próximos prazos o consideram. "
+                   + closure_recount_line(moved))
 
 
 @require("admin")
 async def closure_remove(request: web.Request) -> web.StreamResponse:
     await remove_closure(core_of(request), _path_id(request), user_of(request))
-    raise redirect(request, "/tarifas", "Fechamento removido.")
+    raise redirect(request, "/tarifas", "Fechamento removido. Os prazos que ele já tinha "
+                   "prorrogado continuam com a nova data, já informada aos interessados.")
 
 
 @require("admin")

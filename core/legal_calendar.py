@@ -142,14 +142,14 @@ class Deadline:
             plain = f"As {self.label} terminariam em {fmt_datetime(self.plain_due_at)}"
         if not self.extended:
             return text
-        reasons = _join_pt([_why_sentence(d, why) for d, why in self.skipped])
+        reasons = _join_pt([why_sentence(d, why) for d, why in self.skipped])
         return (
             f"{text} {plain}, mas o prazo foi prorrogado {until} "
             f"(Lei 9.784/1999, art. 66, § 1º) porque {reasons}."
         )
 
 
-def _why_sentence(d: date, why: str) -> str:
+def why_sentence(d: date, why: str) -> str:
     """`25/12/2026 é feriado nacional (Natal)` from a non_business_reason."""
     kind, _, name = why.partition(": ")
     verb = "tem" if kind.startswith("expediente") else "é"

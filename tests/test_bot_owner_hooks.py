@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 
 from core.services import conversation
 from core.services.owner_proof import prove_owner
+from core.services.owner_view import STATEMENT_NOTED
 from core.services.owners import (check_appeal, file_appeal, link_by_code, owner_statement,
                                   owner_view, set_owner_situation)
 from core.storage.models import ConversationState, Event, OwnerLink
@@ -51,7 +52,9 @@ async def test_statement_and_hook_commit_together_art_6_par_3(core, photo):
         await conversation.mark_processed(s, 42)
     await owner_statement(core, OWNER, sub.case_code, "removed", also=mark)
     assert await conversation.is_processed(core, 42)
-    assert (await owner_view(core, OWNER, sub.case_code)).state == "owner_removing"
+    # beside the running notice (Art. 6º, caput): recorded, the case does not move
+    view = await owner_view(core, OWNER, sub.case_code)
+    assert view.state == "owner_notified" and STATEMENT_NOTED in view.next_step
 
 
 async def test_situation_hook_rolls_back_art_3_par_3_I(core, photo, clock):

@@ -60,7 +60,7 @@ async def test_already_removed_and_buttons_of_a_closed_case(bot, core, photo):
     await press(bot, JOSE, "Já retirei", expect="confirme que o objeto é seu")
     await bot.api.send_text(JOSE, "ABC1D23")
     await said(bot, JOSE, "Registramos sua declaração")
-    await said(bot, JOSE, "O fiscal vai conferir")
+    await said(bot, JOSE, "o fiscal vai conferir no local")
     await apply_transition(core, sub.protocol, "confirm_owner_removed", FISCAL,
                            {"verification_notes": "Veículo retirado"}, agency="posturas")
     before = await events_count(core)

@@ -9,6 +9,7 @@ from datetime import date
 from sqlalchemy import func, select
 
 from core.identifiers import format_case_code
+from core.services.owner_view import STATEMENT_NOTED
 from core.services.owners import NOT_LINKED, owner_view
 from core.storage.models import Event
 from bot.texts import STALE_BUTTON
@@ -46,7 +47,7 @@ async def test_declare_then_withdraw_with_confirmation_art_6_par_3(bot, core, ph
     # "Sim": withdrawn; the legal deadline is back, as it was
     await press(bot, OWNER_USER, "Desfazer declaração", expect="Tem certeza?")
     done = await press(bot, OWNER_USER, "Sim", expect="foi desfeita")
-    assert "O prazo legal volta a valer: retirar o veículo do espaço público até 11/12/2026 " \
+    assert "O prazo legal continua valendo: retirar o veículo do espaço público até 11/12/2026 " \
            "(Art. 4º, I)." in done.text
     view = await said(bot, OWNER_USER, f"Seu caso {format_case_code(sub.case_code)}")
     assert "Sua data" not in view.text and "Retire até 11/12/2026" in view.text
@@ -103,9 +104,10 @@ async def test_another_account_proves_ownership_before_withdrawing_art_6_par_3(b
     await press(bot, PASSER_BY, "Desfazer declaração", expect="confirme que o objeto é seu")
     await bot.api.send_text(PASSER_BY, "XYZ9Z99")
     await said(bot, PASSER_BY, "não conferem")
-    assert (await owner_view(core, OWNER, sub.case_code)).state == "owner_removing"
+    assert STATEMENT_NOTED in (await owner_view(core, OWNER, sub.case_code)).next_step
     await bot.api.send_text(PASSER_BY, "ABC1D23")
     ask = await said(bot, PASSER_BY, "Tem certeza?")
     assert ask.text.startswith("Conferido (placa).")
     await press(bot, PASSER_BY, "Sim", expect="foi desfeita")
-    assert (await owner_view(core, OWNER, sub.case_code)).state == "owner_notified"
+    view = await owner_view(core, OWNER, sub.case_code)
+    assert view.state == "owner_notified" and STATEMENT_NOTED not in view.next_step

@@ -14,7 +14,9 @@ from core.laws.common import tr
 from core.lifecycle import Actor, Lifecycle, State, TransitionRefused, Undo
 from core.services.cases import PRIOR_DEADLINE, apply_transition
 from core.services.errors import Forbidden, InvalidInput
+from bot.owner.render import view_text
 from core.services.owner_proof import NEEDS_PROOF, prove_owner
+from core.services.owner_view import STATEMENT_NOTED
 from core.services.owners import (link_by_code, link_by_code_and_plate, owner_statement,
                                   owner_view, withdraw_owner_statement, withdrawable)
 from core.services.sweep import sweep_deadlines
@@ -46,7 +48,7 @@ def _intents(view) -> list[str]:
     return [a.intent for row in view.actions for a in row]
 
 
-async def test_withdrawing_vou_retirar_restores_state_and_deadline_exactly_art_6_par_3(
+async def test_withdrawing_vou_retirar_during_the_notice_leaves_the_legal_deadline_art_6_par_3(
         core, photo, clock):
     sub = await notified(core, photo)  # Art. 4º, I: 10 days, until 11/12/2026
     await add_inspector(core, sub.case_id)
@@ -54,15 +56,19 @@ async def test_withdrawing_vou_retirar_restores_state_and_deadline_exactly_art_6
     before = await _case(core, sub.case_id)
     assert "owner.withdraw" not in _intents(await owner_view(core, OWNER, sub.case_code))
     await owner_statement(core, OWNER, sub.case_code, "will_remove", date(2026, 12, 5))
-    committed = await owner_view(core, OWNER, sub.case_code)
-    assert committed.state == "owner_removing" and committed.promise == date(2026, 12, 5)
-    assert "owner.withdraw" in _intents(committed)
+    promised = await owner_view(core, OWNER, sub.case_code)
+    # information beside the notice (Art. 6º, caput): neither the state nor the deadline moves
+    assert promised.state == "owner_notified" and promised.promise == date(2026, 12, 5)
+    assert promised.deadline.due == date(2026, 12, 11)
+    during = await _case(core, sub.case_id)
+    assert during.deadline_json == before.deadline_json
+    assert during.next_deadline_at == before.next_deadline_at
+    assert "owner.withdraw" in _intents(promised)
     clock.advance(days=2)
     res = await withdraw_owner_statement(core, OWNER, sub.case_code)
     assert "Art. 6º, §3º" in res.message and "11/12/2026" in res.message
-    assert "O prazo legal volta a valer" in res.message and res.inspector_told
+    assert "O prazo legal continua valendo" in res.message and res.inspector_told
     after = await _case(core, sub.case_id)
-    # back where it was: the state, the deadline exactly as counted then, not extended
     assert after.state == before.state == "owner_notified"
     assert after.deadline_json == before.deadline_json
     assert after.next_deadline_at == before.next_deadline_at
@@ -73,7 +79,7 @@ async def test_withdrawing_vou_retirar_restores_state_and_deadline_exactly_art_6
     assert "owner.withdraw" not in _intents(view) and "owner.will_remove" in _intents(view)
     # the timeline: who withdrew, under which article
     ev = (await _events(core, sub.case_id))[-1]
-    assert ev.action == "owner_withdraws" and ev.article == "Art. 6º, §3º"
+    assert ev.action == "owner_statement_withdrawn" and ev.article == "Art. 6º, §3º"
     assert ev.actor_kind == "owner" and "comprovou com: placa" in ev.data["withdrawn_by"]
     # the inspector asked to verify is told the request no longer stands
     verify, withdrawn = await outbox_for(core, INSPECTOR_CHAT)
@@ -81,13 +87,37 @@ async def test_withdrawing_vou_retirar_restores_state_and_deadline_exactly_art_6
     assert "desfez a declaração" in withdrawn.payload["text"]
     assert "Não é mais preciso conferir" in withdrawn.payload["text"]
     assert "11/12/2026" in withdrawn.payload["text"]
-    # the reporter following the case was told of the statement, and is told it was taken back
-    *_, update = await outbox_for(core, REPORTER)
-    assert update.payload["text"].startswith(f"Atualização do protocolo {sub.protocol}: ")
-    assert "11/12/2026 (Art. 4º, I)" in update.payload["text"]
     # the owner may declare again, within the same legal deadline
     await owner_statement(core, OWNER, sub.case_code, "removed")
-    assert (await owner_view(core, OWNER, sub.case_code)).state == "owner_removing"
+    again = await owner_view(core, OWNER, sub.case_code)
+    assert again.state == "owner_notified" and STATEMENT_NOTED in again.next_step
+
+
+async def test_withdrawing_vou_retirar_once_removal_is_due_restores_it_art_6_par_3(
+        core, photo, clock):
+    sub = await notified(core, photo)
+    clock.advance(days=11)
+    await sweep_deadlines(core)  # Art. 6º, caput: removal due, no deadline runs
+    await link_by_code_and_plate(core, OWNER, sub.case_code, "ABC1D23")
+    before = await _case(core, sub.case_id)
+    assert before.state == "removal_due" and before.deadline_json is None
+    await owner_statement(core, OWNER, sub.case_code, "will_remove", date(2026, 12, 15))
+    committed = await _case(core, sub.case_id)  # the fiscal's "prazo estipulado" (§3º)
+    assert committed.state == "owner_removing"
+    assert committed.deadline_json["due"] == "2026-12-15"
+    assert committed.deadline_json["description"] == "retirada do objeto pelo próprio proprietário"
+    *_, update = await outbox_for(core, REPORTER)
+    assert "Próximo prazo: retirada do objeto pelo próprio proprietário até 15/12/2026 " \
+        "(Art. 6º, §3º)." in update.payload["text"]
+    view = await owner_view(core, OWNER, sub.case_code)
+    assert view.deadline is None and view.promise == date(2026, 12, 15)
+    assert "Sua data: você disse que vai retirar até 15/12/2026 (Art. 6º, §3º)." in \
+        view_text(view)
+    res = await withdraw_owner_statement(core, OWNER, sub.case_code)
+    assert "Nenhum prazo legal está correndo agora." in res.message
+    after = await _case(core, sub.case_id)
+    assert after.state == "removal_due" and after.deadline_json is None
+    assert (await _events(core, sub.case_id))[-1].action == "owner_withdraws"
 
 
 async def test_withdrawing_ja_retirei_on_the_furniture_track_after_the_lapse_art_6_par_3(
@@ -125,11 +155,8 @@ async def test_passed_deadline_is_said_plainly_and_the_case_is_due_art_6_par_3(
     res = await withdraw_owner_statement(core, OWNER, sub.case_code)
     assert "já terminou em 11/12/2026 (Art. 4º, I)" in res.message
     assert "não o prorrogou" in res.message
-    assert "Prazo vencido: remoção autorizada" in res.message
-    case = await _case(core, sub.case_id)
-    assert case.state == "removal_due"  # as it would have been (Art. 6º, caput)
-    actions = [ev.action for ev in await _events(core, sub.case_id)][-2:]
-    assert actions == ["owner_withdraws", "lapse_deadline"]
+    await sweep_deadlines(core)
+    assert (await _case(core, sub.case_id)).state == "removal_due"  # Art. 6º, caput
 
 
 async def test_refused_once_the_inspector_confirmed_art_6_par_3(core, photo):
@@ -224,26 +251,26 @@ async def test_public_owner_page_and_panel_timeline_show_the_withdrawal(core, ph
         assert "Sua data" not in page and "Retire até 11/12/2026" in page
         await login(client, "ana")
         case_page = await (await client.get(f"/casos/{sub.protocol}")).text()
-        assert "Proprietário desfez a declaração de retirada" in case_page
+        assert "Proprietário desfez a declaração (não é mais preciso verificar)" in case_page
         assert "Tipo de declaração: declaração desfeita" in _text(case_page)
         assert "Desfaz o registro nº: 4" in _text(case_page)
         assert "comprovou com: placa" in case_page
 
 
-async def test_a_commitment_recorded_before_prior_deadline_was_kept_is_restored_too(core, photo):
+async def test_a_commitment_recorded_before_prior_deadline_was_kept_is_restored_too(
+        core, photo, clock):
     """Steps recorded by the previous version lack PRIOR_DEADLINE: the deadline the step
-    before them started is restored from its event (Art. 4º, I)."""
+    before them started is restored from its event (none after the lapse, Art. 6º, caput)."""
     sub = await notified(core, photo)
+    clock.advance(days=11)
+    await sweep_deadlines(core)
     await link_by_code_and_plate(core, OWNER, sub.case_code, "ABC1D23")
-    before = await _case(core, sub.case_id)
-    await owner_statement(core, OWNER, sub.case_code, "will_remove", date(2026, 12, 5))
+    await owner_statement(core, OWNER, sub.case_code, "will_remove", date(2026, 12, 15))
     async with core.db.unit_of_work() as s:  # as the previous version wrote it
         ev = (await s.execute(select(Event).where(Event.case_id == sub.case_id,
                                                   Event.action == "owner_commits"))).scalar_one()
         ev.data = {k: v for k, v in ev.data.items() if k != PRIOR_DEADLINE}
     await withdraw_owner_statement(core, OWNER, sub.case_code)
     after = await _case(core, sub.case_id)
-    assert after.state == "owner_notified"
-    assert after.next_deadline_at == before.next_deadline_at
-    assert {k: after.deadline_json[k] for k in ("due", "article", "on_lapse", "due_at")} == \
-        {k: before.deadline_json[k] for k in ("due", "article", "on_lapse", "due_at")}
+    assert after.state == "removal_due"
+    assert after.deadline_json is None and after.next_deadline_at is None

@@ -159,7 +159,8 @@ async def test_owner_statement_reaches_the_inspector_art_6_par_3(core, photo):
     assert res.verifier_notified and "Art. 6º, §4º" in res.message
     view = await owner_view(core, OWNER, sub.case_code)
     # the law's deadline is kept; the owner's date stands beside it (Art. 4º, I; Art. 6º, §3º)
-    assert view.state == "owner_removing" and view.remove_by == "Retire até 11/12/2026"
+    assert view.state == "owner_notified" and view.remove_by == "Retire até 11/12/2026"
+    assert "O prazo legal continua valendo" in res.message and "11/12/2026" in res.message
     assert view.deadline.due == date(2026, 12, 11) and view.promise == date(2026, 12, 5)
     [msg] = await outbox_for(core, INSPECTOR_CHAT)
     assert msg.payload["buttons"] == [[{"text": "Abrir caso", "intent": "case.open",

@@ -14,6 +14,9 @@ from core.services.owners import AppealInfo, DepotInfo, OwnerDeadline, OwnerView
 MAX_TEXT = 4096
 PROMISE_LINE = ("Sua data: você disse que vai retirar até {date}. O prazo legal acima continua "
                 "valendo.")
+#: Once the notice's period has lapsed there is no legal deadline above: the date is the one
+#: the owner gave for the removal (Art. 6º, §3º).
+PROMISE_LINE_DUE = "Sua data: você disse que vai retirar até {date} (Art. 6º, §3º)."
 TZ = ZoneInfo("America/Sao_Paulo")
 
 
@@ -54,7 +57,8 @@ def view_text(view: OwnerView) -> str:
     if view.remove_by:
         out.append(view.remove_by)
     if view.promise:  # the owner's own date, beside the law's, never instead of it
-        out.append(PROMISE_LINE.format(date=fmt_date(view.promise)))
+        line = PROMISE_LINE if view.deadline else PROMISE_LINE_DUE
+        out.append(line.format(date=fmt_date(view.promise)))
     if view.towing_warning:
         out.append(view.towing_warning)
     if view.appeal:

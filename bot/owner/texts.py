@@ -33,7 +33,7 @@ PDF_CAPTION = "Resumo do seu caso {code}: condições, valores e prazos. Pode im
 SITUATION_SAVED = "Lista de documentos atualizada."
 DEEP_LINK_UNKNOWN_HINT = "Se você é o proprietário, use /proprietario e digite o código do aviso."
 PROOF_OK = "Conferido ({proof})."
-CONFIRM_UNDO = ("Tem certeza? Sua declaração “{said}” será desfeita e o prazo legal volta a "
-                "valer como estava (Art. 6º, §3º). Depois você pode declarar de novo.")
+CONFIRM_UNDO = ("Tem certeza? Sua declaração “{said}” será desfeita; o prazo legal continua "
+                "como estava (Art. 6º, §3º). Depois você pode declarar de novo.")
 YES, NO = "Sim", "Não"
 UNDO_KEPT = "Tudo bem, nada foi alterado: sua declaração continua valendo."

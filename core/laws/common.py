@@ -35,7 +35,7 @@ FACT_LABELS: dict[str, str] = {
     "publication_date": "data da publicação no Diário Oficial do Município",
     "publication_reference": "edição/página do Diário Oficial do Município",
     "owner_statement": "declaração do proprietário de que vai retirar o objeto",
-    "agreed_removal_by": "data combinada com o fiscal para a retirada",
+    "agreed_removal_by": "data marcada para a retirada pelo proprietário",
     "declared_by": "quem fez a declaração (Telegram) e como comprovou ser o proprietário",
     "verification_notes": "constatação de que o objeto foi retirado",
     # removal and depot

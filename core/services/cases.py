@@ -20,6 +20,7 @@ from core.formatting import date_in_full, fmt_date
 from core.identifiers import case_code_keys, mask_cpf
 from core.lifecycle import Actor, DeadlineRule, Lifecycle, Transition, TransitionRefused
 from core.services.context import Core
+from core.services.deadline_recount import recount
 from core.services.errors import NotFound
 from core.services.notifications import notify_subscribers
 from core.services.retention import set_retention
@@ -179,6 +180,8 @@ async def revert_transition(core: Core, s: AsyncSession, case: Case, undo_code: 
     previous = str(before.get("from") or lifecycle.initial)
     prior = (before[PRIOR_DEADLINE] if PRIOR_DEADLINE in before
              else _legacy_prior(steps[:-1], lifecycle, ZoneInfo(core.settings.timezone)))
+    if prior:  # a closure registered meanwhile moves it (Lei 9.784/1999, art. 66, § 1º)
+        prior = recount(dict(prior), await core.calendar(s), lifecycle) or prior
     now = core.now()
     case.state = previous
     case.deadline_json = prior

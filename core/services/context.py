@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.area import CityArea
 from core.fees import Tariff as FeeTariff, TariffBook
@@ -108,24 +109,34 @@ class Core:
                           article=r.article, source=r.source) for r in rows])
         return self._book
 
-    async def calendar(self) -> LegalCalendar:
+    async def calendar(self, session: AsyncSession | None = None) -> LegalCalendar:
+        """The municipality's legal calendar (cached). With `session`, read afresh in that
+        transaction (a closure just added there counts: core.services.deadline_recount)."""
+        if session is not None:
+            return self._build_calendar(await _closures(session, self.law.slug))
         self._expire()
         if self._calendar is None:
             async with self.db.read() as s:
-                rows = (await s.execute(select(Closure).where(
-                    Closure.municipality == self.law.slug))).scalars().all()
-            closures = [CalendarClosure(r.date, r.name, _closure_kind(r.kind), r.source)
-                        for r in rows]
-            setting = self.law.settings.get("hours_deadline_end_of_day")
-            end_of_day = bool(setting and setting.value)
-            self._calendar = LegalCalendar.for_law(self.law, closures, tz=self.settings.timezone,
-                                                   hours_end_of_day=end_of_day)
+                self._calendar = self._build_calendar(await _closures(s, self.law.slug))
         return self._calendar
+
+    def _build_calendar(self, rows: list[Closure]) -> LegalCalendar:
+        closures = [CalendarClosure(r.date, r.name, _closure_kind(r.kind), r.source)
+                    for r in rows]
+        setting = self.law.settings.get("hours_deadline_end_of_day")
+        end_of_day = bool(setting and setting.value)
+        return LegalCalendar.for_law(self.law, closures, tz=self.settings.timezone,
+                                     hours_end_of_day=end_of_day)
 
     def invalidate(self) -> None:
         """Forget cached tariffs and calendar (after staff edit them in this process)."""
         self._calendar = None
         self._book = None
+
+
+async def _closures(s: AsyncSession, slug: str) -> list[Closure]:
+    return list((await s.execute(select(Closure).where(Closure.municipality == slug))
+                 ).scalars().all())
 
 
 def _closure_kind(kind: str) -> str:

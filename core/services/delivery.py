@@ -32,9 +32,11 @@ KIND_LABELS = {
     "owner_statement": "Declaração do proprietário", "case_update": "Atualização do caso",
     "owner_reminder": "Lembrete de prazo", REPLY: "Resposta do bot",
     "owner_statement_withdrawn": "Declaração do proprietário desfeita",
+    "deadline_extended": "Prazo prorrogado", "deadline_extended_inspector": "Prazo prorrogado",
 }
 INSPECTOR_KINDS = {"task_offer", "task_withdrawn", "deadline_warning", "task_removal_due",
-                   "owner_statement", "owner_statement_withdrawn"}
+                   "owner_statement", "owner_statement_withdrawn",
+                   "deadline_extended_inspector"}
 ROLE_LABELS = {"inspector": "Fiscal", "owner": "Proprietário(a)", "citizen": "Cidadão(ã)"}
 BLOCKED = "A pessoa bloqueou o bot no Telegram (403)."
 STILL_BLOCKED = ("Esta pessoa bloqueou o bot. A mensagem só pode ser reenviada depois que ela "

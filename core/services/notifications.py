@@ -167,3 +167,26 @@ async def ask_to_verify(s: AsyncSession, case: Case, statement: str, seq: int,
     await outbox.enqueue(s, chat_id, "owner_statement", _case_payload(case, text),
                          dedupe_key=f"case:{case.id}:ev:{seq}:verify:{inspector.id}")
     return True
+
+
+async def tell_deadline_moved(s: AsyncSession, case: Case, seq: int, *, owner_text: str,
+                              inspector_text: str) -> None:
+    """A running deadline was recounted (Lei 9.784/1999, art. 66, § 1º;
+    core.services.deadline_recount): the linked owners and the inspector of the case (the
+    assigned one, or the one who last acted) are told the new date."""
+    owners = (await s.execute(
+        select(OwnerLink.person_id, Person.telegram_id)
+        .join(Person, Person.id == OwnerLink.person_id)
+        .where(OwnerLink.case_id == case.id))).all()
+    for person_id, chat_id in owners:
+        await outbox.enqueue(s, chat_id, "deadline_extended",
+                             {"text": owner_text,
+                              "buttons": [[{"text": "Ver meu caso", "intent": "owner.view",
+                                            "case": case.case_code}]]},
+                             dedupe_key=f"case:{case.id}:ev:{seq}:moved:o:{person_id}")
+    found = await _verifier(s, case)
+    if found is not None:
+        inspector, chat_id = found
+        await outbox.enqueue(s, chat_id, "deadline_extended_inspector",
+                             _case_payload(case, inspector_text),
+                             dedupe_key=f"case:{case.id}:ev:{seq}:moved:i:{inspector.id}")

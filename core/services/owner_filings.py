@@ -110,8 +110,12 @@ async def owner_statement(core: Core, telegram_id: int, case_code: str, kind: st
         notified = await ask_to_verify(s, case, text, seq, who)
         if also is not None:
             await also(s)
+    # The promise never shortens the law's deadline (Art. 6º, caput; setting
+    # owner_promise_during_notice): the owner is told it still runs as counted.
+    still = (f"O prazo legal continua valendo: {running.description} até "
+             f"{fmt_date(running.due)} ({running.article}). ") if running_due else ""
     msg = (f"Registramos sua declaração: “{text}” A fiscalização vai conferir no local. "
-           f"{TOWING_WARNING}")
+           f"{still}{TOWING_WARNING}")
     return StatementResult(case.protocol, label, msg, notified)
 
 

@@ -34,6 +34,11 @@ def standing(events: list[Event]) -> Iterator[tuple[Event, str | None]]:
             yield ev, kind
 
 
+def standing_statement(events: list[Event]) -> Event | None:
+    """The owner's latest statement still standing (not withdrawn), if any."""
+    return next((ev for ev, kind in standing(events) if kind is not None), None)
+
+
 def statement_to_withdraw(case: Case, events: list[Event], lifecycle: Lifecycle) -> Event:
     """The owner's statement ("Vou retirar" / "Já retirei", Art. 6º, §3º) that may still be
     taken back, or InvalidInput saying why not. It may while the inspector has not acted on

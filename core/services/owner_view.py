@@ -22,11 +22,13 @@ from core.lifecycle import Lifecycle, State, Transition
 from core.services import placeholders
 from core.services.placeholders import depot_address
 from core.services import statements
+from core.services.cases import PRIOR_DEADLINE
 from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.notifications import AUCTION_STATES
 from core.services.owner_access import SessionHook, link, owned
-from core.services.owner_statements import WITHDRAW_BUTTON, can_withdraw, standing
+from core.services.owner_statements import (WITHDRAW_BUTTON, can_withdraw, standing,
+                                           standing_statement)
 from core.storage.models import Case, Event, OwnerLink, Person
 
 #: Dores Art. 6º, §4º: "Entende-se por início da operação de remoção, o momento em que se
@@ -36,6 +38,8 @@ TOWING_WARNING = ("Atenção: depois que a operação de remoção começa — q
                   "a subir na plataforma do reboque — ela não pode mais ser interrompida "
                   "(Art. 6º, §4º).")
 CLOSED = "Caso encerrado."
+#: The owner's statement recorded beside the running deadline (it changes no deadline).
+STATEMENT_NOTED = "Sua declaração foi registrada: o fiscal vai conferir no local (Art. 6º, §3º)."
 NO_TEXT = "Aguardando a próxima providência da prefeitura."
 
 #: Decision: when no legal deadline runs, an owner may promise removal within this many days
@@ -248,13 +252,18 @@ async def _build_view(core: Core, case: Case, events: list[Event],
     deadline = legal_deadline(case, events, lifecycle) if case.is_open else None
     code = case.case_code
     next_step = owner_next_step(law, case.track, state, case.is_open)
+    said = standing_statement(events) if case.is_open and state.in_public_space else None
+    if said is not None and said.action != OWNER_COMMITS:  # a note beside the running deadline
+        next_step += f" {STATEMENT_NOTED}"
     has_towing = "start_removal" in lifecycle.transitions
     remove_by = None
     actions: list[tuple[OwnerAction, ...]] = []
     if case.is_open and state.in_public_space and "owner_commits" in lifecycle.transitions:
+        removal_possible = has_towing and state.code in \
+            lifecycle.transitions["start_removal"].sources
         remove_by = (f"Retire até {fmt_date(deadline.due)}" if deadline else
                      "Retire o quanto antes: a remoção já pode acontecer" if
-                     state.code == "removal_due" else None)
+                     removal_possible else None)
         actions.append((OwnerAction("Já retirei", "owner.removed", code),
                         OwnerAction("Vou retirar", "owner.will_remove", code)))
     if can_withdraw(case, events, lifecycle):
@@ -290,12 +299,16 @@ OWNER_COMMITS = "owner_commits"
 
 def legal_deadline(case: Case, events: list[Event], lifecycle: Lifecycle
                    ) -> OwnerDeadline | None:
-    """The deadline the law set: the running one, or, while the owner's promise runs
-    (owner_commits), the one the last legal step started, as it was."""
+    """The deadline the law set: the running one, or, while the owner's commitment runs
+    (owner_commits, taken only once removal is due), the one that ran before it, as it was
+    (none once the notice's period has lapsed)."""
     dj = case.deadline_json
     if not dj or dj.get("transition") != OWNER_COMMITS:
         return _deadline(dj, lifecycle)
-    for ev in reversed(events):
+    step = next((ev for ev in reversed(events) if ev.action == OWNER_COMMITS), None)
+    if step is not None and PRIOR_DEADLINE in (step.data or {}):
+        return _deadline(step.data[PRIOR_DEADLINE], lifecycle)
+    for ev in reversed(events):  # a commitment recorded before the prior deadline was kept
         t = lifecycle.transitions.get(ev.action)
         dl = (ev.data or {}).get("deadline")
         if dl and t and t.deadline and t.code != OWNER_COMMITS:

@@ -117,7 +117,7 @@ def deadline_line(deadline: Mapping[str, Any] | None, today: date,
         then = f" Situação agora: {lapsed_label}." if lapsed_label else ""
         return (f"O prazo legal para {deadline['description']} já terminou em {fmt_date(due)} "
                 f"({deadline['article']}); a declaração não o prorrogou.{then}")
-    return (f"O prazo legal volta a valer: {deadline['description']} até {fmt_date(due)} "
+    return (f"O prazo legal continua valendo: {deadline['description']} até {fmt_date(due)} "
             f"({deadline['article']}).")
 
 

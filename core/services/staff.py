@@ -22,6 +22,7 @@ from core.formatting import fmt_date
 from core.lifecycle import Actor
 from core.services.cases import TransitionResult, apply_transition, load_case
 from core.services.context import Core
+from core.services.deadline_recount import Recounted, recount_for_closure
 from core.services.errors import InvalidInput, NotFound
 from core.services.reports import ReportIn, Submitted, submit_report
 from core.storage.models import (Closure, Evidence, Person, StaffUser, Subscription,
@@ -203,14 +204,17 @@ async def list_closures(core: Core) -> list[Closure]:
 
 
 async def add_closure(core: Core, day: date, name: str, kind: str, source: str,
-                      by: StaffUserInfo) -> None:
+                      by: StaffUserInfo) -> list[Recounted]:
     """A municipal holiday, optional point or decreed closure (the legal calendar skips it when
-    counting deadlines). Only today or later: deadlines already counted are not recounted."""
+    counting deadlines). Only today or later. Every running deadline that ends that day moves
+    to the next business day (Lei 9.784/1999, art. 66, § 1º), in the same transaction: the
+    timeline records it and the owner and the inspector are told (core.services
+    .deadline_recount). Returns the deadlines moved."""
     if kind not in CLOSURE_KINDS:
         raise InvalidInput("Tipo de fechamento inválido.")
     if day < _today(core):
-        raise InvalidInput("Não é possível cadastrar fechamento em data passada: os prazos já "
-                           "contados não são recalculados.")
+        raise InvalidInput("Não é possível cadastrar fechamento em data passada: os prazos que "
+                           "já venceram não são reabertos.")
     if not name.strip() or not source.strip():
         raise InvalidInput("Informe o nome e o ato (decreto, lei) do fechamento.")
     async with core.db.unit_of_work() as s:
@@ -219,11 +223,16 @@ async def add_closure(core: Core, day: date, name: str, kind: str, source: str,
             raise InvalidInput(f"Já há um fechamento cadastrado em {fmt_date(day)}.")
         s.add(Closure(municipality=core.law.slug, date=day, name=name.strip(), kind=kind,
                       source=f"{source.strip()} (cadastrado por {by.username})"))
+        await s.flush()
+        moved = await recount_for_closure(core, s, day)
     core.invalidate()
+    return moved
 
 
 async def remove_closure(core: Core, closure_id: int, by: StaffUserInfo) -> None:
-    """Remove a future closure (a past one already shaped counted deadlines)."""
+    """Remove a future closure (a past one already shaped counted deadlines). The deadlines it
+    already extended keep their later date: a recount never shortens a deadline the owner was
+    told (core.services.deadline_recount)."""
     async with core.db.unit_of_work() as s:
         row = await s.get(Closure, closure_id)
         if row is None or row.municipality != core.law.slug:

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from core.lifecycle import TransitionRefused
 from core.services.cases import LAPSE_ACTOR, apply_transition
 from core.services.context import Core
+from core.services.deadline_recount import recount_if_closed
 from core.storage.models import Case
 from core.storage.queries import due_cases
 
@@ -24,6 +25,9 @@ SYSTEM = LAPSE_ACTOR
 class SweepReport:
     moved: list[tuple[str, str]] = field(default_factory=list)  # (protocol, transition)
     cleared: list[str] = field(default_factory=list)  # informational deadlines that passed
+    #: deadlines whose due day became a day without office hours (Lei 9.784/1999, art. 66,
+    #: § 1º): recounted instead of lapsed
+    recounted: list[str] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)  # (protocol, reason)
 
 
@@ -38,6 +42,9 @@ async def sweep_deadlines(core: Core, now: datetime | None = None, limit: int = 
                     ).scalar_one()
             if case.next_deadline_at is None or case.next_deadline_at > now:
                 continue  # another sweeper got here first
+            if await recount_if_closed(core, s, case, now) is not None:
+                report.recounted.append(case.protocol)
+                continue
             on_lapse = (case.deadline_json or {}).get("on_lapse")
             if not on_lapse:
                 case.next_deadline_at = None

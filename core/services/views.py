@@ -12,6 +12,7 @@ from core.formatting import fmt_date
 from core.laws.base import Law
 from core.services.cases import load_case
 from core.services.context import Core
+from core.services.deadline_recount import RECOUNT_ACTION, RECOUNT_LABEL
 from core.services.people import person_for
 from core.storage.models import Case, Event, Person, Subscription
 
@@ -83,6 +84,8 @@ async def _view(core: Core, s, case: Case, notify: bool | None = None) -> Public
             label = "Denúncia registrada"
         elif ev.action == "support":
             continue
+        elif ev.action == RECOUNT_ACTION:
+            label = RECOUNT_LABEL
         else:
             label = lifecycle.step_label(ev.action) or ev.action
         steps.append(PublicStep(ev.at.astimezone(tz).date(), label, ev.article))

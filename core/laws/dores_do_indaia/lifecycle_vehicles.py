@@ -102,18 +102,32 @@ def police_transitions(agencies: frozenset[str], article: str,
     ]
 
 
-def owner_transitions(commit_sources: tuple[str, ...], agencies: frozenset[str]) -> list:
-    """Art. 6º, §§2º–3º: the owner removes the object himself before the operation starts."""
+#: Where the owner's commitment becomes a step of its own, with the date agreed for it as its
+#: deadline (Art. 6º, §3º: "dentro do prazo estipulado pelo agente fiscalizador"): only once
+#: removal is due (setting owner_promise_during_notice). While the notice's period of Art. 4º
+#: runs the promise is information beside it (core.services.owner_filings records it as a
+#: timeline note), so no removal step becomes possible before the legal deadline the owner was
+#: given, whatever the owner declares or withdraws (Art. 6º, caput: removal only on "o não
+#: cumprimento dos prazos dispostos no Art. 4º").
+COMMIT_SOURCES = ("removal_due",)
+if SETTINGS["owner_promise_during_notice"].value != "information_only":
+    raise ValueError("owner_promise_during_notice: only 'information_only' keeps Art. 6º, caput")
+
+
+def owner_transitions(confirm_sources: tuple[str, ...], agencies: frozenset[str]) -> list:
+    """Art. 6º, §§2º–3º: the owner removes the object himself before the operation starts.
+    The inspector may confirm the removal from any of `confirm_sources` (the notice's states
+    and removal due); the commitment with its own date is taken only from COMMIT_SOURCES."""
     return [
-        tr("owner_commits", commit_sources, "owner_removing", (A.OWNER, A.INSPECTOR),
+        tr("owner_commits", COMMIT_SOURCES, "owner_removing", (A.OWNER, A.INSPECTOR),
            "Art. 6º, §3º", ART_6_3, "Proprietário vai retirar o objeto",
            requires=("owner_statement", "agreed_removal_by"), agencies=agencies,
            deadline=DeadlineRule(0, "days", "Art. 6º, §3º",
-                                 "retirada pelo proprietário até a data combinada com o fiscal",
+                                 "retirada do objeto pelo próprio proprietário",
                                  starts_from="agreed_removal_by", on_lapse="owner_failed"),
            button="Dono vai retirar",
            # §3º: the owner's own declaration, so the owner may take it back while the
-           # inspector has not acted on it; the notice's deadline runs again as it was.
+           # inspector has not acted on it; the case is due again as it was.
            undo=Undo("owner_withdraws", frozenset({A.OWNER}), "Art. 6º, §3º",
                      "Proprietário desfez a declaração de retirada",
                      button="Desfazer declaração")),
@@ -121,7 +135,7 @@ def owner_transitions(commit_sources: tuple[str, ...], agencies: frozenset[str])
            "Art. 6º, §3º", ART_6_3, "Proprietário não retirou no prazo combinado",
            agencies=agencies,
            button="Dono não retirou"),
-        tr("confirm_owner_removed", (*commit_sources, "owner_removing"),
+        tr("confirm_owner_removed", (*confirm_sources, "owner_removing"),
            "closed_removed_by_owner", (A.INSPECTOR,), "Art. 6º, §3º", ART_6_3 + " " + ART_6_2,
            "Confirmar retirada pelo proprietário", requires=("verification_notes",),
            agencies=agencies, guard=_not_moved_nearby,

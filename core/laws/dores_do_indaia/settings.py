@@ -62,9 +62,18 @@ _ALL = (
             "of that day (this law has none in hours; kept for the engine).",
             "Código Civil art. 132, §4º"),
     Setting("owner_removal_deadline", "agreed_date",
-            "When the owner commits to remove the object himself, the inspector records the "
-            "agreed date; if it passes, the case returns to 'removal due'.",
+            "Once removal is due, an owner who commits to remove the object himself gets a date "
+            "(the inspector's, or the owner's own in the bot within 10 days); if it passes, the "
+            "case returns to 'removal due'.",
             "Art. 6º, §3º: \"dentro do prazo estipulado pelo agente fiscalizador\""),
+    Setting("owner_promise_during_notice", "information_only",
+            "While the notice's period of Art. 4º runs, the owner's 'Vou retirar' (or 'Já "
+            "retirei') is information beside the legal deadline, recorded for the inspector to "
+            "verify; it never shortens that deadline nor makes removal possible before it, "
+            "whatever the owner declares or withdraws. The inspector's own 'prazo estipulado' "
+            "applies only once removal is due.",
+            "Art. 6º, caput (removal only on \"o não cumprimento dos prazos dispostos no Art. "
+            "4º\") vs Art. 6º, §3º (\"prazo estipulado pelo agente fiscalizador\")"),
     Setting("furniture_publication_always", True,
             "Every removed piece of furniture/machinery gets the Diário Oficial notice with 10 "
             "days from publication before scrap or auction, owner known or not.",
