@@ -13,15 +13,17 @@ from sqlalchemy import select
 
 from core.services.cases import apply_transition
 from core.services.deadline_recount import RECOUNT_ACTION, RECOUNT_LABEL
-from core.services.owners import link_by_code_and_plate, owner_statement, owner_view
-from core.services.staff import add_closure, authenticate, remove_closure
+from core.services.owners import (file_appeal, link_by_code_and_plate, owner_statement,
+                                  owner_view)
+from core.services.staff import add_closure, authenticate, create_user, remove_closure
 from core.services.sweep import sweep_deadlines
 from core.services.views import public_view
 from core.storage.models import Case, Closure, Event, OutboxMessage
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import PASSWORD, panel, post_form  # noqa: F401
 from tests.test_services_owners import (ABANDONED, FISCAL, INSPECTOR_CHAT, OWNER, STAFF,
-                                        add_inspector, notified, report)
+                                        add_inspector, dracena_apprehension, notified,
+                                        report)
 
 NOTICE = "retirar o veículo do espaço público"
 
@@ -197,3 +199,24 @@ async def test_the_sweep_moves_a_deadline_whose_day_closed_instead_of_lapsing_it
     assert (await _events(core, sub.case_id))[-1].action == RECOUNT_ACTION
     clock.now = clock.now.replace(day=15)
     assert (await sweep_deadlines(core)).moved == [(sub.protocol, "lapse_deadline")]
+
+
+async def test_an_hours_deadline_moves_to_the_same_hour_of_the_next_business_day(
+        make_core, photo, clock):
+    """Dracena Art. 4º, §2º: 48 hours to appeal from the apprehension (Tue 01/12, 13:00), due
+    Thu 03/12 at 13:00; Thursday declared closed moves it to Fri 04/12 at 13:00 (setting
+    hours_deadline_end_of_day: the same clock time), and the owner may still appeal."""
+    core = await make_core("dracena")
+    await create_user(core, "ana", PASSWORD, "admin")
+    sub = await dracena_apprehension(core, photo, clock)
+    moved = await add_closure(core, date(2026, 12, 3), "Ponto facultativo", "optional",
+                              "Decreto nº 7/2026", await _ana(core))
+    assert [(m.previous_due, m.due) for m in moved] == [(date(2026, 12, 3), date(2026, 12, 4))]
+    case = await _case(core, sub.case_id)
+    assert case.deadline_json["due_at"].startswith("2026-12-04T13:00")
+    told = (await _told(core, OWNER))[-1]
+    assert told.startswith("Prazo prorrogado no seu caso")
+    assert "até sexta-feira, 4 de dezembro de 2026 (04/12/2026), às 13:00 — Art. 4º, §2º" in told
+    clock.advance(hours=50)  # Thu 03/12, 15:00: past the old deadline, within the new one
+    res = await file_appeal(core, OWNER, sub.case_code, "O gado não é meu.", [])
+    assert res.protocol == sub.protocol

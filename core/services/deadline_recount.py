@@ -121,14 +121,17 @@ async def apply_recount(core: Core, s: AsyncSession, case: Case, cal: LegalCalen
             "recounts": new.get("transition")}
     ev = await append_event(s, case, CALENDAR_ACTOR, RECOUNT_ACTION, RULE, data, public=True,
                             at=now)
-    changed = (f"{new['description']} até {new['due_in_full']} ({fmt_date(due)}) — "
+    hour = ""
+    if new.get("unit") == "hours":
+        hour = f", às {datetime.fromisoformat(new['due_at']).astimezone(cal.tz):%H:%M}"
+    changed = (f"{new['description']} até {new['due_in_full']} ({fmt_date(due)}){hour} — "
                f"{new['article']}. Antes era até {fmt_date(previous)}; mudou porque "
-               f"{new['reason']} ({RULE}: o prazo que vence em dia sem expediente passa para "
-               "o primeiro dia útil seguinte).")
+               f"{new['reason']}. Pela {RULE}, o prazo que vence em dia sem expediente passa "
+               "para o primeiro dia útil seguinte.")
     await tell_deadline_moved(
         s, case, ev.seq,
         owner_text=f"Prazo prorrogado no seu caso {format_case_code(case.case_code)}: {changed}",
-        inspector_text=f"Protocolo {case.protocol}: prazo prorrogado — {changed}")
+        inspector_text=f"Protocolo {case.protocol}: prazo prorrogado. Agora: {changed}")
     return Recounted(case.protocol, previous, due, new["description"])
 
 
