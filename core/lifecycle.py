@@ -177,14 +177,17 @@ class Lifecycle:
         """True for a lifecycle step or the undo of one (they move the case)."""
         return action in self.transitions or self.undoing(action) is not None
 
-    def check_undo(self, state: str, undo_code: str, actor: Actor) -> Transition:
+    def check_undo(self, state: str, undo_code: str, actor: Actor, *,
+                   outdated: bool = False) -> Transition:
         """The step `undo_code` takes back, if `actor` may take it back from `state`;
-        TransitionRefused (Portuguese) otherwise."""
+        TransitionRefused (Portuguese) otherwise. `outdated`: the step was recorded from a
+        state this lifecycle no longer takes it from, so the law itself takes it back (any
+        actor, the system)."""
         t = self.undoing(undo_code)
         if t is None or t.undo is None:
             raise TransitionRefused(f"Ação desconhecida neste procedimento: {undo_code}.",
                                     code=undo_code)
-        if actor not in t.undo.actors:
+        if not outdated and actor not in t.undo.actors:
             who = ", ".join(ACTOR_LABELS[a] for a in sorted(t.undo.actors))
             raise TransitionRefused(f"“{t.undo.label}” só pode ser feito por: {who} "
                                     f"({t.undo.article}).", code=undo_code)

@@ -21,7 +21,7 @@ from sqlalchemy import select, text
 from core.laws import get_law
 from core.formatting import TZ
 from core.lifecycle import TransitionRefused
-from core.services.cases import apply_transition
+from core.services.cases import OUTDATED, PRIOR_DEADLINE, apply_transition, load_case
 from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn
@@ -34,6 +34,7 @@ from core.settings import Settings
 from core.storage.db import Database, create_engine
 from core.storage.evidence import EvidenceStore
 from core.storage.models import Case, Event, OutboxMessage
+from core.storage.timeline import ActorRef, append_event
 from tests.conftest import ENGINES, PG_URL
 from tests.core_fixtures import Clock, clock, core, jpeg, make_core, photo  # noqa: F401
 from tests.test_services_owners import (ABANDONED, DORES, FISCAL, OWNER, REPORTER, STAFF,
@@ -96,6 +97,42 @@ async def test_vou_retirar_by_05_12_leaves_the_notice_until_11_12_art_6_caput(
     report = await sweep_deadlines(core)
     assert report.moved == [(sub.protocol, "lapse_deadline")]
     assert (await _case(core, sub.case_id)).state == "removal_due"
+
+
+async def test_a_promise_the_previous_version_made_a_deadline_is_undone_when_it_lapses(
+        core, photo, clock):
+    """A case left by the previous version in "Proprietário se comprometeu a retirar" with the
+    owner's 05/12 as its deadline, though the notice ran until 11/12: on 06/12 the sweep takes
+    that step back (it is no longer taken during the notice) instead of authorising removal;
+    the notice's deadline runs again, as counted (Art. 6º, caput)."""
+    sub = await notified(core, photo)
+    async with core.db.unit_of_work() as s:  # as the previous version recorded it
+        case = await load_case(s, sub.case_id, for_update=True)
+        legal = dict(case.deadline_json)
+        agreed = {**legal, "transition": "owner_commits", "amount": 0, "due": "2026-12-05",
+                  "due_at": "2026-12-05T23:59:59-03:00", "on_lapse": "owner_failed",
+                  "article": "Art. 6º, §3º",
+                  "description": "retirada pelo proprietário até a data combinada com o fiscal"}
+        case.state, case.deadline_json = "owner_removing", agreed
+        case.next_deadline_at = datetime.fromisoformat(agreed["due_at"]).astimezone(timezone.utc)
+        case.next_deadline_kind = "owner_failed"
+        await append_event(s, case, ActorRef("owner", 1, None), "owner_commits", "Art. 6º, §3º",
+                           {"owner_statement": "Vou retirar até 05/12/2026.",
+                            "agreed_removal_by": "2026-12-05", "owner_statement_kind":
+                            "will_remove", "from": "owner_notified", "to": "owner_removing",
+                            PRIOR_DEADLINE: legal}, public=True, at=clock.now)
+    clock.advance(days=5)  # 06/12/2026
+    report = await sweep_deadlines(core)
+    assert report.undone == [sub.protocol] and report.moved == []
+    case = await _case(core, sub.case_id)
+    assert case.state == "owner_notified" and case.deadline_json == legal
+    assert case.next_deadline_at == datetime.fromisoformat(legal["due_at"])
+    ev = (await _events(core, sub.case_id))[-1]
+    assert ev.action == "owner_withdraws" and ev.actor_kind == "system"
+    assert ev.data["reason"] == OUTDATED
+    assert "Prazo vencido" not in "\n".join(await _told(core, REPORTER))
+    clock.advance(days=6)  # 12/12/2026
+    assert (await sweep_deadlines(core)).moved == [(sub.protocol, "lapse_deadline")]
 
 
 # -- the property -------------------------------------------------------------------------------

@@ -157,8 +157,8 @@ class RevertResult:
 
 
 async def revert_transition(core: Core, s: AsyncSession, case: Case, undo_code: str,
-                            actor: ActorRef, data: Mapping[str, Any] | None = None
-                            ) -> RevertResult:
+                            actor: ActorRef, data: Mapping[str, Any] | None = None, *,
+                            outdated: bool = False) -> RevertResult:
     """Take back the step that the law's undo `undo_code` names (Transition.undo): the case
     returns to the state it was in before that step and to the deadline that was running
     then, exactly as it was counted — never extended by the step or by its withdrawal. The
@@ -167,7 +167,7 @@ async def revert_transition(core: Core, s: AsyncSession, case: Case, undo_code: 
     (the case is due as it would have been). In the caller's unit of work; TransitionRefused
     (Portuguese) otherwise."""
     lifecycle: Lifecycle = core.law.tracks[case.track]
-    t = lifecycle.check_undo(case.state, undo_code, Actor(actor.kind))
+    t = lifecycle.check_undo(case.state, undo_code, Actor(actor.kind), outdated=outdated)
     undo = t.undo
     events = (await s.execute(select(Event).where(Event.case_id == case.id)
                               .order_by(Event.seq))).scalars().all()
@@ -208,6 +208,32 @@ async def revert_transition(core: Core, s: AsyncSession, case: Case, undo_code: 
         except TransitionRefused:
             pass  # the sweep will clear it, as for any deadline it cannot act on
     return RevertResult(case.id, case.protocol, t.code, state, ev.seq, prior, passed, lapsed)
+
+
+#: Why the system takes back a step recorded from a state the lifecycle no longer takes it from.
+OUTDATED = ("Registro anterior desfeito pelo sistema: este passo não é mais dado a partir da "
+            "situação em que foi registrado; o prazo que corria antes volta a valer, como "
+            "estava.")
+
+
+async def undo_outdated_step(core: Core, s: AsyncSession, case: Case) -> RevertResult | None:
+    """The case's last step, taken back as its undo would (Transition.undo), when it was
+    recorded from a state this lifecycle no longer takes it from (e.g. the owner's commitment
+    recorded during the notice's period, before it became information beside the legal
+    deadline, Dores Art. 6º, caput): the case returns to that state and its deadline. None
+    when the last step is still one the law takes from there."""
+    lifecycle: Lifecycle = core.law.tracks[case.track]
+    steps = (await s.execute(select(Event).where(Event.case_id == case.id)
+                             .order_by(Event.seq))).scalars().all()
+    last = next((ev for ev in reversed(steps) if lifecycle.is_step(ev.action)), None)
+    t = lifecycle.transitions.get(last.action) if last is not None else None
+    if t is None or t.undo is None or case.state != t.target:
+        return None
+    source = (last.data or {}).get("from")
+    if not source or source in t.sources:
+        return None
+    return await revert_transition(core, s, case, t.undo.code, LAPSE_ACTOR, {"reason": OUTDATED},
+                                   outdated=True)
 
 
 def _legacy_prior(steps: list[Event], lifecycle: Lifecycle, tz: ZoneInfo

@@ -12,7 +12,7 @@ from datetime import datetime
 from sqlalchemy import select
 
 from core.lifecycle import TransitionRefused
-from core.services.cases import LAPSE_ACTOR, apply_transition
+from core.services.cases import LAPSE_ACTOR, apply_transition, undo_outdated_step
 from core.services.context import Core
 from core.services.deadline_recount import recount_if_closed
 from core.storage.models import Case
@@ -28,6 +28,9 @@ class SweepReport:
     #: deadlines whose due day became a day without office hours (Lei 9.784/1999, art. 66,
     #: § 1º): recounted instead of lapsed
     recounted: list[str] = field(default_factory=list)
+    #: a step recorded from a state the lifecycle no longer takes it from, taken back as its
+    #: undo would (core.services.cases.undo_outdated_step) instead of lapsing into the next
+    undone: list[str] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)  # (protocol, reason)
 
 
@@ -42,6 +45,9 @@ async def sweep_deadlines(core: Core, now: datetime | None = None, limit: int = 
                     ).scalar_one()
             if case.next_deadline_at is None or case.next_deadline_at > now:
                 continue  # another sweeper got here first
+            if await undo_outdated_step(core, s, case) is not None:
+                report.undone.append(case.protocol)
+                continue
             if await recount_if_closed(core, s, case, now) is not None:
                 report.recounted.append(case.protocol)
                 continue
