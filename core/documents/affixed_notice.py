@@ -36,7 +36,7 @@ def affixed_notice_pdf(data: AffixedNoticeData) -> bytes:
     pdf.labelled("Objeto: ", data.obj.short(), size=12)
     pdf.labelled("Local: ", data.address, size=12)
     pdf.labelled("Afixada em: ", f"{data.issued_on}, às {data.issued_at}, por "
-                 f"{data.inspector.name} ({data.inspector.agency})", size=12)
+                 f"{data.inspector.name} ({data.inspector.signs_as})", size=12)
     pdf.ln(3)
     pdf.qr_block(data.link.url, size=70, text_size=11,
                  caption="Proprietário(a)? Aponte a câmera do celular para o código:\n"
