@@ -1,0 +1,108 @@
+"""What leaves the system is right: every paper of both laws, produced by real cases
+(tests/paper_flow.py: the citizen's report, the inspector's forms, the staff's steps and
+editais, the sweep, the owner's link), carries the facts the steps recorded and prints
+cleanly (tests/pdf_layout.py: no two printed lines overlap; no date, amount, plate, protocol
+or case code is split across lines).
+
+Set PAPERS_OUT=/some/dir to keep the PDFs (to render them with pdftoppm and look at them)."""
+from __future__ import annotations
+
+import io
+import os
+import re
+from pathlib import Path
+
+from pypdf import PdfReader
+
+from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
+from tests.paper_flow import CITIZEN_NOTE, dores_papers, dracena_papers
+from tests.pdf_layout import layout_problems
+
+#: The inspector's form wording, and the law's clause letters ("dados possíveis do veículo
+#: (a)"), never reach a paper.
+FORM_WORDING = re.compile(r"se não foi o início da remoção|contam daqui|\s\([a-e]\)[\s,.;]")
+
+
+def text_of(blob: bytes) -> str:
+    return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(blob)).pages)
+                    .split())
+
+
+def keep(papers: dict[str, bytes], law: str) -> None:
+    out = os.environ.get("PAPERS_OUT")
+    if out:
+        (Path(out) / law).mkdir(parents=True, exist_ok=True)
+        for name, blob in papers.items():
+            (Path(out) / law / f"{name}.pdf").write_bytes(blob)
+
+
+def assert_clean(papers: dict[str, bytes]) -> None:
+    problems = {name: layout_problems(blob) for name, blob in papers.items()}
+    assert {k: v for k, v in problems.items() if v} == {}
+    for name, blob in papers.items():
+        text = text_of(blob)
+        assert CITIZEN_NOTE not in text, name  # a free text is never a reviewed fact
+        assert not FORM_WORDING.search(text), (name, FORM_WORDING.search(text))
+
+
+async def test_every_paper_of_dores_prints_cleanly_with_the_recorded_facts(
+        make_core, photo, clock):  # noqa: F811
+    """One walk of the cases (it takes a while), every check on its papers."""
+    core = await make_core(telegram_bot_username="ViaLivreDoresBot")
+    dores = await dores_papers(core, photo, clock)
+    keep(dores, "dores")
+    assert set(dores) == {"notificacao", "notificacao_afixada", "edital_notificacao",
+                          "notificacao_publicada", "notificacao_bens", "termo", "termo_bens",
+                          "edital_remocao", "edital_notificacao_bens", "resumo",
+                          "edital_leilao"}
+    assert_clean(dores)
+    vehicle_boxes(dores)
+    matricula(dores)
+    collection(dores)
+
+
+def vehicle_boxes(dores: dict[str, bytes]) -> None:
+    """Anexo I's DADOS DO VEÍCULO (Art. 4º, I; the termo, Art. 6º, I, b): every box from the
+    inspector's facts — the citizen's "Fiat Uno Mille", "branco" as confirmed, the chassis,
+    RENAVAM and the plate's municipality/UF typed at the inspection."""
+    for name in ("notificacao", "termo"):
+        text = text_of(dores[name])
+        for box in ("PLACA ABC1D23", "MUNICÍPIO Dores do Indaiá", "UF MG", "MARCA Fiat",
+                    "MODELO Uno Mille", "COR branco", "CHASSI 9BD15822AB4012345",
+                    "RENAVAM 00123456789"):
+            assert box in text, (name, box)
+        assert "OBSERVAÇÕES" not in text
+    assert "Fiat Uno Mille, branco, placa QWE-1234" in text_of(dores["notificacao_afixada"])
+    for name in ("edital_notificacao", "edital_remocao", "edital_leilao"):
+        assert "marca: Fiat; modelo: Uno Mille; cor: branco" in text_of(dores[name]), name
+
+
+def matricula(dores: dict[str, bytes]) -> None:
+    """The inspector's matrícula on every paper he signs."""
+    for name in ("notificacao", "notificacao_afixada", "termo"):
+        assert "Matr. 12.345" in text_of(dores[name]), name
+    assert "Matr. 7.001" in text_of(dores["notificacao_bens"])
+    assert "Matr. 7.001" in text_of(dores["termo_bens"])
+
+
+def collection(dores: dict[str, bytes]) -> None:
+    """The entry registered on 17/12 takes the collection offered by the form (the removal's
+    start, 15/12 09:15): the termo prints it, 10 days to retrieve run to 25/12 → Monday
+    28/12 (Christmas and the weekend), the 60 days (Art. 3º, caput) to 13/02/2027 → Monday
+    15/02/2027."""
+    text = text_of(dores["termo"])
+    assert "DATA E HORA DA REMOÇÃO: 15/12/2026, às 09:15" in text
+    assert "15/02/2027" in text
+    assert "Diária de pátio — 3 dias (15/12/2026 a 17/12/2026)" in text_of(dores["resumo"])
+
+
+async def test_every_paper_of_dracena_prints_cleanly_with_the_agents_matricula(
+        make_core, photo, clock):  # noqa: F811
+    core = await make_core("dracena", telegram_bot_username="ViaLivreDracenaBot")
+    papers = await dracena_papers(core, photo, clock)
+    keep(papers, "dracena")
+    assert set(papers) == {"auto_infracao", "intimacao", "nota_apreensao", "auto_apreensao",
+                           "resumo", "edital_leilao"}
+    assert_clean(papers)
+    for name in ("auto_infracao", "intimacao", "nota_apreensao", "auto_apreensao"):
+        assert "Matr. 3.210" in text_of(papers[name]), name
