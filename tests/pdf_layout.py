@@ -22,7 +22,7 @@ import pdfplumber
 #: What must never be split across lines, as printed.
 WHOLE = {
     "date": re.compile(r"\d{2}/\d{2}/\d{4}"),
-    "amount": re.compile(r"R\$\s?\d{1,3}(?:\.\d{3})*,\d{2}"),
+    "amount": re.compile(r"(?:R\$\s?)?\d{1,3}(?:\.\d{3})*,\d{2}"),
     "plate": re.compile(r"\b[A-Z]{3}-?\d[A-Z0-9]\d{2}\b"),
     "protocol": re.compile(r"\b\d{4}-\d{6}\b"),
     "case code": re.compile(r"\b[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}\b"),
@@ -36,40 +36,31 @@ class Run:
 
     page: int
     chars: list[dict] = field(default_factory=list)
+    text: str = ""
+    x0: float = 0.0
+    x1: float = 0.0
+    top: float = 0.0
+    bottom: float = 0.0
+    size: float = 0.0
 
-    @property
-    def text(self) -> str:
-        return "".join(c["text"] for c in self.chars)
-
-    @property
-    def x0(self) -> float:
-        return min(c["x0"] for c in self.chars)
-
-    @property
-    def x1(self) -> float:
-        return max(c["x1"] for c in self.chars)
-
-    @property
-    def top(self) -> float:
-        return min(c["top"] for c in self.chars)
-
-    @property
-    def bottom(self) -> float:
-        return max(c["bottom"] for c in self.chars)
-
-    @property
-    def size(self) -> float:
-        return max(c["size"] for c in self.chars)
+    def close(self) -> "Run":
+        self.text = "".join(c["text"] for c in self.chars)
+        self.x0 = min(c["x0"] for c in self.chars)
+        self.x1 = max(c["x1"] for c in self.chars)
+        self.top = min(c["top"] for c in self.chars)
+        self.bottom = max(c["bottom"] for c in self.chars)
+        self.size = max(c["size"] for c in self.chars)
+        return self
 
 
 def runs(blob: bytes) -> list[Run]:
-    """Every run of characters, page by page, top to bottom, left to right."""
+    """Every run of characters, page by page, in the order they were drawn: a run goes on
+    while the next character sits on the same baseline just after the previous one."""
     out: list[Run] = []
     with pdfplumber.open(io.BytesIO(blob)) as pdf:
         for n, page in enumerate(pdf.pages, 1):
-            chars = sorted(page.chars, key=lambda c: (round(c["bottom"], 1), c["x0"]))
             current: Run | None = None
-            for c in chars:
+            for c in page.chars:  # content-stream order
                 if current is not None:
                     last = current.chars[-1]
                     same_line = abs(last["bottom"] - c["bottom"]) < 0.3
@@ -77,9 +68,10 @@ def runs(blob: bytes) -> list[Run]:
                     if same_line and near:
                         current.chars.append(c)
                         continue
-                current = Run(n)
-                current.chars.append(c)
-                out.append(current)
+                    out.append(current.close())
+                current = Run(n, [c])
+            if current is not None:
+                out.append(current.close())
     return out
 
 
@@ -96,7 +88,8 @@ def overlaps(blob: bytes) -> list[str]:
     all_runs = runs(blob)
     for i, a in enumerate(all_runs):
         for b in all_runs[i + 1:]:
-            if b.page != a.page or b.top > a.bottom + 1 or b.x0 > a.x1 or b.x1 < a.x0:
+            if b.page != a.page or b.top > a.bottom or a.top > b.bottom or b.x0 > a.x1 \
+                    or b.x1 < a.x0:
                 continue
             if _hit(a, b):
                 problems.append(f"página {a.page}: “{a.text.strip()}” sobreposto a "

@@ -106,3 +106,30 @@ async def test_every_paper_of_dracena_prints_cleanly_with_the_agents_matricula(
     assert_clean(papers)
     for name in ("auto_infracao", "intimacao", "nota_apreensao", "auto_apreensao"):
         assert "Matr. 3.210" in text_of(papers[name]), name
+
+
+def test_every_sample_prints_cleanly():
+    """docs/samples (core.documents.samples: long names, several fees, both laws)."""
+    from core.documents import samples
+    problems = {name: layout_problems(blob) for name, blob in samples.build_all().items()}
+    assert {k: v for k, v in problems.items() if v} == {}
+
+
+def test_the_checker_sees_an_overprint_and_a_split_date():
+    """The checker itself: a date drawn over the next cell, and a date and an amount broken
+    across lines, as the issue saw them ("(14/12/202A6r)t.", "01/12/20 26", "R$ 30, 00")."""
+    from fpdf import FPDF
+
+    from core.documents.pdf import FAMILY, FONT_DIR
+    pdf = FPDF()
+    pdf.add_font(FAMILY, "", str(FONT_DIR / "DejaVuSans.ttf"))
+    pdf.add_page()
+    pdf.set_font(FAMILY, "", 8)
+    pdf.cell(10, 6, "14/12/2026", border=1)
+    pdf.cell(20, 6, "Art. 3º", border=1, new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(12, 4, "01/12/2026")
+    pdf.multi_cell(9, 4, "R$ 30,00")
+    problems = layout_problems(bytes(pdf.output()))
+    assert any("sobreposto" in p and "14/12" in p for p in problems)
+    assert any("date partido" in p for p in problems)
+    assert any("amount partido" in p for p in problems)

@@ -6,6 +6,7 @@ texts use (º ª accents, curly quotes, dashes, "…", the no-break space babel 
 renders the same on any machine, without relying on system fonts."""
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from core.documents.fmt import stamp
 from core.documents.qr import qr_png
 
 FONT_DIR = Path(__file__).parent / "fonts"
+_KEEP_MONEY = re.compile(r"R\$[ \t]+(?=\d)")
 FAMILY = "DejaVu"
 NL = {"new_x": XPos.LMARGIN, "new_y": YPos.NEXT}
 
@@ -42,6 +44,11 @@ class DocumentPDF(FPDF):
         self.set_creation_date(created)  # deterministic bytes for the caller's SHA-256
         self.set_font(FAMILY, size=10)
         self.footer_note = ""
+
+    def normalize_text(self, text: str) -> str:
+        """Every text drawn: an amount's "R$" stays on the line of its number (a no-break
+        space), wherever the text came from (a law's costs, a typed value)."""
+        return super().normalize_text(_KEEP_MONEY.sub("R$\u00a0", text))
 
     # --- page furniture -----------------------------------------------------------------
     def footer(self) -> None:
