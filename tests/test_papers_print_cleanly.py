@@ -133,3 +133,29 @@ def test_the_checker_sees_an_overprint_and_a_split_date():
     assert any("sobreposto" in p and "14/12" in p for p in problems)
     assert any("date partido" in p for p in problems)
     assert any("amount partido" in p for p in problems)
+
+
+def test_a_long_footer_keeps_its_two_halves_apart():
+    """The termo's footer (its number and via, then the generation moment and the page) never
+    runs together ("…pela remoçãoGerado em"): too long for one line, the name goes above."""
+    from dataclasses import replace
+
+    from core.documents import samples
+    from core.documents.removal_term import removal_term_pdf
+    from tests.pdf_layout import page_lines
+    blob = removal_term_pdf(replace(samples.removal(), number="2026/000042-SEC-ADM-FISC-POSTURAS"))
+    lines = page_lines(blob)
+    assert [line for line in lines if line.startswith("Gerado em")]
+    assert not [line for line in lines if "remoçãoGerado" in line or "remoção Gerado" in line]
+    assert layout_problems(blob) == []
+
+
+def test_a_deadline_recorded_with_the_form_label_prints_the_event():
+    """A deadline counted before the papers had their own wording still prints the event's
+    name, never the form's question."""
+    from core.services.documents import paper_wording
+    recorded = ("Prazo de 60 dias (Art. 3º, caput), contado de 01/12/2026 (data e hora do "
+                "recolhimento, se não foi o início da remoção (os prazos e as diárias contam "
+                "daqui)), excluído o dia do início")
+    assert paper_wording(recorded) == ("Prazo de 60 dias (Art. 3º, caput), contado de "
+                                       "01/12/2026 (recolhimento), excluído o dia do início")
