@@ -73,7 +73,8 @@ def test_edital_notificacao_bens_art_5_III():
     from core.documents.data import EditalEntry, ObjectData
     from core.documents.edital import EDITAL_NOTIFICACAO_BENS
     entry = EditalEntry("K7P2QX", ObjectData(description="Maquinário — características: "
-                                             "betoneira laranja, dono CPF 529.982.247-25"),
+                                             "betoneira laranja, dono CPF 529.982.247-25",
+                                             is_vehicle=False),
                         "Rua Bahia, 300", destination="Pátio Municipal, Av. Brasil, 900",
                         removed_on="20/11/2026, às 09:30")
     for out in (edital_text([entry], EDITAL_NOTIFICACAO_BENS, s.edital_info()),

@@ -1,6 +1,6 @@
-"""Reviewed words on official paper (issue 12, part 5): make, model, colour and the citizen's
-description reach a legal document only once the inspector confirmed or corrected them at
-the inspection (Dores Art. 4º, I: the notification's "características do veículo"); plates
+"""Reviewed facts on official paper: make, model and colour reach a legal document only once
+the inspector confirmed or corrected them at the inspection, each in its box; the citizen's
+free description never does (Dores Art. 4º, I: the notification's "características do veículo"); plates
 are written one way everywhere (ABC-1234, ABC1D23)."""
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pypdf import PdfReader
 from core.identifiers import format_plate
 from core.services.inspectors import bind_inspector, invite_inspector
 from core.services.reports import ReportIn, submit_report
+from core.services.document_facts import COLOUR, MAKE, MODEL
 from core.services.step_forms import REVIEWED, perform_step, step_form
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
@@ -33,19 +34,41 @@ async def held_case(core, photo, **kw):
 
 
 async def test_the_inspection_form_asks_to_confirm_the_citizens_words_art_4_I(make_core, photo):
+    """Make, model and colour asked one box at a time with the citizen's answers offered; the
+    citizen's free description is never offered, nor printed."""
     core = await make_core(telegram_bot_username="ViaLivreTesteBot")
     protocol = await held_case(core, photo, make_model="fiat uno", colour="branco",
                                description="com pneu murcho")
     form = await step_form(core, 901, protocol, "notify_owner")
-    first = form.fields[0]
-    assert first.fact == REVIEWED and first.required
-    assert first.suggestion == "fiat uno, branco; com pneu murcho"
+    asked = [(f.fact, f.suggestion) for f in form.fields[:3]]
+    assert asked == [(MAKE, "fiat"), (MODEL, "uno"), (COLOUR, "branco")]
+    assert not [f for f in form.fields if "pneu murcho" in (f.suggestion or "")]
     done = await perform_step(core, 901, protocol, "notify_owner",
-                              {**FACTS, REVIEWED: "Fiat Uno Mille, branco, sem para-choques"})
+                              {**FACTS, MAKE: "Fiat", MODEL: "Uno Mille", COLOUR: "branco"})
     text = text_of(done.documents[0][2])
-    assert "Fiat Uno Mille, branco, sem para-choques" in text
+    assert "MARCA Fiat" in text and "MODELO Uno Mille" in text and "COR branco" in text
     assert "fiat uno" not in text and "pneu murcho" not in text
     assert "ABC-1234" in text  # the plate as format_plate writes it
+    again = await step_form(core, 901, protocol, "confirm_owner_removed")
+    assert MAKE not in [f.fact for f in again.fields]  # not a review step
+
+
+async def test_a_case_reviewed_as_one_text_keeps_it_as_observations(make_core, photo):
+    """A case the inspector reviewed before the boxes were asked: his one confirmed text is
+    printed under OBSERVAÇÕES, the boxes stay "—"."""
+    core = await make_core(telegram_bot_username="ViaLivreTesteBot")
+    protocol = await held_case(core, photo)
+    done = await perform_step(core, 901, protocol, "notify_owner", FACTS)
+    from core.services.cases import load_case
+    from core.services.document_facts import object_data
+    async with core.db.unit_of_work() as s:
+        case = await load_case(s, protocol, for_update=True)
+        case.details = {**case.details, "facts": {**case.details["facts"],
+                                                  REVIEWED: "Fiat Uno Mille, branco"}}
+    async with core.db.read() as s:
+        obj = object_data(core, await load_case(s, protocol))
+    assert obj.description == "Fiat Uno Mille, branco" and not obj.make
+    assert done.documents
 
 
 async def test_unreviewed_words_are_left_out_of_the_document(make_core, photo):
@@ -53,7 +76,8 @@ async def test_unreviewed_words_are_left_out_of_the_document(make_core, photo):
     core = await make_core(telegram_bot_username="ViaLivreTesteBot")
     protocol = await held_case(core, photo)
     form = await step_form(core, 901, protocol, "notify_owner")
-    assert REVIEWED not in [f.fact for f in form.fields]
+    assert [f.fact for f in form.fields if f.fact in (MAKE, MODEL, COLOUR) and not
+            f.on_request] == []  # nothing to confirm: the boxes only on request
 
 
 def test_plates_are_written_one_way():

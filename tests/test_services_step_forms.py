@@ -4,6 +4,7 @@ only as the inspector holding the case."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from pypdf import PdfReader
@@ -33,9 +34,14 @@ async def held_case(core, photo, tg=901):
 async def test_notification_form_follows_requires_with_labels_art_4_I(core, photo):
     protocol = await held_case(core, photo)
     form = await step_form(core, 901, protocol, "notify_owner")
-    facts = [f.fact for f in form.fields]
+    facts = [f.fact for f in form.fields if not f.on_request]
     assert facts == ["abandonment_criteria", "owner_name", "owner_document", "owner_contact",
                      "notification_number"]
+    # Anexo I's boxes only the inspector can fill, asked when he adds them ("➕ Mais dados")
+    assert [f.fact for f in form.fields if f.on_request] == [
+        "vehicle_make", "vehicle_model", "vehicle_colour", "vehicle_chassis", "vehicle_renavam",
+        "plate_municipality", "plate_uf"]
+    form = replace(form, fields=tuple(f for f in form.fields if not f.on_request))
     kinds = {f.fact: f.kind for f in form.fields}
     assert kinds["abandonment_criteria"] == CRITERIA and kinds["owner_document"] == CPF
     assert form.fields[0].label.startswith("sinais de abandono")

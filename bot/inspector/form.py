@@ -47,7 +47,7 @@ def _next(form: StepForm, d: dict) -> int:
     facts = d["facts"]
     for j in range(d["i"] + 1, len(form.fields)):
         f = form.fields[j]
-        if wanted(f, facts) and f.fact not in facts:
+        if wanted(f, facts, d.get("more", False)) and f.fact not in facts:
             return j
     return len(form.fields)
 
@@ -64,7 +64,7 @@ async def ask(turn: Turn, form: StepForm, d: dict, before: str = "") -> None:
         await _summary(turn, form, d, head)
         return
     f = form.fields[d["i"]]
-    asked = [x for x in form.fields if wanted(x, d["facts"])]
+    asked = [x for x in form.fields if wanted(x, d["facts"], d.get("more", False))]
     n = asked.index(f) + 1 if f in asked else d["i"] + 1
     text = head + texts.FORM_STEP.format(label=form.label, article=form.article, n=n,
                                          total=len(asked), field=f.label)
@@ -103,14 +103,14 @@ def field_buttons(f: FormField, d: dict) -> tuple[str, list[list[tuple[str, str]
         rows = [[(texts.YES, _b(d, "yes")), (texts.NO, _b(d, "no"))]]
     elif f.kind == CHOICE:
         rows = [[(f.button(k), _b(d, f"pick:{k}"))] for k in range(len(f.options))]
-    elif f.kind == DATETIME:
+    elif f.kind == DATETIME and f.now:
         rows = [[(texts.NOW, _b(d, "now"))]]
     elif f.kind == ODOMETER:
         rows = [[(texts.NO_ODOMETER_BUTTON, _b(d, "noodo"))]]
     if f.suggestion:
-        use = texts.USE.format(value=f.suggestion)
+        use = texts.USE.format(value=f.shown_suggestion())
         if len(use) > BUTTON_MAX:  # the value in the text, a short button to take it
-            more += "\n" + texts.SUGGESTED.format(value=f.suggestion)
+            more += "\n" + texts.SUGGESTED.format(value=f.shown_suggestion())
             use = texts.USE_SUGGESTION
         rows.append([(use, _b(d, "use"))])
     if not f.required and f.kind not in (BOOL,):
@@ -122,7 +122,14 @@ def field_buttons(f: FormField, d: dict) -> tuple[str, list[list[tuple[str, str]
 def _asked(form: StepForm, d: dict) -> list[tuple[int, FormField]]:
     """(index in the form, field) of the fields answered, as the summary numbers them."""
     return [(k, f) for k, f in enumerate(form.fields)
-            if wanted(f, d["facts"]) and f.fact in d["facts"]]
+            if wanted(f, d["facts"], d.get("more", False)) and f.fact in d["facts"]]
+
+
+def _on_request(form: StepForm, d: dict) -> list[FormField]:
+    """The facts the inspector may still add (the vehicle's papers), until he asked once."""
+    if d.get("more"):
+        return []
+    return [f for f in form.fields if f.on_request and f.fact not in d["facts"]]
 
 
 def fix_buttons(form: StepForm, d: dict) -> tuple[str, list[list[tuple[str, str]]]]:
@@ -142,10 +149,13 @@ async def _summary(turn: Turn, form: StepForm, d: dict, head: str = "") -> None:
                                               protocol=form.protocol)]
     for n, (_, f) in enumerate(_asked(form, d), 1):
         lines.append(f"{n}. {f.label}: {show_value(f, d['facts'][f.fact])}")
+    extra = _on_request(form, d)
+    rows = [[(texts.CONFIRM, _b(d, "ok")), (texts.FIX, _b(d, "fix"))]]
+    if extra:
+        lines.append(texts.MORE_OFFER.format(labels="; ".join(f.label for f in extra)))
+        rows.append([(texts.MORE, _b(d, "more"))])
     lines.append(texts.SUMMARY_TAIL)
-    await turn.reply("\n".join(lines)[:4096],
-                     inline([[(texts.CONFIRM, _b(d, "ok")), (texts.FIX, _b(d, "fix"))],
-                             [(texts.CANCEL, _b(d, "cancel"))]]))
+    await turn.reply("\n".join(lines)[:4096], inline(rows + [[(texts.CANCEL, _b(d, "cancel"))]]))
 
 
 async def _current(turn: Turn) -> tuple[StepForm, dict]:
@@ -180,6 +190,10 @@ async def on_button(turn: Turn, data: list[str]) -> None:
         return
     if action == "ok" and d["i"] >= len(form.fields):
         await _perform(turn, form, d)
+        return
+    if action == "more" and d["i"] >= len(form.fields) and _on_request(form, d):
+        await turn.answer()
+        await _advance(turn, form, {**d, "more": True, "i": -1})
         return
     if action == "fix" and d["i"] >= len(form.fields):
         text, rows = fix_buttons(form, d)

@@ -14,7 +14,20 @@ PUBLICATION_DEADLINE = (
     "(Art. 4º, II, b). Acompanhe a data pelo código abaixo ou no setor de fiscalização.")
 
 
+#: The code's side, largest first: the largest that leaves the whole notice on its one page,
+#: clear of the footer (the office's contact may take several lines).
+QR_SIDES = (70, 62, 54, 46, 40)
+
+
 def affixed_notice_pdf(data: AffixedNoticeData) -> bytes:
+    for side in QR_SIDES:
+        pdf = _notice(data, side)
+        if pdf.get_y() <= pdf.h - 16:  # the footer starts at 13 mm from the bottom
+            break
+    return bytes(pdf.output())
+
+
+def _notice(data: AffixedNoticeData, qr_side: float) -> DocumentPDF:
     pdf = DocumentPDF("Notificação afixada " + data.case_code, data.generated_at, data.header)
     pdf.set_auto_page_break(False)
     pdf.add_page()
@@ -36,13 +49,13 @@ def affixed_notice_pdf(data: AffixedNoticeData) -> bytes:
     pdf.labelled("Objeto: ", data.obj.short(), size=12)
     pdf.labelled("Local: ", data.address, size=12)
     pdf.labelled("Afixada em: ", f"{data.issued_on}, às {data.issued_at}, por "
-                 f"{data.inspector.name} ({data.inspector.agency})", size=12)
+                 f"{data.inspector.name} ({data.inspector.signs_as})", size=12)
     pdf.ln(3)
-    pdf.qr_block(data.link.url, size=70, text_size=11,
+    pdf.qr_block(data.link.url, size=qr_side, text_size=11,
                  caption="Proprietário(a)? Aponte a câmera do celular para o código:\n"
                          "prazos, documentos e custos no Telegram")
     pdf.ln(2)
     pdf.para("Informações: " + data.info, size=12, align="C")
     if not data.removal_after_publication:
         pdf.note(d.explanation)
-    return bytes(pdf.output())
+    return pdf

@@ -66,7 +66,7 @@ def _signatures(pdf: DocumentPDF, data: AutoInfracaoData) -> None:
     else:
         infrator = ("INFRATOR", data.offender.name if data.offender else "", "")
     pdf.section("d) ASSINATURAS (Art. 2º, d)")
-    pdf.signatures_row([("AUTUANTE", a.name, f"{a.role} — {a.agency}"), infrator])
+    pdf.signatures_row([("AUTUANTE", a.name, a.signs_as), infrator])
     pdf.signatures_row(wit)
 
 
@@ -137,7 +137,7 @@ def low_value_note_pdf(data: LowValueNoteData) -> bytes:
     pdf.para(DRACENA_ART_4_P2, size=8.5)
     pdf.para(DRACENA_ART_7, size=8.5)
     a = data.agent
-    pdf.signatures_row([("FISCAL (assinatura)", a.name, f"{a.role} — {a.agency}"),
+    pdf.signatures_row([("FISCAL (assinatura)", a.name, a.signs_as),
                         ("RECEBI A NOTA", data.vendor_name or "", "")])
     return bytes(pdf.output())
 
@@ -159,14 +159,14 @@ def intimacao_pdf(data: IntimacaoData) -> bytes:
              f"{auto.hour}, fora de sua presença, transcrito a seguir.")
     pdf.section(f"TEOR DO AUTO DE INFRAÇÃO Nº {auto.number}")
     _auto_front(pdf, auto, show_deadline=False)
-    pdf.labelled("Autuante: ", f"{auto.agent.name} — {auto.agent.role} — {auto.agent.agency}")
+    pdf.labelled("Autuante: ", f"{auto.agent.name} — {auto.agent.signs_as}")
     pdf.ln(2)
     d = data.appeal_deadline
     pdf.para(f"Recurso ao Prefeito em 5 (cinco) dias a contar desta intimação (Art. 3º): vence "
              f"em {d.due_in_full} ({d.due_date}) — {d.article}.", bold=True)
     pdf.note(d.explanation)
     pdf.para(f"{auto.header.city}, {data.issued_on}.", align="R")
-    pdf.signatures_row([("AUTUANTE", auto.agent.name, auto.agent.agency),
+    pdf.signatures_row([("AUTUANTE", auto.agent.name, auto.agent.signs_as),
                         ("RECEBI A INTIMAÇÃO EM ___/___/______", data.addressee.name, "")])
     _verso(pdf, auto)
     return bytes(pdf.output())

@@ -63,11 +63,14 @@ class ObjectData:
     is_vehicle: bool = True
 
     def short(self) -> str:
-        """One-line description for notices and editais."""
+        """One-line description for notices and editais: a vehicle by its boxes only (the
+        inspector's reviewed facts, never a free text)."""
         if not self.is_vehicle:
             return self.description or "Bem móvel"
-        parts = [p for p in (self.make, self.model, self.colour) if p]
-        text = " ".join(parts) or self.description or "Veículo"
+        parts = [p for p in (self.make, self.model) if p]
+        text = " ".join(parts) or "Veículo"
+        if self.colour:
+            text += f", {self.colour}"
         if self.plate:
             text += f", placa {self.plate}"
         return text
@@ -101,6 +104,15 @@ class Inspector:
     agency: str
     registration: str = ""  # matrícula
     role: str = "Fiscal de Posturas"
+
+    @property
+    def signs_as(self) -> str:
+        """Under the signature line on every paper the inspector signs: role, agency and
+        matrícula."""
+        parts = [self.role, self.agency]
+        if self.registration:
+            parts.append(f"Matr. {self.registration}")
+        return " — ".join(p for p in parts if p)
 
 
 @dataclass(frozen=True)

@@ -71,10 +71,9 @@ def _object_line(obj: ObjectData) -> str:
     fields = [("placa", obj.plate), ("marca", obj.make), ("modelo", obj.model),
               ("cor", obj.colour), ("chassi", obj.chassis), ("RENAVAM", obj.renavam),
               ("município/UF", "/".join(p for p in (obj.municipality, obj.uf) if p))]
-    text = "; ".join(f"{k}: {v}" for k, v in fields if v) or "veículo sem identificação"
-    if obj.description:
-        text += f"; características: {scrub_personal(obj.description)}"
-    return text
+    # Only the reviewed boxes: a free text (the citizen's words) never reaches an edital.
+    return "; ".join(f"{k}: {scrub_personal(v)}" for k, v in fields if v) \
+        or "veículo sem identificação"
 
 
 def entry_lines(kind: str, entry: EditalEntry) -> list[str]:

@@ -91,10 +91,8 @@ def notification_pdf(data: NotificationData) -> bytes:
     pdf.set_y(y)
     pdf.field("LOCAL E DATA", f"{data.place}, {data.issued_on}, às {data.issued_at}")
     left_width = 105
-    pdf.signature(data.inspector.name,
-                  f"{data.inspector.role} — {data.inspector.agency}"
-                  + (f" — Matr. {data.inspector.registration}" if data.inspector.registration else ""),
-                  width=left_width, caption="DADOS E ASSINATURA DO AUTUADOR")
+    pdf.signature(data.inspector.name, data.inspector.signs_as, width=left_width,
+                  caption="DADOS E ASSINATURA DO AUTUADOR")
     if data.owner_name:
         pdf.signature(data.owner_name, "Ciente em ___/___/______", width=left_width,
                       caption="PROPRIETÁRIO(A)/RESPONSÁVEL")

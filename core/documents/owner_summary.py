@@ -23,11 +23,13 @@ def owner_summary_pdf(data: OwnerSummaryData) -> bytes:
              align="L")
     pdf.note(d.explanation)
     a = data.auction_after
-    pdf.para(f"Não reclamado, poderá ir a leilão após {a.due_in_full} ({a.due_date}) — "
-             f"{a.article}.", size=9.5, align="L")
+    if a.due_date != "—":
+        pdf.para(f"Não reclamado, poderá ir a leilão após {a.due_in_full} ({a.due_date}) — "
+                 f"{a.article}.", size=9.5, align="L")
+    left_bottom = pdf.get_y()
     pdf.set_right_margin(18)
     pdf.qr_block(data.link.url, size=34, x=pdf.w - pdf.r_margin - 46, y=top, text_size=6.5)
-    pdf.set_y(max(pdf.get_y(), top + 44))
+    pdf.set_y(max(pdf.get_y(), left_bottom) + 1)  # below both columns
 
     pdf.section("PARA RETIRAR: CONDIÇÕES E DOCUMENTOS")
     for item in data.release:
@@ -39,8 +41,9 @@ def owner_summary_pdf(data: OwnerSummaryData) -> bytes:
     pdf.section("VALORES DEVIDOS" + (f" ATÉ {data.fees_as_of}" if data.fees_as_of else "")
                 + (" — ESTIMATIVA (VALORES A CONFIRMAR)" if data.estimate else ""))
     _fees_table(pdf, data)
-    pdf.para(f"Cada dia a mais no pátio custa {money(data.per_day)} ({data.per_day_article}).",
-             size=9.5, bold=True)
+    if data.per_day:
+        pdf.para(f"Cada dia a mais no pátio custa {money(data.per_day)} "
+                 f"({data.per_day_article}).", size=9.5, bold=True)
     pdf.section("ONDE E QUANDO")
     dep = data.depot
     pdf.labelled("Pátio: ", f"{dep.name} — {dep.address}", 9.5)
@@ -49,22 +52,15 @@ def owner_summary_pdf(data: OwnerSummaryData) -> bytes:
 
 
 def _fees_table(pdf: DocumentPDF, data: OwnerSummaryData) -> None:
-    cols = [("Item", 48), ("Artigo", 30), ("Qtd.", 18), ("Valor unit.", 24),
-            ("Vigente desde", 24), ("Valor", 30)]
-    pdf.set_font(FAMILY, "B", 8)
-    pdf.set_fill_color(235)
-    for name, w in cols:
-        pdf.cell(w, 6, name, border=1, fill=True, align="C")
-    pdf.ln()
-    pdf.set_font(FAMILY, "", 8)
-    for f in data.fees:
-        values = [f.label, f.article, quantity(f.quantity) + (f" {f.unit}" if f.unit else ""),
-                  money(f.unit_value), f.valid_from, money(f.amount)]
-        for (name, w), v in zip(cols, values):
-            pdf.cell(w, 6, v, border=1, align="R" if name in ("Valor unit.", "Valor", "Qtd.") else "L")
-        pdf.ln()
+    """One row a fee, wrapping between words only (DocumentPDF.table: no date or amount is
+    broken), then the total."""
+    cols = [("Item", 52, "L"), ("Artigo", 34, "L"), ("Qtd.", 16, "R"), ("Valor unit.", 22, "R"),
+            ("Vigente desde", 22, "C"), ("Valor", 28, "R")]
+    rows = [[f.label, f.article, quantity(f.quantity) + (f" {f.unit}" if f.unit else ""),
+             money(f.unit_value), f.valid_from, money(f.amount)] for f in data.fees]
+    widths = pdf.table(cols, rows)
     pdf.set_font(FAMILY, "B", 9)
-    pdf.cell(sum(w for _, w in cols[:-1]), 7, "TOTAL", border=1, align="R")
-    pdf.cell(cols[-1][1], 7, money(data.total), border=1, align="R")
-    pdf.ln(9)
+    pdf.cell(sum(widths[:-1]), 7, "TOTAL", border=1, align="R")
+    pdf.cell(widths[-1], 7, money(data.total), border=1, align="R", **NL)
+    pdf.ln(2)
     pdf.set_font(FAMILY, "", 10)

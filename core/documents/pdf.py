@@ -6,6 +6,7 @@ texts use (º ª accents, curly quotes, dashes, "…", the no-break space babel 
 renders the same on any machine, without relying on system fonts."""
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from core.documents.fmt import stamp
 from core.documents.qr import qr_png
 
 FONT_DIR = Path(__file__).parent / "fonts"
+_KEEP_MONEY = re.compile(r"R\$[ \t]+(?=\d)")
 FAMILY = "DejaVu"
 NL = {"new_x": XPos.LMARGIN, "new_y": YPos.NEXT}
 
@@ -43,16 +45,30 @@ class DocumentPDF(FPDF):
         self.set_font(FAMILY, size=10)
         self.footer_note = ""
 
+    def normalize_text(self, text: str) -> str:
+        """Every text drawn: an amount's "R$" stays on the line of its number (a no-break
+        space), wherever the text came from (a law's costs, a typed value)."""
+        return super().normalize_text(_KEEP_MONEY.sub("R$\u00a0", text))
+
     # --- page furniture -----------------------------------------------------------------
     def footer(self) -> None:
-        self.set_y(-13)
+        """The document's name (and via) on the left, the generation moment and the page on
+        the right; when both do not fit on one line with a clear gap, the name goes on the
+        line above (never run together)."""
         self.set_font(FAMILY, size=7)
         self.set_text_color(90)
         left = f"{self.doc_title}{(' — ' + self.footer_note) if self.footer_note else ''}"
-        self.cell(0, 4, left, align="L")
+        right = f"Gerado em {stamp(self.generated_at)}  ·  Página {self.page_no()}/{{nb}}"
+        room = self.w - self.l_margin - self.r_margin
+        # "{nb}" is replaced by the page count (at most a few digits) when the file is output
+        apart = self.get_string_width(left) + self.get_string_width(right) + 6 <= room
+        self.set_y(-13 if apart else -16.5)
         self.set_x(self.l_margin)
-        self.cell(0, 4, f"Gerado em {stamp(self.generated_at)}  ·  Página {self.page_no()}/{{nb}}",
-                  align="R")
+        self.cell(0, 3.5, left, align="L")
+        if not apart:
+            self.set_y(-13)
+        self.set_x(self.l_margin)
+        self.cell(0, 3.5, right, align="R")
         self.set_text_color(0)
 
     def city_header(self, subtitle: str = "") -> None:
@@ -190,6 +206,46 @@ class DocumentPDF(FPDF):
             bottom = max(bottom, self.get_y())
         self.set_xy(self.l_margin, bottom + 1)
         self.set_font(FAMILY, "", 10)
+
+    def table(self, columns: list[tuple[str, float, str]], rows: list[list[str]],
+              size: float = 8, line: float = 3.6) -> list[float]:
+        """A boxed table whose cells wrap between words only: a column is widened (taking
+        from the first, the widest text) until its longest word, date or amount fits, so no
+        number is ever broken across lines. `columns`: (heading, width, align)."""
+        widths = [w for _, w, _ in columns]
+        for k in range(len(columns)):
+            self.set_font(FAMILY, "B", size)
+            need = max((self.get_string_width(w) for w in columns[k][0].split(" ")), default=0)
+            self.set_font(FAMILY, "", size)
+            need = max([need, *(self.get_string_width(word) for r in rows
+                                for word in r[k].split(" ") if word)]) + 2.4
+            if need > widths[k] and k:
+                widths[0] -= need - widths[k]
+                widths[k] = need
+        self._table_row([h for h, _, _ in columns], widths, ["C"] * len(columns), size, line,
+                        bold=True)
+        for r in rows:
+            self._table_row(r, widths, [a for _, _, a in columns], size, line)
+        self.set_font(FAMILY, "", 10)
+        return widths
+
+    def _table_row(self, cells: list[str], widths: list[float], aligns: list[str],
+                   size: float, line: float, bold: bool = False) -> None:
+        self.set_font(FAMILY, "B" if bold else "", size)
+        lines = [len(self.multi_cell(w - 2, line, t, dry_run=True, output="LINES"))
+                 for t, w in zip(cells, widths)]
+        height = max(lines) * line + 2
+        if self.get_y() + height > self.page_break_trigger:
+            self.add_page()
+        y, x = self.get_y(), self.l_margin
+        for text, w, align in zip(cells, widths, aligns):
+            if bold:
+                self.set_fill_color(235)
+            self.rect(x, y, w, height, style="DF" if bold else "D")
+            self.set_xy(x + 1, y + 1)
+            self.multi_cell(w - 2, line, text, align=align, new_x=XPos.LEFT, new_y=YPos.NEXT)
+            x += w
+        self.set_xy(self.l_margin, y + height)
 
     # --- QR -----------------------------------------------------------------------------
     def qr_block(self, url: str, size: float = 32, caption: str = "",

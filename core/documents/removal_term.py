@@ -93,7 +93,7 @@ def _via(pdf: DocumentPDF, data: RemovalTermData, via: str) -> None:
     pdf.set_y(y)
     insp = data.inspector
     pdf.signatures_row([
-        ("DADOS E ASSINATURA DO AUTUADOR", insp.name, f"{insp.role} — {insp.agency}"),
+        ("DADOS E ASSINATURA DO AUTUADOR", insp.name, insp.signs_as),
         ("PROPRIETÁRIO(A)/ RESPONSÁVEL", data.owner_name or "", ""),
         ("RESPONSÁVEL PELO PÁTIO", data.depot.name, ""),
     ], total=pdf.w - pdf.l_margin - pdf.r_margin - 32)

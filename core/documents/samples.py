@@ -43,7 +43,7 @@ INSPECTOR = Inspector("João Pereira", "Secretaria Municipal de Administração"
 OWNER_CPF = "529.982.247-25"  # a valid CPF that must never reach an edital
 REPORTER = "Ana Denunciante"  # the reporter: never printed on any edital
 GOL = ObjectData("ABC1D23", "Dores do Indaiá", "MG", "Volkswagen", "Gol 1.0", "Prata",
-                 "9BWZZZ377VT004251", "00123456789", "sem pneus dianteiros; vidro traseiro quebrado")
+                 "9BWZZZ377VT004251", "00123456789")
 DEPOT = Depot("Pátio Municipal", "Av. Brasil, 900, Distrito Industrial",
               "segunda a sexta, das 8h às 17h", "(37) 3551-0001")
 DUE_NOTIF = DeadlineText(

@@ -18,7 +18,15 @@ A = Actor  # short alias used by the lifecycle modules
 FACT_LABELS: dict[str, str] = {
     # diligence and inspection
     "inspection_notes": "relato da vistoria",
-    "reviewed_vehicle": "marca, modelo, cor e descrição conferidos no local",
+    "reviewed_vehicle": "descrição do bem conferida no local (ex.: sofá de 3 lugares, marrom)",
+    # the boxes of DADOS DO VEÍCULO (Anexo I), confirmed or filled at the inspection
+    "vehicle_make": "marca do veículo (conferida no local)",
+    "vehicle_model": "modelo do veículo (conferido no local)",
+    "vehicle_colour": "cor do veículo (conferida no local)",
+    "vehicle_chassis": "número do chassi (se visível ou conhecido)",
+    "vehicle_renavam": "RENAVAM (se conhecido)",
+    "plate_municipality": "município da placa (se conhecido)",
+    "plate_uf": "UF da placa (sigla, ex.: MG)",
     "abandonment_criteria": "sinais de abandono constatados (Art. 3º, §4º / Art. 1º)",
     "theft_suspicion_reason": "motivo da suspeita de roubo ou furto",
     "police_response": "resposta da autoridade policial",
@@ -93,6 +101,19 @@ FACT_LABELS: dict[str, str] = {
     "balance_amount": "saldo da venda",
     "balance_receipt": "recibo do infrator",
     "sale_statement": "demonstrativo da venda (sem saldo)",
+}
+
+
+#: What a deadline counts from, as a paper says it ("contado de 01/12/2026 (recolhimento)"):
+#: the facts' form labels above are questions and never reach a paper.
+START_EVENTS: dict[str, str] = {
+    "collected_at": "recolhimento",
+    "removal_started_at": "início da remoção",
+    "publication_date": "publicação no Diário Oficial do Município",
+    "intimacao_date": "intimação escrita",
+    "apprehended_at": "apreensão",
+    "occurred_at": "infração",
+    "agreed_removal_by": "data combinada com o fiscal",
 }
 
 

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.formatting import date_in_full, fmt_date
 from core.identifiers import case_code_keys, mask_cpf
+from core.laws.common import START_EVENTS
 from core.lifecycle import Actor, DeadlineRule, Lifecycle, Transition, TransitionRefused
 from core.services.context import Core
 from core.services.deadline_recount import recount
@@ -293,7 +294,7 @@ async def deadline_for(core: Core, t: Transition, facts: Mapping[str, Any], now:
         event = t.label
     else:
         start = _as_date_or_datetime(facts.get(rule.starts_from))
-        event = lifecycle.label_fact(rule.starts_from)
+        event = START_EVENTS.get(rule.starts_from) or lifecycle.label_fact(rule.starts_from)
     if rule.amount == 0:  # a date fixed by the act itself (e.g. agreed with the inspector)
         due = start.astimezone(cal.tz).date() if isinstance(start, datetime) else start
         due_at = datetime.combine(due, time(23, 59, 59), cal.tz)

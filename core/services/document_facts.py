@@ -21,9 +21,18 @@ from core.services.errors import InvalidInput
 from core.storage.models import Case, Evidence
 from core.storage.timeline import ActorRef
 
-#: The inspection fact holding make, model, colour and description as the inspector confirmed
-#: or corrected them on site (core.services.step_forms asks it with the citizen's words).
+#: The inspection fact of earlier versions holding make, model, colour and description as one
+#: text the inspector confirmed; still read for the cases that have it (OBSERVAÇÕES), and the
+#: inspector's own description of a piece of furniture or machinery (Dores Art. 5º, I).
 REVIEWED = "reviewed_vehicle"
+#: The boxes of DADOS DO VEÍCULO (Dores Anexo I; Art. 4º, II, b: "qualquer dado que identifique
+#: o veículo"), each a fact the inspector confirms, corrects or fills at the inspection
+#: (core.services.step_forms): make, model and colour start from the citizen's answers; the
+#: rest only the inspector fills, when known (the vehicle's papers, the plate's municipality).
+MAKE, MODEL, COLOUR = "vehicle_make", "vehicle_model", "vehicle_colour"
+CHASSIS, RENAVAM = "vehicle_chassis", "vehicle_renavam"
+PLATE_MUNICIPALITY, PLATE_UF = "plate_municipality", "plate_uf"
+VEHICLE_BOXES = (MAKE, MODEL, COLOUR, CHASSIS, RENAVAM, PLATE_MUNICIPALITY, PLATE_UF)
 
 
 @dataclass(frozen=True)
@@ -84,17 +93,32 @@ def seized_items(text: Any) -> tuple[D.SeizedItem, ...]:
 
 
 def object_data(core: Core, case: Case) -> D.ObjectData:
-    """What the document says of the object. Make, model, colour and the description are the
-    citizen's words until the inspector confirmed or corrected them at the inspection (fact
-    `reviewed_vehicle`, core.services.step_forms): only the reviewed words are printed, the
-    unreviewed ones are left out. The plate is written by core.identifiers.format_plate."""
-    reviewed = str(case_facts(case).get(REVIEWED) or "").strip()
+    """What a legal document says of the object: every box from the facts the inspector
+    recorded at the inspection (the citizen's make, model and colour as confirmed or
+    corrected, the chassis, RENAVAM and the plate's municipality/UF when known); the
+    citizen's free description never (a free text is not a reviewed fact). A piece of
+    furniture or machinery is its kind, with the inspector's description (Dores Art. 5º, III:
+    "as características do bem móvel"). The plate is written by core.identifiers.format_plate."""
+    facts = case_facts(case)
+    category = core.law.categories[case.category]
     is_vehicle = "vehicle" in case.track
-    description = reviewed
-    if not is_vehicle and not description:
-        description = core.law.categories[case.category].label
-    return D.ObjectData(plate=plate_text(case.plate), chassis=case.chassis or "",
-                        description=description, is_vehicle=is_vehicle)
+
+    def fact(name: str) -> str:
+        return " ".join(str(facts.get(name) or "").split())
+
+    if not is_vehicle:
+        described = fact("item_description") or fact(REVIEWED)
+        description = f"{category.label} — características: {described}" if described \
+            else category.label
+        return D.ObjectData(plate=plate_text(case.plate), description=description,
+                            is_vehicle=False)
+    boxes = {name: fact(name) for name in VEHICLE_BOXES}
+    # A case reviewed before the boxes were asked keeps its one confirmed text.
+    legacy = "" if any(boxes.values()) else fact(REVIEWED)
+    return D.ObjectData(plate=plate_text(case.plate), municipality=boxes[PLATE_MUNICIPALITY],
+                        uf=boxes[PLATE_UF].upper(), make=boxes[MAKE], model=boxes[MODEL],
+                        colour=boxes[COLOUR], chassis=boxes[CHASSIS] or (case.chassis or ""),
+                        renavam=boxes[RENAVAM], description=legacy, is_vehicle=True)
 
 
 def plate_text(plate: str | None) -> str:

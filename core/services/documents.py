@@ -23,6 +23,7 @@ from core.documents import data as D
 from core.formatting import TZ, date_in_full, fmt_date, fmt_time
 from core.identifiers import format_case_code
 from core.laws.base import ReleaseSituation
+from core.laws.common import FACT_LABELS, START_EVENTS
 from core.services.bot_identity import bot_username
 from core.services.cases import case_facts, load_case
 from core.services.context import Core
@@ -92,7 +93,18 @@ async def _unit(core: Core, session: AsyncSession | None) -> AsyncIterator[Async
 
 def deadline_text(d: dict[str, Any]) -> D.DeadlineText:
     return D.DeadlineText(d["due_in_full"], fmt_date(date.fromisoformat(d["due"])),
-                          d["article"], d.get("explanation", ""))
+                          d["article"], paper_wording(d.get("explanation", "")))
+
+
+def paper_wording(text: str) -> str:
+    """A deadline explained as a paper says it: a deadline recorded with the start fact's
+    form label ("contado de 01/12/2026 (data e hora do recolhimento, se não foi …)") reads
+    with the event's name ("(recolhimento)")."""
+    for fact, event in START_EVENTS.items():
+        label = FACT_LABELS.get(fact)
+        if label:
+            text = text.replace(f"({label})", f"({event})")
+    return text
 
 
 def depot(core: Core, name: str | None = None) -> D.Depot:

@@ -7,7 +7,8 @@ from decimal import Decimal
 from core import documents
 from core.documents import data as doc
 from core.formatting import date_in_full, fmt_date
-from core.identifiers import format_case_code, format_plate
+from core.identifiers import format_case_code
+from core.services.document_facts import object_data
 from core.services.placeholders import depot_address
 from core.services.context import Core
 from core.services.owner_access import owned
@@ -21,14 +22,8 @@ async def owner_summary_pdf(core: Core, telegram_id: int, case_code: str, *,
     law = core.law
     async with core.db.read() as s:
         case, _ = await owned(s, telegram_id, case_code)
-    category = law.categories[case.category]
-    report = (case.details or {}).get("report") or {}
     facts = (case.details or {}).get("facts", {})
-    obj = doc.ObjectData(plate=format_plate(case.plate) if case.plate else "",
-                         model=report.get("make_model") or "", colour=report.get("colour") or "",
-                         chassis=case.chassis or "",
-                         description=case.description or category.label,
-                         is_vehicle=category.has_plate or category.has_chassis)
+    obj = object_data(core, case)  # the reviewed facts, as on the legal papers
     none = doc.DeadlineText("sem prazo em curso", "—", "—", "")
     d = view.deadline
     deadline = doc.DeadlineText(d.due_in_full, fmt_date(d.due), d.article, d.explanation) \

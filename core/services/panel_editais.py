@@ -12,7 +12,7 @@ from core.documents.data import CityHeader, EditalEntry, EditalInfo, ObjectData
 from core.documents.edital import edital_pdf, edital_text
 from core.formatting import fmt_date, fmt_time
 from core.identifiers import format_case_code
-from core.services.document_facts import REVIEWED, plate_text
+from core.services.document_facts import object_data
 from core.services.placeholders import depot_address
 from core.services.cases import case_facts, load_case
 from core.services.context import Core
@@ -106,19 +106,10 @@ async def edital_cases(core: Core, kind: str) -> list[EditalCase]:
 
 
 def _object(core: Core, c: Case) -> ObjectData:
-    """The object as the Diário Oficial prints it: only words the inspector reviewed on site
-    (core.services.document_facts.REVIEWED), never the citizen's; the plate as ABC-1234."""
-    cat = core.law.categories[c.category]
-    facts = case_facts(c)
-    reviewed = str(facts.get(REVIEWED) or "").strip()
-    vehicle = cat.has_plate or cat.has_chassis
-    # Art. 5º, III: "as características do bem móvel" — its kind, then the inspector's
-    # description on the termo de recolhimento (Art. 6º, I, b) rather than the citizen's text.
-    described = str(facts.get("item_description") or reviewed).strip()
-    description = (f"{cat.label} — características: {described}" if described
-                   else cat.label) if not vehicle else reviewed
-    return ObjectData(plate=plate_text(c.plate), chassis=c.chassis or "",
-                      description=description, is_vehicle=vehicle)
+    """The object as the Diário Oficial prints it: only the facts the inspector reviewed on
+    site (core.services.document_facts.object_data), never the citizen's words; the plate as
+    ABC-1234; furniture by its kind and the inspector's description (Art. 5º, III)."""
+    return object_data(core, c)
 
 
 async def edital_documents(core: Core, kind: str, protocols: list[str], number: str,

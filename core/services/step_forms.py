@@ -16,7 +16,7 @@ Faces (the bot) only render the fields and hand the answers back.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Awaitable, Callable, Mapping
@@ -30,7 +30,8 @@ from core.parsing import ParseError, parse_text, read_fact
 from core.services import documents as docs
 from core.services.cases import TransitionResult, apply_transition, case_facts, load_case
 from core.services.context import Core
-from core.services.document_facts import REVIEWED
+from core.services.document_facts import (CHASSIS, COLOUR, MAKE, MODEL, PLATE_MUNICIPALITY,
+                                          PLATE_UF, RENAVAM, REVIEWED)
 from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
 from core.services.inspectors import actor_ref, require_inspector
@@ -39,7 +40,8 @@ from core.services.task_views import case_card
 from core.services.tasks import OFFERED, accept_task, current_task
 from core.storage.timeline import append_event
 
-from core.facts import (BOOL, CHOICE, COUNT, CPF, CRITERIA, DATE, DATETIME, GOODS,  # noqa: F401
+from core.facts import (BOOL, CHOICE, COLLECTED_AT, COUNT, CPF, CRITERIA, DATE,  # noqa: F401
+                        DATETIME, GOODS,
                         LONG, MONEY, NAMES, ODOMETER, PARTS, PHOTOS, PLATE, TEXT, VIDEO_FACTS,
                         WEIGHT,
                         fact_kind)
@@ -58,9 +60,11 @@ EXTRA_AFTER = {("low_value_note", "goods_list"): "vendor_name",  # Dracena Art. 
 
 
 #: The steps whose document describes the object (Dores Art. 4º, I and II, a: the
-#: notification's "características do veículo"; Art. 6º, I, b: the termo): before the first of
-#: them the inspector confirms or corrects the citizen's words (make, model, colour, the
-#: description); only the reviewed words go on official paper (core.services.document_facts).
+#: notification's "características do veículo"; Art. 6º, I, b: the termo): before them the
+#: inspector confirms or corrects the citizen's make, model and colour, one box at a time, and
+#: may fill the boxes only he can (chassis, RENAVAM, the plate's municipality and UF); only
+#: these reviewed facts go on official paper (core.services.document_facts), never the
+#: citizen's free description.
 REVIEW_STEPS = frozenset({"notify_owner", "affix_notice", "depot_entry"})
 
 
@@ -83,6 +87,17 @@ class FormField:
     #: What each option's button says on a phone (Criterion.button: a few words); the full
     #: label with its article is in `options` and goes in the message text.
     buttons: tuple[str, ...] = ()
+    #: Asked only when the inspector asks to add more (the confirmation's "➕ Mais dados"):
+    #: the boxes he fills when he knows them (the vehicle's papers).
+    on_request: bool = False
+    #: How the suggestion reads on its button when the value is not (a moment: "01/12/2026
+    #: 15:00" for its ISO value).
+    suggestion_text: str = ""
+    #: A moment offers "Agora" (on site), or not (the collection, registered days later).
+    now: bool = True
+
+    def shown_suggestion(self) -> str:
+        return self.suggestion_text or (self.suggestion or "")
 
     def button(self, k: int) -> str:
         """The short label of option `k`."""
@@ -168,8 +183,11 @@ def fields_for(core: Core, track: str, code: str, protocol: str,
     return tuple(out)
 
 
-def wanted(f: FormField, facts: dict[str, Any]) -> bool:
-    """Whether `f` is asked, given the answers so far."""
+def wanted(f: FormField, facts: dict[str, Any], more: bool = False) -> bool:
+    """Whether `f` is asked, given the answers so far (`more`: the inspector asked to add the
+    on-request facts)."""
+    if f.on_request and not more:
+        return False
     return f.only_if is None or facts.get(f.only_if[0]) == f.only_if[1]
 
 
@@ -184,31 +202,66 @@ async def step_form(core: Core, telegram_id: int, protocol: str, code: str) -> S
     track = core.law.categories[card.category].track
     fields = fields_for(core, track, code, card.protocol,
                         [p.protocol for p in card.previous_cases], card.category)
+    async with core.db.read() as s:
+        facts = case_facts(await load_case(s, card.protocol))
+    fields = tuple(_collection_offer(f, facts) for f in fields)
     if code in REVIEW_STEPS:
-        fields = (*await _review_field(core, card), *fields)
+        fields = (*_review_fields(core, card, facts), *fields)
     return StepForm(card.protocol, code, action.label, action.article, fields,
                     code in DOCUMENT_AFTER, track, card.task_id, card.task_status)
 
 
-def citizen_words(report: Mapping[str, Any], description: str | None) -> str:
-    """The citizen's make, model, colour and description, as one text to confirm."""
-    first = ", ".join(str(report[k]).strip() for k in ("make_model", "colour")
-                      if str(report.get(k) or "").strip())
-    rest = (description or "").strip()
-    return "; ".join(p for p in (first, rest) if p)
+def _collection_offer(f: FormField, facts: Mapping[str, Any]) -> FormField:
+    """The collection moment (Dores Art. 3º, caput: the 60 days and the storage fees run from
+    it) is offered as the removal's recorded start ("Usar: 01/12/2026 15:00"), never "Agora":
+    an entry registered days later must not record the moment it was typed."""
+    if f.fact != COLLECTED_AT:
+        return f
+    started = facts.get("removal_started_at")
+    try:
+        when = datetime.fromisoformat(str(started)).astimezone(TZ) if started else None
+    except ValueError:
+        when = None
+    if when is None:
+        return replace(f, now=False)
+    return replace(f, suggestion=when.isoformat(), now=False,
+                   suggestion_text=when.strftime("%d/%m/%Y %H:%M"))
 
 
-async def _review_field(core: Core, card: Any) -> tuple[FormField, ...]:
-    """The question confirming the citizen's words, until the inspector has answered it once
-    on this case; none when the citizen gave no words to review."""
-    async with core.db.read() as s:
-        facts = case_facts(await load_case(s, card.protocol))
-    words = citizen_words(card.report, card.description)
-    if facts.get(REVIEWED) or not words:
-        return ()
+def _words(value: Any, limit: int = 60) -> str:
+    """A citizen's short answer as a suggestion: one line, trimmed."""
+    return " ".join(str(value or "").split())[:limit]
+
+
+def _review_fields(core: Core, card: Any, facts: Mapping[str, Any]) -> tuple[FormField, ...]:
+    """The boxes of DADOS DO VEÍCULO not recorded yet on this case: make, model and colour
+    asked with the citizen's answers as suggestions (the free description is never offered:
+    only structured facts), the others (chassis, RENAVAM, the plate's municipality and UF) on
+    request; a piece of furniture or machinery: its description, on request."""
     lifecycle = core.law.tracks[core.law.categories[card.category].track]
-    return (FormField(REVIEWED, lifecycle.label_fact(REVIEWED), TEXT, True,
-                      suggestion=words[:MAX_TEXT]),)
+    category = core.law.categories[card.category]
+
+    def box(fact: str, suggestion: str = "", asked: bool = False) -> FormField:
+        return FormField(fact, lifecycle.label_fact(fact), TEXT, False,
+                         suggestion=suggestion or None, on_request=not asked)
+
+    if "vehicle" not in lifecycle.track:
+        return () if facts.get(REVIEWED) or facts.get("item_description") \
+            else (box(REVIEWED),)
+    report = card.report or {}
+    make_model = _words(report.get("make_model")).split(" ", 1)
+    make, model = make_model[0], (make_model[1] if len(make_model) > 1 else "")
+    colour = _words(report.get("colour"))
+    out = [box(MAKE, make, bool(make)), box(MODEL, model, bool(make)),
+           box(COLOUR, colour, bool(colour)),
+           box(CHASSIS, _words(card.chassis, 17)), box(RENAVAM)]
+    if category.has_plate:
+        out += [box(PLATE_MUNICIPALITY), box(PLATE_UF)]
+    return tuple(f for f in out if not facts.get(f.fact))
+
+
+UFS = frozenset("AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE "
+                "TO".split())
 
 
 def parse_answer(core: Core, f: FormField, text: str) -> Any:
@@ -219,6 +272,11 @@ def parse_answer(core: Core, f: FormField, text: str) -> Any:
                          if p.strip())
     if not " ".join((text or "").replace("\x00", "").split()):
         raise InvalidInput(f"Informe: {f.label}.")
+    if f.fact == PLATE_UF:
+        uf = " ".join(text.split()).upper()
+        if uf not in UFS:
+            raise InvalidInput("Digite a sigla do estado da placa, com duas letras (ex.: MG).")
+        return uf
     try:
         if f.kind == NAMES:
             names = [parse_text(n, MAX_TEXT) for n in

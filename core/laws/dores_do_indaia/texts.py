@@ -141,9 +141,9 @@ EDITAIS: dict[str, EditalWording] = {
     "remocao": EditalWording(
         "Art. 6º, §1º",
         "A {pref}, nos termos do Art. 6º, § 1º, da {law}, TORNA PÚBLICO que os objetos "
-        "abaixo, de proprietários não identificados, foram removidos do espaço público, com "
-        "os dados possíveis do veículo (a), o local onde se encontravam abandonados (b) e o "
-        "local de destino da remoção (c). O prazo de 10 (dez) dias para retirada (Art. 6º, "
+        "abaixo, de proprietários não identificados, foram removidos do espaço público; de "
+        "cada um constam os dados conhecidos do veículo, o local onde se encontrava abandonado "
+        "e o local de destino da remoção. O prazo de 10 (dez) dias para retirada (Art. 6º, "
         "caput) e as condições do Art. 3º, § 3º, aplicam-se à retirada.",
         "Remoção com proprietário não identificado"),
     # Art. 3º, caput (60 days unclaimed → hasta pública; CTB art. 328) and Art. 8º (comissão).
