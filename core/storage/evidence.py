@@ -71,6 +71,14 @@ class EvidenceStore:
             raise ValueError(f"evidence {sha256} does not match its hash")
         return data
 
+    def public_sha(self, sha256: str) -> str | None:
+        """The sha256 of the public copy made of `sha256`, if one was."""
+        pointer = self.path_of(sha256).with_name(sha256 + ".public")
+        if not pointer.is_file():
+            return None
+        public_sha = pointer.read_text().strip()
+        return public_sha if _SHA_RE.match(public_sha) else None
+
     def public_copy(self, sha256: str) -> PublicCopy:
         """The metadata-free copy made when the image arrived; UnsupportedMedia if there is
         none (not an image, or never made). Never decodes the original."""
@@ -101,6 +109,34 @@ class EvidenceStore:
         public_sha = self.put(data)
         _atomic_write(self.path_of(sha256).with_name(sha256 + ".public"), public_sha.encode())
         return PublicCopy(public_sha, data, mime)
+
+    def remove(self, sha256: str, *, with_public: bool = True) -> None:
+        """Delete a stored file and (unless told not to) its public copy; nothing if absent."""
+        path = self.path_of(sha256)
+        pointer = path.with_name(sha256 + ".public")
+        if pointer.is_file():
+            public_sha = pointer.read_text().strip()
+            if with_public and _SHA_RE.match(public_sha):
+                self.path_of(public_sha).unlink(missing_ok=True)
+            pointer.unlink(missing_ok=True)
+        path.unlink(missing_ok=True)
+
+    def stored(self) -> list[tuple[str, float, str | None]]:
+        """Every stored original: (sha256, modified at as a timestamp, its public copy's
+        sha256 or None). Public copies and temporary files are not listed as originals."""
+        out = []
+        if not self.root.is_dir():
+            return out
+        for first in os.scandir(self.root):
+            for second in os.scandir(first.path) if first.is_dir() else ():
+                for entry in os.scandir(second.path) if second.is_dir() else ():
+                    if entry.name.endswith(".public") and _SHA_RE.match(entry.name[:-7]):
+                        continue
+                    if _SHA_RE.match(entry.name) and entry.is_file():
+                        out.append((entry.name, entry.stat().st_mtime, None))
+        publics = {sha: self.public_sha(sha) for sha, _, _ in out}
+        copies = set(publics.values())
+        return [(sha, mtime, publics.get(sha)) for sha, mtime, _ in out if sha not in copies]
 
     async def aput(self, data: bytes) -> str:
         return await asyncio.to_thread(self.put, data)
