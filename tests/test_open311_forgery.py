@@ -11,6 +11,8 @@ from __future__ import annotations
 from ipaddress import ip_address
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
@@ -37,6 +39,19 @@ PUBLIC_IPS = ["8.8.8.8", "200.160.2.3", "2001:4860:4860::8888", "172.32.0.1", "1
 def test_only_global_addresses_are_allowed():
     assert [ip for ip in FORBIDDEN_IPS if allowed_ip(ip_address(ip))] == []
     assert [ip for ip in PUBLIC_IPS if not allowed_ip(ip_address(ip))] == []
+
+
+INSIDE_NETWORKS = ["127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
+                   "169.254.0.0/16", "0.0.0.0/8", "100.64.0.0/10", "::1/128", "fc00::/7",
+                   "fe80::/10", "2002:7f00::/24"]  # the last: 6to4 of 127/8
+
+
+@given(st.sampled_from(INSIDE_NETWORKS).flatmap(
+    lambda net: st.ip_addresses(network=net)))
+def test_no_address_of_an_inside_network_is_ever_allowed(ip):
+    assert not allowed_ip(ip)
+    mapped = ip_address(f"::ffff:{ip}") if ip.version == 4 else None
+    assert mapped is None or not allowed_ip(mapped)
 
 
 #: The forms of the issue's list as URLs (port 1: nothing listens there, and nothing connects).
