@@ -3,9 +3,9 @@
 crash between storing a photo and recording its case, or a draft abandoned in the bot.
 
 A file is an orphan when no evidence row names it, it is not the public copy of a kept file,
-no conversation draft, timeline event or queued message mentions it (a draft's photos are
-stored before the report is sent), and it is older than GRACE (a form being filled in, an album
-arriving). The rows are read first and the files deleted after, as the retention purge does
+no conversation draft (a draft's photos are stored before the report is sent), timeline event,
+queued message, case detail or supporting report mentions it, and it is older than GRACE (a
+form being filled in, an album arriving). The rows are read first and the files deleted after, as the retention purge does
 (core.services.retention)."""
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from sqlalchemy import String, cast, select
 
 from core.services.context import Core
 from core.storage import leases
-from core.storage.models import ConversationState, Event, Evidence, OutboxMessage
+from core.storage.models import (Case, ConversationState, Event, Evidence, OutboxMessage,
+                                 SupportingReport)
 
 GRACE = timedelta(days=2)
 #: The sweep reads the whole store: once a day is enough.
@@ -43,7 +44,8 @@ async def _kept(core: Core, shas: list[str]) -> set[str]:
             kept |= set((await s.execute(select(Evidence.stripped_sha256).where(
                 Evidence.stripped_sha256.in_(part)))).scalars())
         for sha in (x for x in shas if x not in kept):
-            for column in (ConversationState.draft, Event.data, OutboxMessage.payload):
+            for column in (ConversationState.draft, Event.data, OutboxMessage.payload,
+                           Case.details, SupportingReport.photos):
                 found = (await s.execute(select(1).where(
                     cast(column, String).like(f"%{sha}%")).limit(1))).first()
                 if found:
