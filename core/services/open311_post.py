@@ -78,9 +78,10 @@ async def hit(core: Core, api_key: str) -> None:
         retry = guard.window_started_at + window
     if over:
         local = retry.astimezone(ZoneInfo(settings.timezone))
+        minutes = max(1, settings.open311_post_window_s // 60)
         raise KeyRateLimited("Limite de solicitações desta api_key atingido "
-                             f"({settings.open311_post_limit} por período). Tente de novo a "
-                             f"partir de {fmt_datetime(local)}.")
+                             f"({settings.open311_post_limit} a cada {minutes} min). Tente de "
+                             f"novo a partir de {fmt_datetime(local)}.")
 
 
 def check_report(core: Core, report: ReportIn) -> None:
