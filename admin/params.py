@@ -2,9 +2,9 @@
 clear Portuguese message, never a 500.
 
 `params_middleware` refuses, for every route, any parameter name or value that holds U+0000
-(PostgreSQL cannot store it) or another control character (tab, line breaks allowed in form
-text), or that is longer than MAX_VALUE; the typed readers below (`int_id`, `date_br`,
-`cursor`, `text`) are what the handlers use to turn the rest into values. Each raises
+(PostgreSQL cannot store it), another control character (tab, line breaks allowed in form
+text) or a character XML cannot carry (U+FFFE, U+FFFF, a lone surrogate), or that is longer
+than MAX_VALUE; the typed readers below (`int_id`, `date_br`, `cursor`, `text`) are what the handlers use to turn the rest into values. Each raises
 InvalidInput, which the errors middleware shows as a 400 page (or JSON under /open311/).
 """
 from __future__ import annotations
@@ -21,8 +21,9 @@ from core.services.errors import InvalidInput
 MAX_VALUE = 10_000  # characters in one parameter (a long textarea fits)
 MAX_ID = 2 ** 31 - 1  # the tables' integer primary keys
 _ID_RE = re.compile(r"^[0-9]{1,10}$")  # ASCII digits only: "²" or "٣" are not ids
-_QUERY_BAD = re.compile(r"[\x00-\x1f\x7f]")
-_FORM_BAD = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Controls, and what XML cannot carry (U+FFFE, U+FFFF, lone surrogates): the Open311 feed is XML
+_QUERY_BAD = re.compile("[\x00-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+_FORM_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
 
 
 def _check(items, bad: re.Pattern, where: str) -> None:
@@ -30,8 +31,9 @@ def _check(items, bad: re.Pattern, where: str) -> None:
         if not isinstance(value, str):  # an uploaded file: core.media checks it
             value = ""
         if bad.search(key) or bad.search(value):
-            raise InvalidInput(f"Parâmetro inválido ({where}): contém caracteres de controle "
-                               "(como o caractere nulo). Corrija o valor e tente de novo.")
+            raise InvalidInput(f"Parâmetro inválido ({where}): contém caracteres inválidos "
+                               "(caracteres de controle, como o nulo, ou U+FFFE/U+FFFF). "
+                               "Corrija o valor e tente de novo.")
         if len(key) > 100 or len(value) > MAX_VALUE:
             raise InvalidInput(f"Parâmetro inválido ({where}): valor longo demais (máximo de "
                                f"{MAX_VALUE} caracteres).")

@@ -16,6 +16,7 @@ from geopy.adapters import AioHTTPAdapter
 
 from admin.web import SETTINGS, core_of, redirect, render, require, user_of
 from core import media
+from core.area import valid_point
 from core.services import intake
 from core.services import report_questions as rq
 from core.services.errors import InvalidInput
@@ -108,8 +109,12 @@ async def _store_photos(request: web.Request, post, form: dict) -> None:
 
 
 def _point(form: dict) -> tuple[float, float]:
+    """The clicked point: finite numbers on Earth (NaN, infinity or 91° are refused)."""
     try:
-        return float(form["lat"].replace(",", ".")), float(form["lon"].replace(",", "."))
+        lat, lon = float(form["lat"].replace(",", ".")), float(form["lon"].replace(",", "."))
+        if valid_point(lat, lon):
+            return lat, lon
+        raise ValueError
     except ValueError:
         raise InvalidInput("Marque o local clicando no mapa ou busque o endereço digitado "
                            "(botão “Buscar endereço”).") from None

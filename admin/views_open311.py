@@ -4,6 +4,7 @@ and POST) and requests/{service_request_id}; plus the public copies of case phot
 only (core.services.open311); errors in the spec's shape with the HTTP status."""
 from __future__ import annotations
 
+import asyncio
 import functools
 import hmac
 import re
@@ -12,16 +13,15 @@ from datetime import datetime, timezone
 from aiohttp import web
 
 from admin.files import file_response
-from admin.open311_fetch import fetch_media
+from admin.open311_fetch import EGRESS, Egress, fetch_media
 from admin.open311_format import error, respond, status_of
 from admin.web import SETTINGS, Handler, core_of
-from core import media
 from core.parsing import YEARS, ParseError, parse_text
 from core.services import open311 as o3
+from core.services import open311_post as post311
 from core.services import open311_services as svc
 from core.services.errors import USER_ERRORS, Forbidden, InvalidInput
-from core.services.evidence import EvidenceIn, store_upload
-from core.services.staff import submit_external_report
+from core.services.evidence import EvidenceIn
 
 ATTRIBUTE = re.compile(r"^attribute\[([A-Za-z0-9_]{1,40})\](\[\])?$")
 #: The discovery document's changeset: when this API last changed its shape.
@@ -123,30 +123,24 @@ def _account_id(raw: str) -> str | None:
 @api
 async def post_request(request: web.Request) -> web.Response:
     """POST requests: form-encoded (the spec's fields) or multipart with the photo as `media`.
-    The API key is checked first; then the report goes through the same core service as the
-    bot's, with a synthetic reporter. email, first_name, last_name, phone and device_id are
-    accepted and not stored (LGPD: Via Livre never contacts an Open311 reporter; the client
-    that holds the key does). A media_url is recorded by reference, and downloaded and checked
-    as an upload only when OPEN311_FETCH_MEDIA is true."""
+    The API key is checked first, then its rate limit, then every field (text XML cannot carry
+    is refused) and the whole report, before any file is stored or any media_url fetched; the
+    report then goes through the same core service as the bot's, with a synthetic reporter,
+    and the bot's duplicate check (core.services.open311_post). email, first_name, last_name,
+    phone and device_id are accepted and not stored (LGPD: Via Livre never contacts an Open311
+    reporter; the client that holds the key does). A media_url is recorded by reference, and
+    downloaded and checked as an upload only when OPEN311_FETCH_MEDIA is true."""
     core, settings = core_of(request), request.app[SETTINGS]
     form = await request.post()
-    key = settings.open311_api_key
-    if not key or not hmac.compare_digest(key.encode(), _str(form.get("api_key")).encode()):
+    key, given = settings.open311_api_key, _str(form.get("api_key"))
+    if not key or not hmac.compare_digest(key.encode(), given.encode("utf-8", "replace")):
         raise Forbidden("api_key inválida.")
+    await post311.hit(core, given)
     svc.check_jurisdiction(core, _str(form.get("jurisdiction_id")) or None)
+    post311.check_xml_text((k, v) for k, v in form.items() if isinstance(v, str))
     urls = [svc.media_url(u) for u in form.getall("media_url", []) if isinstance(u, str)
             and u.strip()]
-    photos = []
-    for item in form.getall("media", []):
-        if hasattr(item, "file"):
-            data = item.file.read()
-            if data:
-                stored = await store_upload(core, data, (media.IMAGE,))
-                photos.append(EvidenceIn(stored.sha256, stored.mime, "photo", None, None))
-    if settings.open311_fetch_media and not photos:
-        for url in urls[:svc.MAX_PHOTOS]:
-            stored = await store_upload(core, await fetch_media(url, settings), (media.IMAGE,))
-            photos.append(EvidenceIn(stored.sha256, stored.mime, "photo", None, None))
+    files = [item for item in form.getall("media", []) if hasattr(item, "file")]
     attrs: dict[str, list[str]] = {}
     for name in set(form.keys()):
         m = ATTRIBUTE.match(name)
@@ -157,10 +151,27 @@ async def post_request(request: web.Request) -> web.Response:
                            lat=_str(form.get("lat")), long=_str(form.get("long")),
                            address=_str(form.get("address_string")),
                            description=_str(form.get("description")), attrs=attrs,
-                           photos=photos, media_urls=urls)
+                           photos=[EvidenceIn(post311.PENDING)] * len(files), media_urls=urls)
     account = _account_id(_str(form.get("account_id")))
-    done = await submit_external_report(core, report)
+    post311.check_report(core, report)
+    if files:
+        sources = [functools.partial(_read, item) for item in files]
+    elif settings.open311_fetch_media:
+        egress = request.app.get(EGRESS) or Egress()
+        sources = [functools.partial(fetch_media, url, settings, egress)
+                   for url in urls[:svc.MAX_PHOTOS]]
+    else:
+        sources = []
+    done = await post311.post(core, report, sources)
+    notice = o3.notice(done.protocol, done.state_label)
+    if done.joined:
+        notice = (f"Já havia um caso aberto desta categoria a {done.distance_m:.0f} m deste "
+                  "ponto: esta solicitação foi juntada a ele. " + notice)
     return respond(request, "service_requests", [{
-        "service_request_id": done.protocol,
-        "service_notice": o3.notice(done.protocol, done.state_label),
+        "service_request_id": done.protocol, "service_notice": notice,
         "account_id": account}], status=201)
+
+
+async def _read(item) -> bytes:
+    """An uploaded part's bytes (aiohttp already holds them, within client_max_size)."""
+    return await asyncio.to_thread(item.file.read)

@@ -45,14 +45,17 @@ def webhook_app(application: Application, secret: str, path: str = "/telegram") 
     unparsable: Unparsable = application.bot_data.setdefault("unparsable", Unparsable())
 
     async def receive(request: web.Request) -> web.Response:
+        # a header that is not UTF-8 arrives with its bytes escaped: compared as bytes, refused
         given = request.headers.get(SECRET_HEADER, "")
-        if not hmac.compare_digest(given.encode(), expected):
+        if not hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected):
             log.warning("webhook call refused: wrong or missing secret (from %s)",
                         request.remote)
             return web.Response(status=403, text="forbidden")
         try:
             data = await request.json()
-        except ValueError:  # not JSON (nor UTF-8)
+            if _too_deep(data):
+                raise ValueError("nested too deep")
+        except (ValueError, RecursionError):  # not JSON (nor UTF-8), or nested past reason
             unparsable.record(None, ValueError("body is not JSON"), "webhook")
             return web.Response(status=400, text="bad json")
         update = parse(data, application.bot, unparsable, "webhook")
@@ -77,6 +80,23 @@ def webhook_app(application: Application, secret: str, path: str = "/telegram") 
     app = web.Application()
     app.router.add_post(path, receive)
     return app
+
+
+#: No Telegram update nests deeper than this (a message inside a reply inside a message...).
+MAX_DEPTH = 64
+
+
+def _too_deep(data: object) -> bool:
+    """Whether `data` nests more than MAX_DEPTH lists/objects (walked without recursion)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH:
+                return True
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict)
+                                                  else value))
+    return False
 
 
 @dataclass

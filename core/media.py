@@ -9,6 +9,9 @@ are also opened by Pillow, which reads only the header, so a decompression bomb 
 that decodes to gigabytes, e.g. a 410 KB PNG of 12000 × 12000) is refused by its dimensions
 before a single pixel is decoded. Pillow's own MAX_IMAGE_PIXELS is set to the same limit so
 that any decode elsewhere in the process stops at twice that (DecompressionBombError).
+The pixel limit alone let a 189 KB PNG of 7070 × 7070 take 200 MB once decoded, so the memory
+the decoded pixels would take is bounded too (MAX_DECODED_BYTES, counted as Pillow stores them,
+after a JPEG's reduction on decoding: core.storage.evidence).
 HEIC/HEIF photos are kept as evidence but never decoded here (no public copy is made of them).
 """
 from __future__ import annotations
@@ -20,6 +23,7 @@ import filetype
 from PIL import Image, UnidentifiedImageError
 
 from core.services.errors import InvalidInput
+from core.storage.evidence import MAX_DECODED_BYTES, decoded_bytes, reduce_on_decode
 
 IMAGE, VIDEO, PDF = "image", "video", "pdf"
 #: 50 megapixels: a 48 MP phone photo (8000 × 6000) passes; decoding it costs ~150 MB once.
@@ -51,6 +55,7 @@ class Media:
     width: int | None = None
     height: int | None = None
     oversized: bool = False  # more pixels than MAX_PIXELS (a decompression bomb)
+    heavy: bool = False  # would take more than MAX_DECODED_BYTES of memory once decoded
 
     @property
     def inline(self) -> bool:
@@ -73,11 +78,14 @@ def sniff(data: bytes) -> Media | None:
         try:
             with Image.open(io.BytesIO(data), formats=[DECODABLE[mime]]) as img:
                 width, height = img.size
+                reduce_on_decode(img)
+                memory = decoded_bytes(img)
         except Image.DecompressionBombError:  # over twice the limit: Pillow stops at once
             return Media(mime, IMAGE, oversized=True)
         except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
             return None
-        return Media(mime, IMAGE, width, height, width * height > MAX_PIXELS)
+        return Media(mime, IMAGE, width, height, width * height > MAX_PIXELS,
+                     memory > MAX_DECODED_BYTES)
     if mime in OTHER_IMAGES:
         return Media(mime, IMAGE)
     if mime in VIDEOS:
@@ -101,4 +109,9 @@ def identify(data: bytes, allowed: tuple[str, ...] = (IMAGE, VIDEO, PDF)) -> Med
             f"Imagem recusada: ela é grande demais{size}; o limite é de "
             f"{MAX_PIXELS // 1_000_000} megapixels. Envie uma foto menor (por exemplo, como "
             "foto comum, que o Telegram já comprime).")
+    if media.heavy:
+        raise MediaRefused(
+            f"Imagem recusada: ela é grande demais ({media.width} × {media.height} pixels) "
+            f"para este formato; o limite é de {MAX_DECODED_BYTES // 1024 ** 2} MB ao ser "
+            "aberta. Envie a foto em JPEG ou em tamanho menor.")
     return media

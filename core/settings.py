@@ -74,6 +74,8 @@ class Settings(BaseSettings):
     open311_fetch_media: bool = Field(False, description="Download a POST's media_url")
     open311_fetch_timeout_s: float = 5.0
     open311_fetch_max_bytes: int = 10 * 1024 ** 2
+    open311_post_limit: int = Field(60, description="Open311 POSTs per API key in a window")
+    open311_post_window_s: int = Field(600, description="That window, in seconds")
 
     @field_validator("trusted_proxies", mode="before")
     @classmethod

@@ -5,15 +5,17 @@ lone surrogate (U+D800–U+DFFF without its pair, which JSON's ``\\ud800`` escap
 One such character in a typed answer or in a Telegram first name made that step, or every
 report of that person, fail for good. Whatever people type or are called is cleaned with
 `clean_text` (`clean_data` for a draft or any JSON-like value) before it is stored: NUL is
-dropped, a lone surrogate becomes U+FFFD (the replacement character). Everything else is kept
-as it was, emoji and accents included.
+dropped, a lone surrogate becomes U+FFFD (the replacement character). The other characters
+XML 1.0 cannot carry (C0 controls but tab and line breaks, U+FFFE, U+FFFF) are dropped too:
+one in an address made the public Open311 requests.xml unparseable for every client.
+Everything else is kept as it was, emoji and accents included.
 """
 from __future__ import annotations
 
 import re
 from typing import Any
 
-_REFUSED = re.compile("[\x00\ud800-\udfff]")
+_REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 REPLACEMENT = "\ufffd"
 
 
@@ -21,7 +23,8 @@ def clean_text(text: str) -> str:
     """`text` without the characters the database refuses (see the module doc)."""
     if not _REFUSED.search(text):
         return text
-    return _REFUSED.sub(lambda m: "" if m.group() == "\x00" else REPLACEMENT, text)
+    return _REFUSED.sub(lambda m: REPLACEMENT if "\ud800" <= m.group() <= "\udfff" else "",
+                        text)
 
 
 def clean_optional(text: str | None) -> str | None:

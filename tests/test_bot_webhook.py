@@ -72,3 +72,38 @@ async def test_direct_post_without_the_secret_header_gets_403(hooked):
             assert resp.status == 403
     await asyncio.sleep(0.3)
     assert hooked.api.sent(MARIA) == []
+
+
+async def _raw_post(port: int, headers: bytes, body: bytes) -> int:
+    """A POST written byte by byte (a header aiohttp's client would not send), its status."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"POST /telegram HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                 b"Content-Type: application/json\r\n" + headers
+                 + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+    await writer.drain()
+    status_line = await reader.readline()
+    writer.close()
+    return int(status_line.split()[1])
+
+
+async def test_hostile_calls_are_refused_never_a_500(hooked):
+    """A secret header that is not UTF-8 (refused before anything is read), and, with the
+    right secret, JSON nested far too deep (a RecursionError in the parser) or deeper than
+    any update: 403 and 400, nothing handled, and the bot still works."""
+    port = hooked.webhook.port
+    update = b'{"update_id": 4242, "message": %s}'
+    statuses = [
+        await _raw_post(port, b"X-Telegram-Bot-Api-Secret-Token: \xff\xfe\xc3(\r\n", b"{}"),
+        await _raw_post(port, b"X-Telegram-Bot-Api-Secret-Token: " + SECRET.encode()
+                        + b"\xff\r\n", b"{}"),
+        await _raw_post(port, b"X-Telegram-Bot-Api-Secret-Token: " + SECRET.encode() + b"\r\n",
+                        b"[" * 100_000 + b"]" * 100_000),
+        await _raw_post(port, b"X-Telegram-Bot-Api-Secret-Token: " + SECRET.encode() + b"\r\n",
+                        update % (b'{"a":' * 500 + b"1" + b"}" * 500)),
+    ]
+    assert statuses == [403, 403, 400, 400]
+    await asyncio.sleep(0.3)
+    assert hooked.api.sent(MARIA) == []
+    assert not await conversation.is_processed(hooked.core, 4242)
+    await hooked.api.send_command(MARIA, "start")
+    assert "denunciar" in (await said(hooked, MARIA, timeout=5)).text

@@ -1,6 +1,6 @@
 """The periodic job both deployments run (the bot's loop; a cron could too): move lapsed
 deadlines, warn inspectors, remind inspectors of a notice's missing photo, remind owners,
-purge expired evidence, forget old update ids and the pace of quiet chats. Each part is
+purge expired evidence, remove orphan evidence files (daily), forget old update ids and the pace of quiet chats. Each part is
 idempotent and driven by the database, so running it twice or after a crash sends nothing
 twice."""
 from __future__ import annotations
@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from core.services.context import Core
 from core.services.conversation import forget_processed
+from core.services.orphans import OrphanReport, remove_orphans_if_due
 from core.services.notice_photo import NoticePhotoReport, notice_photo_reminders
 from core.services.reminders import ReminderReport, owner_reminders
 from core.services.retention import PurgeReport, purge_expired_evidence
@@ -30,6 +31,7 @@ class PeriodicReport:
     purge: PurgeReport
     forgotten_updates: int = 0
     notice_photos: NoticePhotoReport = field(default_factory=NoticePhotoReport)
+    orphans: OrphanReport = field(default_factory=OrphanReport)
 
     @property
     def queued_messages(self) -> bool:
@@ -42,7 +44,8 @@ async def run_periodic(core: Core, now: datetime | None = None) -> PeriodicRepor
     report = PeriodicReport(
         await sweep_deadlines(core, now), await inspector_warnings(core, now),
         await owner_reminders(core, now), await purge_expired_evidence(core, now),
-        await forget_processed(core, now=now), await notice_photo_reminders(core, now))
+        await forget_processed(core, now=now), await notice_photo_reminders(core, now),
+        await remove_orphans_if_due(core, now))
     await send_limits.forget_idle_chats(core.db)  # the per-chat pace of chats quiet for a day
     return report
 

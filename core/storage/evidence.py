@@ -9,7 +9,11 @@ stored content-addressed too, and `<sha256>.public` records which file it is.
 Public copies are made once, when the photo arrives (`make_public_copy`, called by
 core.services.evidence.store_upload); `public_copy` only reads one, so nothing a member of the
 public can request (Open311, the bot's duplicate offer) ever decodes an image. Decoding checks
-the dimensions first and refuses more than Pillow's MAX_IMAGE_PIXELS (set by core.media).
+the dimensions first and refuses more than Pillow's MAX_IMAGE_PIXELS (set by core.media), and
+bounds the memory the decoded pixels take (MAX_DECODED_BYTES: a 189 KB PNG of 7070 × 7070,
+under the pixel limit, decoded to 200 MB). A JPEG is decoded already reduced (its DCT scaling,
+to no less than PUBLIC_SIDE), and the public copy is at most PUBLIC_SIDE pixels on its longer
+side; one image is decoded at a time in the process, so concurrent uploads do not add up.
 """
 from __future__ import annotations
 
@@ -19,12 +23,31 @@ import io
 import os
 import re
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageOps
 
 _SHA_RE = re.compile(r"^[0-9a-f]{64}$")
+#: The most memory an image's decoded pixels may take (Pillow keeps RGB in 4 bytes a pixel).
+MAX_DECODED_BYTES = 64 * 1024 ** 2
+#: The public copy's longer side, at most (a phone photo's detail, a fraction of its weight).
+PUBLIC_SIDE = 2560
+_DECODE = threading.Lock()  # one decode at a time in the process
+
+
+def decoded_bytes(img: Image.Image) -> int:
+    """What `img` (opened, not loaded) takes once decoded, at its current (drafted) size."""
+    width, height = img.size
+    per_pixel = 1 if img.mode in ("1", "L", "P") else 2 if img.mode.startswith("I;16") else 4
+    return width * height * per_pixel
+
+
+def reduce_on_decode(img: Image.Image) -> None:
+    """Ask a JPEG to decode at 1/2, 1/4 or 1/8 scale while still at least PUBLIC_SIDE."""
+    if img.format == "JPEG":
+        img.draft(None, (PUBLIC_SIDE, PUBLIC_SIDE))
 
 
 class UnsupportedMedia(ValueError):
@@ -71,6 +94,14 @@ class EvidenceStore:
             raise ValueError(f"evidence {sha256} does not match its hash")
         return data
 
+    def public_sha(self, sha256: str) -> str | None:
+        """The sha256 of the public copy made of `sha256`, if one was."""
+        pointer = self.path_of(sha256).with_name(sha256 + ".public")
+        if not pointer.is_file():
+            return None
+        public_sha = pointer.read_text().strip()
+        return public_sha if _SHA_RE.match(public_sha) else None
+
     def public_copy(self, sha256: str) -> PublicCopy:
         """The metadata-free copy made when the image arrived; UnsupportedMedia if there is
         none (not an image, or never made). Never decodes the original."""
@@ -102,6 +133,34 @@ class EvidenceStore:
         _atomic_write(self.path_of(sha256).with_name(sha256 + ".public"), public_sha.encode())
         return PublicCopy(public_sha, data, mime)
 
+    def remove(self, sha256: str, *, with_public: bool = True) -> None:
+        """Delete a stored file and (unless told not to) its public copy; nothing if absent."""
+        path = self.path_of(sha256)
+        pointer = path.with_name(sha256 + ".public")
+        if pointer.is_file():
+            public_sha = pointer.read_text().strip()
+            if with_public and _SHA_RE.match(public_sha):
+                self.path_of(public_sha).unlink(missing_ok=True)
+            pointer.unlink(missing_ok=True)
+        path.unlink(missing_ok=True)
+
+    def stored(self) -> list[tuple[str, float, str | None]]:
+        """Every stored original: (sha256, modified at as a timestamp, its public copy's
+        sha256 or None). Public copies and temporary files are not listed as originals."""
+        out = []
+        if not self.root.is_dir():
+            return out
+        for first in os.scandir(self.root):
+            for second in os.scandir(first.path) if first.is_dir() else ():
+                for entry in os.scandir(second.path) if second.is_dir() else ():
+                    if entry.name.endswith(".public") and _SHA_RE.match(entry.name[:-7]):
+                        continue
+                    if _SHA_RE.match(entry.name) and entry.is_file():
+                        out.append((entry.name, entry.stat().st_mtime, None))
+        publics = {sha: self.public_sha(sha) for sha, _, _ in out}
+        copies = set(publics.values())
+        return [(sha, mtime, publics.get(sha)) for sha, mtime, _ in out if sha not in copies]
+
     async def aput(self, data: bytes) -> str:
         return await asyncio.to_thread(self.put, data)
 
@@ -118,12 +177,22 @@ class EvidenceStore:
 def strip_metadata(data: bytes) -> tuple[bytes, str]:
     """Re-encode an image without any metadata; returns (bytes, mime). The dimensions are
     checked before decoding: more than Image.MAX_IMAGE_PIXELS is refused, never decoded."""
+    with _DECODE:
+        return _strip(data)
+
+
+def _strip(data: bytes) -> tuple[bytes, str]:
     try:
         img = Image.open(io.BytesIO(data), formats=["JPEG", "PNG", "WEBP"])
         width, height = img.size
         if width * height > (Image.MAX_IMAGE_PIXELS or width * height):
             raise UnsupportedMedia(f"imagem grande demais ({width} × {height} pixels)")
+        reduce_on_decode(img)
+        if decoded_bytes(img) > MAX_DECODED_BYTES:
+            raise UnsupportedMedia(f"imagem grande demais ({width} × {height} pixels, "
+                                   f"{decoded_bytes(img) // 1024 ** 2} MB ao abrir)")
         img.load()
+        img.thumbnail((PUBLIC_SIDE, PUBLIC_SIDE))  # in place; keeps the EXIF orientation
     except UnsupportedMedia:
         raise
     except Exception as exc:  # Pillow raises several types for non-images and bombs

@@ -70,6 +70,8 @@ def cells_around(lat: float, lon: float, radius_m: float) -> list[int]:
     farther than the radius (the box's corners). Raises ValueError for a radius needing
     more than MAX_CELLS cells (≈ 10 km); such searches should not use this index.
     """
+    if not all(math.isfinite(v) for v in (lat, lon, radius_m)):
+        raise ValueError(f"not a finite point or radius: {lat}, {lon}, {radius_m}")
     if radius_m < 0:
         raise ValueError("radius must be >= 0")
     dlat = radius_m / _M_PER_DEG_LAT_MIN
