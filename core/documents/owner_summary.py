@@ -23,8 +23,11 @@ def owner_summary_pdf(data: OwnerSummaryData) -> bytes:
              align="L")
     pdf.note(d.explanation)
     a = data.auction_after
-    pdf.para(f"Não reclamado, poderá ir a leilão após {a.due_in_full} ({a.due_date}) — "
-             f"{a.article}.", size=9.5, align="L")
+    for sentence in data.dates:  # the law's dates, each once with its article
+        pdf.para(sentence, size=9.5, align="L")
+    if not data.dates:
+        pdf.para(f"Não reclamado, poderá ir a leilão após {a.due_in_full} ({a.due_date}) — "
+                 f"{a.article}.", size=9.5, align="L")
     pdf.set_right_margin(18)
     pdf.qr_block(data.link.url, size=34, x=pdf.w - pdf.r_margin - 46, y=top, text_size=6.5)
     pdf.set_y(max(pdf.get_y(), top + 44))
@@ -39,8 +42,9 @@ def owner_summary_pdf(data: OwnerSummaryData) -> bytes:
     pdf.section("VALORES DEVIDOS" + (f" ATÉ {data.fees_as_of}" if data.fees_as_of else "")
                 + (" — ESTIMATIVA (VALORES A CONFIRMAR)" if data.estimate else ""))
     _fees_table(pdf, data)
-    pdf.para(f"Cada dia a mais no pátio custa {money(data.per_day)} ({data.per_day_article}).",
-             size=9.5, bold=True)
+    basis = f": {data.per_day_basis}." if data.per_day_basis else f" ({data.per_day_article})."
+    pdf.para(f"Cada dia a mais no pátio custa {money(data.per_day)}{basis}", size=9.5,
+             bold=True)
     pdf.section("ONDE E QUANDO")
     dep = data.depot
     pdf.labelled("Pátio: ", f"{dep.name} — {dep.address}", 9.5)

@@ -82,8 +82,10 @@ def _low_value_category(facts: Mapping[str, Any]) -> str | None:
 
 
 #: Art. 7º: what the retrieval is charged by, recorded with the apprehension — the taxes due
-#: and the keeping costs' quantities (a: animals; b: kilograms of goods).
-FEE_QUANTITIES = ("taxes_amount", "animals", "kilograms")
+#: and the keeping costs' quantities (a: animals; b: kilograms of goods) — and whether goods
+#: are gêneros, auctioned within three days (Art. 6º, §2º). Which apply to which category:
+#: terms.CATEGORY_FACTS (Law.category_facts).
+FEE_QUANTITIES = ("taxes_amount", "animals", "kilograms", "perishable")
 
 
 _COMMON_STATES = [
@@ -217,7 +219,7 @@ def _apprehension() -> Lifecycle:
            "Apreender com nota simplificada (ambulante, valor baixo)",
            requires=("goods_list", "fine_amount", "provision_violated", "note_signed",
                      "apprehended_at", "depot_register_entry"),
-           optional=("taxes_amount", "kilograms"), agencies=FIELD_AGENCIES,
+           optional=("taxes_amount", "kilograms", "perishable"), agencies=FIELD_AGENCIES,
            guard=_low_value_category, deadline=appeal_deadline,
            button="Nota simplificada"),
         tr("file_appeal", ("apprehended",), "appeal_pending", (A.OWNER, A.STAFF),
