@@ -65,7 +65,7 @@ def view_text(view: OwnerView) -> str:
 
 
 def _appeal_text(a: AppealInfo) -> list[str]:
-    out = ["", "Auto de infração:"] + [f"• {label}: {fact_value(fact, value)}"
+    out = ["", f"{a.title}:"] + [f"• {label}: {fact_value(fact, value)}"
                                         for fact, label, value in a.auto]
     if a.filed_at:
         out.append(f"Recurso apresentado em {fmt_datetime(a.filed_at)}.")

@@ -265,6 +265,16 @@ class AutoInfracaoData:
     refused_to_sign: bool = False  # Art. 2º, § 2º
     witnesses: tuple[Person, ...] = ()
     current_costs: tuple[str, ...] = ()  # current keeping costs, e.g. "animal, por dia: R$ ..."
+    #: The law's dates for what was seized, one sentence each with its article (Art. 6º, §2º:
+    #: gêneros and semoventes auctioned within three days; core.services.depot_dates).
+    dates: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The paper's one name, used throughout it: "auto de infração e apreensão" when
+        things were seized (Art. 4º; Art. 5º: "auto de multa e apreensão"), else "auto de
+        infração" (Art. 2º)."""
+        return "auto de infração e apreensão" if self.seized else "auto de infração"
 
 
 @dataclass(frozen=True)

@@ -161,10 +161,20 @@ def auto(**kw) -> AutoInfracaoData:
         seized=(SeizedItem("caixas de laranja", "4 caixas, 80 kg"), SeizedItem("banca desmontável", "1")),
         refused_to_sign=True,
         witnesses=(Person("Pedro Lima", "RG 22.333.444-5"), Person("Rita Alves", "RG 33.444.555-6")),
+        dates=_perishable_dates(),
         current_costs=("depósito de animal, por dia: R$ 35,00 (desde 01/01/2026)",
                        "depósito de mercadorias, por quilo, por dia: R$ 0,50 (desde 01/01/2026)"))
     base.update(kw)
     return AutoInfracaoData(**base)
+
+
+def _perishable_dates() -> tuple[str, ...]:
+    """The oranges are gêneros: auctioned within three days (Dracena Art. 6º, §2º); from
+    Thursday 03/12/2026 the count ends on a Sunday and moves to Monday."""
+    from core.laws import get_law
+    terms = get_law(DRACENA.law_slug).terms_in_depot("street_vendor_goods", {"perishable": True})
+    return tuple(t.owner.format(date="segunda-feira, 7 de dezembro de 2026 (07/12/2026)")
+                 for t in terms)
 
 
 def low_value_note() -> LowValueNoteData:
@@ -180,7 +190,7 @@ def low_value_note() -> LowValueNoteData:
 
 
 def intimacao() -> IntimacaoData:
-    a = auto(in_presence=False, refused_to_sign=False)
+    a = auto(in_presence=False, refused_to_sign=False, seized=())
     return IntimacaoData(a, "I-0044/2026", a.offender, "04/12/2026",
                          DeadlineText("quarta-feira, 9 de dezembro de 2026", "09/12/2026", "Art. 3º",
                                       "5 dias contados da intimação em 04/12/2026."),

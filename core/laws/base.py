@@ -237,6 +237,9 @@ class Law:
     # What each further day of keeping is charged by, in words (e.g. "850 kg de mercadorias,
     # Art. 7º, b"), from the case facts; None: the tariff's article alone.
     per_day_basis: Callable[[Mapping[str, Any]], str] | None = None
+    # The name of the paper the owner's appeal is against, from the case facts (e.g. Dracena:
+    # "Auto de infração e apreensão", or "Nota de apreensão", Art. 4º, §1º); None: "Auto".
+    record_name: Callable[[Mapping[str, Any]], str] | None = None
 
     def terms_in_depot(self, category: str, facts: Mapping[str, Any]
                        ) -> tuple[DepotTerm, ...]:

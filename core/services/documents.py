@@ -398,7 +398,7 @@ async def issue_low_value_note(core: Core, protocol: str, by: ActorRef, *,
 async def issue_apprehension(core: Core, protocol: str, by: ActorRef, *,
                              session: AsyncSession | None = None,
                              recorded: Recorded | None = None) -> Issued:
-    """Auto de apreensão with the depot register entry (Dracena Art. 4º: the formalities are
+    """Auto de infração e apreensão with the depot register entry (Dracena Art. 4º: the formalities are
     waived "com exceção das que dizem respeito à entrada de depósito e venda"; Art. 6º: "O
     objeto da apreensão será encaminhado ao depósito municipal, registrado em livro próprio,
     com as especificações do artigo 2º"), with the 48 hours to appeal (Art. 4º, §2º) and the
@@ -412,12 +412,16 @@ async def issue_apprehension(core: Core, protocol: str, by: ActorRef, *,
             raise InvalidInput("O registro só é emitido depois de registrada a apreensão "
                                "(Art. 4º; Art. 6º).")
         entry = str(facts.get("depot_register_entry") or case.protocol)
+        # Art. 6º, §2º: gêneros and semoventes go to auction within three days — the date
+        # the owner's view and the case page state too (core.services.depot_dates).
+        dates = await depot_dates(core, case.category, facts, core.law.collected_at(facts))
         data = await _auto_data(
             core, s, case, by, deadline_text(d), now, recorded, number=entry,
             fact=f"Apreensão (Art. 4º) — registro no livro do depósito nº {entry} (Art. 6º).",
-            seized=seized_items(facts["goods_description"]))
+            seized=seized_items(facts["goods_description"]),
+            dates=tuple(dt.paper for dt in dates if dt.due))
         return await keep(core, s, case, by, "registro_apreensao",
-                          f"auto-de-apreensao-{case.protocol}.pdf",
+                          f"auto-de-infracao-e-apreensao-{case.protocol}.pdf",
                           pdfs.auto_infracao_pdf(data), "Art. 4º; Art. 6º",
                           basis=_basis(state, d, now, recorded))
 

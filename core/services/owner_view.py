@@ -6,7 +6,7 @@ with its appeal window (Art. 3º; Art. 4º, §2º). Data only: the bot words it
 data or other cases."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any, Mapping
@@ -123,6 +123,7 @@ class AppealInfo:
     can_appeal: bool
     filed_at: datetime | None
     decision_deadline: OwnerDeadline | None
+    title: str = "Auto"  # the paper's one name (Law.record_name): "Auto de infração", ...
 
 
 @dataclass(frozen=True)
@@ -279,6 +280,8 @@ async def _build_view(core: Core, case: Case, events: list[Event],
                 OwnerAction("Sem recuperação", "owner.situation", code, "unrecoverable")))
     appeal = _appeal_info(case, events, lifecycle, now) \
         if "file_appeal" in lifecycle.transitions else None
+    if appeal is not None and law.record_name is not None:
+        appeal = replace(appeal, title=law.record_name(case_facts_of(case)))
     if appeal and appeal.can_appeal:
         actions.append((OwnerAction("Recorrer ao Prefeito", "owner.appeal", code),))
     actions.append((OwnerAction("Resumo em PDF", "owner.pdf", code),))

@@ -42,6 +42,7 @@ LAW = Law(
     depot_terms=terms.depot_terms,  # Art. 6º, §2º: gêneros and semoventes within 3 days
     category_facts=terms.CATEGORY_FACTS,  # Art. 7º, a and b; Art. 6º, §2º
     per_day_basis=terms.per_day_basis,  # Art. 7º, a and b
+    record_name=terms.record_name,  # Art. 2º; Art. 4º, §1º; Art. 5º
 )
 
 __all__ = ["LAW"]

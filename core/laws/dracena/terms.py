@@ -68,3 +68,14 @@ def per_day_basis(facts: Mapping[str, Any]) -> str:
     if kilograms:
         parts.append(f"{_qty(kilograms)} kg de mercadorias (Art. 7º, b)")
     return "depósito de " + " e ".join(parts) if parts else ""
+
+
+def record_name(facts: Mapping[str, Any]) -> str:
+    """Law.record_name: the paper's one name, as the auto prints it — the low-value note
+    ("dispensada a lavratura do respectivo auto", Art. 4º, §1º), the auto de infração e
+    apreensão (Art. 4º; Art. 5º) or the auto de infração (Art. 2º)."""
+    if facts.get("goods_list"):
+        return "Nota de apreensão"
+    if facts.get("goods_description"):
+        return "Auto de infração e apreensão"
+    return "Auto de infração"
