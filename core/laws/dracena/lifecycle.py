@@ -44,6 +44,9 @@ ART_7 = ("As mercadorias, objetos e semoventes levados ao depósito poderão ser
          "impostos em que porventura incidiram [...] e as despesas com a conservação ou o trato "
          "da coisa apreendida")
 
+#: Who appeals (Art. 3º: "O infrator autuado ou os seus co-responsáveis"): name and CPF/CNPJ.
+APPELLANT = ("appellant_name", "appellant_document")
+
 _AUTO_DATA = ("offender_name", "infraction_fact", "place", "occurred_at", "provision_violated",
               "fine_amount", "agent_signature")
 
@@ -158,7 +161,7 @@ def _infraction() -> Lifecycle:
            button="Registrar intimação"),
         tr("file_appeal", ("appeal_window",), "appeal_pending", (A.OWNER, A.STAFF), "Art. 3º",
            ART_3, "Recorrer ao Prefeito",
-           requires=("appeal_filed_at", "appeal_deadline", "appeal_grounds"),
+           requires=("appeal_filed_at", "appeal_deadline", "appeal_grounds", *APPELLANT),
            guard=within_deadline("appeal_filed_at", "appeal_deadline"),
            button="Recorrer"),
         tr("decide_appeal_upheld", ("appeal_pending",), "closed_appeal_upheld", (A.STAFF,),
@@ -224,7 +227,7 @@ def _apprehension() -> Lifecycle:
            button="Nota simplificada"),
         tr("file_appeal", ("apprehended",), "appeal_pending", (A.OWNER, A.STAFF),
            "Art. 4º, §2º", ART_4_2, "Recorrer ao Prefeito",
-           requires=("appeal_filed_at", "appeal_deadline", "appeal_grounds"),
+           requires=("appeal_filed_at", "appeal_deadline", "appeal_grounds", *APPELLANT),
            guard=within_deadline("appeal_filed_at", "appeal_deadline"),
            deadline=DeadlineRule(SETTINGS["appeal_decision_hours"].value, "hours",
                                  "Art. 4º, §2º", "decisão do Prefeito sobre o recurso"),
