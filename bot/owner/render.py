@@ -49,8 +49,8 @@ def view_text(view: OwnerView) -> str:
     if view.address:
         out.append(f"Local: {view.address}")
     out += [f"Situação: {view.state_label}", f"O que acontece agora: {view.next_step}"]
-    if view.deadline:  # the law's deadline always comes first
-        out.append(deadline_line(view.deadline))
+    if view.deadline_shown:  # the law's deadline always comes first (once: depot dates)
+        out.append(deadline_line(view.deadline_shown))
     if view.remove_by:
         out.append(view.remove_by)
     if view.promise:  # the owner's own date, beside the law's, never instead of it

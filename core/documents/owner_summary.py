@@ -19,9 +19,10 @@ def owner_summary_pdf(data: OwnerSummaryData) -> bytes:
     pdf.labelled("Situação: ", data.state, 10)
     d = data.deadline
     pdf.ln(1)
-    pdf.para(f"Prazo: vence em {d.due_in_full} ({d.due_date}) — {d.article}.", bold=True,
-             align="L")
-    pdf.note(d.explanation)
+    if d.due_date != "—" or not data.dates:  # else the dates below state it
+        pdf.para(f"Prazo: vence em {d.due_in_full} ({d.due_date}) — {d.article}.", bold=True,
+                 align="L")
+        pdf.note(d.explanation)
     a = data.auction_after
     for sentence in data.dates:  # the law's dates, each once with its article
         pdf.para(sentence, size=9.5, align="L")

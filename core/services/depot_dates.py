@@ -48,12 +48,15 @@ class StatedDate:
 
 async def depot_dates(core: Core, category: str, facts: Mapping[str, Any],
                       collected: datetime | None) -> tuple[StatedDate, ...]:
-    """The law's dates for a `category` object with `facts`, collected at `collected`."""
+    """The law's dates for a `category` object with `facts`, counted from the collection the
+    facts record (Law.collected_at: the termo's and the lifecycle's start too), else from
+    `collected` (the depot entry's registration)."""
     terms = core.law.terms_in_depot(category, facts)
     if not terms:
         return ()
     cal = await core.calendar()
-    return tuple(_stated(cal, t, collected) for t in terms)
+    start = core.law.collected_at(facts) or collected
+    return tuple(_stated(cal, t, start) for t in terms)
 
 
 def _stated(cal: Any, t: DepotTerm, collected: datetime | None) -> StatedDate:
@@ -63,6 +66,12 @@ def _stated(cal: Any, t: DepotTerm, collected: datetime | None) -> StatedDate:
     d = cal.count_days(to_local(collected), t.days, article=t.article, event="recolhimento")
     return StatedDate(t.code, t.article, d.due, date_in_full(d.due), d.explain(), t.owner,
                       t.staff, t.staff_due, t.replaces)
+
+
+def restates(dates: tuple[StatedDate, ...], due: date | None) -> bool:
+    """Whether one of `dates` states the deadline due on `due` (the running legal deadline),
+    so the channel states it once, in the sentence that relates it to the others."""
+    return due is not None and any(d.due == due for d in dates)
 
 
 def without_restated(conditions: tuple[Any, ...], dates: tuple[StatedDate, ...]

@@ -30,7 +30,7 @@ async def owner_summary_pdf(core: Core, telegram_id: int, case_code: str, *,
                          description=case.description or category.label,
                          is_vehicle=category.has_plate or category.has_chassis)
     none = doc.DeadlineText("sem prazo em curso", "—", "—", "")
-    d = view.deadline
+    d = view.deadline_shown  # once: a depot date may state it (dates below)
     deadline = doc.DeadlineText(d.due_in_full, fmt_date(d.due), d.article, d.explanation) \
         if d else none
     dep = view.depot

@@ -23,7 +23,7 @@ from core.services import placeholders
 from core.services.placeholders import depot_address
 from core.services import statements
 from core.services.context import Core
-from core.services.depot_dates import StatedDate, depot_dates, without_restated
+from core.services.depot_dates import StatedDate, depot_dates, restates, without_restated
 from core.services.errors import InvalidInput
 from core.services.notifications import AUCTION_STATES
 from core.services.owner_access import SessionHook, link, owned
@@ -148,6 +148,14 @@ class OwnerView:
     #: The last day the owner may promise: the legal deadline (Art. 6º, §3º: "dentro do
     #: prazo estipulado"), or PROMISE_MAX_DAYS from today when none runs.
     promise_limit: date | None = None
+
+    @property
+    def deadline_shown(self) -> OwnerDeadline | None:
+        """The legal deadline as its own line, unless a depot date states it already (Dores
+        Art. 3º, caput: the 60 days, related to the 10 days of Art. 6º in one sentence)."""
+        if self.deadline and self.depot and restates(self.depot.dates, self.deadline.due):
+            return None
+        return self.deadline
 
 
 # -- reaching the case ---------------------------------------------------------------------------

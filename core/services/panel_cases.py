@@ -297,6 +297,9 @@ async def case_detail(core: Core, ref: str) -> CaseDetail:
         statement, fee_error = await statements.statement_or_error(core, case, collected,
                                                                    core.now())
         dates = await depot_dates(core, case.category, facts, collected)
+        due = (case.deadline_json or {}).get("due")
+        # the running deadline has its own line above, with its explanation: once each
+        dates = tuple(d for d in dates if not (due and d.due and d.due.isoformat() == due))
     else:
         dates = ()
     return CaseDetail(
