@@ -56,10 +56,11 @@ async def depot_dates(core: Core, category: str, facts: Mapping[str, Any],
         return ()
     cal = await core.calendar()
     start = core.law.collected_at(facts) or collected
-    return tuple(_stated(cal, t, start) for t in terms)
+    return tuple(stated(cal, t, start) for t in terms)
 
 
-def _stated(cal: Any, t: DepotTerm, collected: datetime | None) -> StatedDate:
+def stated(cal: Any, t: DepotTerm, collected: datetime | None) -> StatedDate:
+    """One term counted from `collected` on the law's calendar (no date without a count)."""
     if t.days is None or collected is None:
         return StatedDate(t.code, t.article, None, "", "", t.owner, t.staff, t.staff_due,
                           t.replaces)
