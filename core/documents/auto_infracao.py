@@ -85,8 +85,13 @@ def _signatures(pdf: DocumentPDF, data: AutoInfracaoData) -> None:
     else:
         infrator = ("INFRATOR", data.offender.name if data.offender else "", "")
     pdf.section("d) ASSINATURAS (Art. 2º, d)")
-    # The QR code beside the signatures, as on the Dores notification and termo: the
-    # offender's copy (Art. 5º, § único) opens the case in the bot.
+    _with_qr(pdf, data, [[("AUTUANTE", a.name, f"{a.role} — {a.agency}"), infrator], wit])
+
+
+def _with_qr(pdf: DocumentPDF, data: AutoInfracaoData,
+             rows: list[list[tuple[str, str, str]]]) -> None:
+    """Signature rows with the QR code beside them, as on the Dores notification and termo:
+    the offender's copy (Art. 5º, § único) opens the case in the bot."""
     y = pdf.get_y()
     total = pdf.w - pdf.l_margin - pdf.r_margin
     if data.link:
@@ -94,11 +99,10 @@ def _signatures(pdf: DocumentPDF, data: AutoInfracaoData) -> None:
         if y + 50 > pdf.page_break_trigger:
             pdf.add_page()
             y = pdf.get_y()
-    pdf.signatures_row([("AUTUANTE", a.name, f"{a.role} — {a.agency}"), infrator], total)
-    pdf.signatures_row(wit, total)
+    for row in rows:
+        pdf.signatures_row(row, total)
     if data.link:
-        bottom = pdf.get_y()
-        size = 28
+        bottom, size = pdf.get_y(), 28
         pdf.qr_block(data.link.url, size=size,
                      x=pdf.w - pdf.r_margin - size - (QR_COLUMN - size) / 2, y=y,
                      caption="Acompanhe o caso\npelo Telegram", text_size=6.5)
@@ -200,7 +204,7 @@ def intimacao_pdf(data: IntimacaoData) -> bytes:
              f"em {d.due_in_full} ({d.due_date}) — {d.article}.", bold=True)
     pdf.note(d.explanation)
     pdf.para(f"{auto.header.city}, {data.issued_on}.", align="R")
-    pdf.signatures_row([("AUTUANTE", auto.agent.name, auto.agent.agency),
-                        ("RECEBI A INTIMAÇÃO EM ___/___/______", data.addressee.name, "")])
+    _with_qr(pdf, auto, [[("AUTUANTE", auto.agent.name, auto.agent.agency),
+                          ("RECEBI A INTIMAÇÃO EM ___/___/______", data.addressee.name, "")]])
     _verso(pdf, auto)
     return bytes(pdf.output())

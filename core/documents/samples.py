@@ -190,7 +190,7 @@ def low_value_note() -> LowValueNoteData:
 
 
 def intimacao() -> IntimacaoData:
-    a = auto(in_presence=False, refused_to_sign=False, seized=())
+    a = auto(in_presence=False, refused_to_sign=False, seized=(), dates=())
     return IntimacaoData(a, "I-0044/2026", a.offender, "04/12/2026",
                          DeadlineText("quarta-feira, 9 de dezembro de 2026", "09/12/2026", "Art. 3º",
                                       "5 dias contados da intimação em 04/12/2026."),

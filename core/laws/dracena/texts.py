@@ -10,7 +10,8 @@ from core.laws.dracena.categories import TRACK_APPREHENSION, TRACK_INFRACTION
 I, A = TRACK_INFRACTION, TRACK_APPREHENSION
 NOTHING_SEIZED = "Nada foi apreendido: o caso é de multa."
 GOODS_IN_DEPOT = "Os bens estão no depósito municipal."
-NOT_SEIZED_YET = "Nada foi apreendido ainda: nada foi levado ao depósito."
+NOT_SEIZED_YET = ("Nada foi apreendido ainda: a denúncia aponta uma ocorrência na rua, no local "
+                  "indicado.")
 RETRIEVE = "pagando a multa, os impostos devidos e as despesas de depósito (Art. 7º)"
 
 STATE_TEXTS: dict[tuple[str, str], StateText] = {
