@@ -73,7 +73,7 @@ DOCUMENT_LABELS = {"notificacao": "Notificação ao proprietário",
                    "termo_recolhimento": "Termo de recolhimento",
                    "auto_infracao": "Auto de infração", "intimacao": "Intimação",
                    "nota_apreensao": "Nota de apreensão",
-                   "registro_apreensao": "Auto de apreensão"}
+                   "registro_apreensao": "Auto de infração e apreensão"}
 
 
 def fact_label(lc: Lifecycle, key: str) -> str:

@@ -71,6 +71,12 @@ async def case_list(request: web.Request) -> web.Response:
         "raw": request.query, "inspectors": await pq.inspectors(core)})
 
 
+def _optional(core, t, case) -> tuple[str, ...]:
+    """The step's optional facts that apply to the case's category (Law.category_facts:
+    Dracena Art. 7º, a — animals for livestock; b — kilograms for goods)."""
+    return tuple(o for o in t.optional if core.law.asks_fact(o, case.category))
+
+
 @require()
 async def case_page(request: web.Request) -> web.Response:
     core = core_of(request)
@@ -80,7 +86,7 @@ async def case_page(request: web.Request) -> web.Response:
         needed = tuple(r for r in t.requires if r not in d.facts or r == "reason")
         if t.code == "auction":
             needed = t.requires
-        forms.append((t, fields_for(d.lifecycle, (*needed, *t.optional))))
+        forms.append((t, fields_for(d.lifecycle, (*needed, *_optional(core, t, d.case)))))
     inspectors = await pq.inspectors(core, only_active=True) if d.case.is_open else []
     return render(request, "case.html", {
         "d": d, "c": d.case, "forms": forms, "can_assign": d.case.is_open,
@@ -116,7 +122,7 @@ async def case_action(request: web.Request) -> web.StreamResponse:
                                  str(form.get("reason", "")), user)
         raise redirect(request, back, "Caso encerrado como duplicado e incorporado ao original.")
     facts = {}
-    for field in fields_for(d.lifecycle, (*t.requires, *t.optional)):
+    for field in fields_for(d.lifecycle, (*t.requires, *_optional(core, t, d.case))):
         value = parse_fact(field, form, core.settings.timezone)
         if value not in (None, "", []):
             facts[field.name] = value

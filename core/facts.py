@@ -34,7 +34,7 @@ KINDS: dict[str, str] = {
     "refusal_declaration": BOOL,
     "goods_list": GOODS, "goods_description": GOODS,
     "missing_parts": PARTS,
-    "owner_document": CPF,
+    "owner_document": CPF, "appellant_document": CPF,
     "plate": PLATE,
     "odometer": ODOMETER,
     "fine_amount": MONEY, "auction_proceeds": MONEY, "balance_amount": MONEY,

@@ -72,3 +72,39 @@ async def test_dracena_s_street_vendor_report_asks_no_vehicle_question(make_core
         await said(bot, MARIA, "O que você quer denunciar")
         await press(bot, MARIA, "Mercadorias de ambulante", expect="Envie de 1 a 10 fotos")
         assert "placa" not in bot.api.last_message(MARIA).text
+
+
+@pytest.mark.parametrize("category", ["Animais soltos", "Mercadorias de ambulante"])
+async def test_dracena_vendor_or_loose_animal_is_not_asked_time_in_place(make_core,  # noqa: F811
+                                                                          category):
+    """A street vendor or an animal on the loose is not abandoned (Dracena Art. 4º): the
+    report asks no "Há quanto tempo" with the 30-day options, and its confirmation says
+    nothing was seized yet — not that the goods are still on the street."""
+    from tests.test_bot_support import pin, send_photos, start_report
+    core = await make_core("dracena")
+    async with BotHarness(core) as bot:
+        await start_report(bot, MARIA, category)
+        await send_photos(bot, MARIA)
+        await press(bot, MARIA, "Pronto", expect="Onde fica")
+        await pin(bot, MARIA, *core.law.centre)
+        await said(bot, MARIA, "acrescentar alguma informação")
+        await bot.api.send_text(MARIA, "Perto da praça")
+        summary = await said(bot, MARIA, "Confira sua denúncia")
+        assert "Tempo no local" not in summary.text
+        done = await press(bot, MARIA, "Confirmar", expect="Protocolo:")
+        assert "Nada foi apreendido ainda" in done.text
+        assert "continuam na rua" not in done.text
+        asked = [m.text or "" for m in bot.api.messages(MARIA)]
+        assert not [t for t in asked if "Há quanto tempo" in t or "30 dias" in t]
+
+
+async def test_dracena_abandoned_thing_is_still_asked_time_in_place(make_core):  # noqa: F811
+    """Abandoned things (Art. 4º: "coisas abandonadas") are still asked how long."""
+    from tests.test_bot_support import pin, send_photos, start_report
+    core = await make_core("dracena")
+    async with BotHarness(core) as bot:
+        await start_report(bot, MARIA, "Outras coisas abandonadas")
+        await send_photos(bot, MARIA)
+        await press(bot, MARIA, "Pronto", expect="Onde fica")
+        await pin(bot, MARIA, *core.law.centre)
+        await said(bot, MARIA, "Há quanto tempo")

@@ -89,7 +89,8 @@ async def test_low_value_note_for_street_vendor_goods_art_4_par_1(dracena, photo
     await tap(bot, ANA, "Agora", expect="livro do depósito")
     await tap(bot, ANA, f"Usar: {protocol}", expect="impostos devidos")
     await tap(bot, ANA, "Pular", expect="peso das mercadorias")  # Art. 7º, b
-    summary = await answer(bot, ANA, "4,5", "Confira antes")
+    await answer(bot, ANA, "4,5", "gêneros perecíveis")  # Art. 6º, §2º
+    summary = await tap(bot, ANA, "Não", expect="Confira antes")
     assert "12 óculos de sol; 30 capinhas de celular" in summary.text
     done = await tap(bot, ANA, "Confirmar", expect="Registrado: Apreender com nota")
     assert "Art. 4º, §2º" in done.text  # 48 hours to appeal
@@ -118,12 +119,68 @@ async def test_apprehension_registered_in_the_depot_book_art_6(dracena, photo):
     await answer(bot, ANA, "Lei nº 56/1951, Art. 4º", "valor da multa")
     await answer(bot, ANA, "100,00", "livro do depósito")
     await answer(bot, ANA, "Livro 1, fl. 45", "impostos devidos")
-    await tap(bot, ANA, "Pular", expect="número de animais")  # Art. 7º, a
-    await tap(bot, ANA, "Pular", expect="peso das mercadorias")  # Art. 7º, b
-    await tap(bot, ANA, "Pular", expect="Confira antes")
+    # Art. 7º: a sofa is neither animal (a) nor mercadoria by the kilo (b): no such questions
+    summary = await tap(bot, ANA, "Pular", expect="Confira antes")
+    assert "animais" not in summary.text and "peso" not in summary.text
     await tap(bot, ANA, "Confirmar", expect="Registrado: Apreender e registrar")
-    _, pdf = await document(bot, ANA, "auto-de-apreensao")
-    text = pdf_text(pdf)
+    _, pdf = await document(bot, ANA, "auto-de-infracao-e-apreensao")
+    text = " ".join(pdf_text(pdf).split())
     assert "Livro 1, fl. 45" in text and "Sofá de três lugares" in text
     assert "geladeira branca" in text and "Art. 6º" in text and "VERSO" in text  # Art. 5º
     assert "registro_apreensao" in await issued(core, protocol)
+    # one name throughout the paper; "recolhido(s) ao Pátio"
+    assert "AUTO DE INFRAÇÃO E APREENSÃO" in text
+    lowered = text.lower().replace("auto de infração e apreensão", "")
+    assert "auto de apreensão" not in lowered and "auto de infração" not in lowered
+    assert "recolhido(s) ao Pátio municipal" in text
+    assert "https://t.me/ViaLivreDracenaBot?start=" in text.split("VERSO")[0]  # QR on the front
+    assert "leilão dentro de três dias" not in text  # a sofa is not gêneros (Art. 6º, §2º)
+
+
+async def test_livestock_apprehension_asks_animals_and_states_the_3_day_auction_art_6_par_2(
+        dracena, photo):
+    """Art. 7º, a: animals are counted for semoventes only; Art. 6º, §2º: they go to auction
+    within three days of the apprehension — the auto states that date with its article."""
+    bot, core = dracena, dracena.core
+    protocol = await report(core, photo, category="livestock", where=DRACENA)
+    await task_message(bot, ANA, protocol)
+    await tap(bot, ANA, "Aceitar", expect=f"Protocolo {protocol}")
+    await tap(bot, ANA, "Apreender", expect="especificação das mercadorias")
+    await answer(bot, ANA, "Duas vacas malhadas", "lugar da infração")
+    await answer(bot, ANA, "Estrada Municipal DRC-020, km 3", "dia e hora da apreensão")
+    await answer(bot, ANA, "30/11/2026 10:00", "preceito de lei")
+    await answer(bot, ANA, "Código de Posturas, art. 90", "valor da multa")
+    await answer(bot, ANA, "150,00", "livro do depósito")
+    await answer(bot, ANA, "Livro 1, fl. 46", "impostos devidos")
+    await tap(bot, ANA, "Pular", expect="número de animais")  # Art. 7º, a
+    summary = await answer(bot, ANA, "2", "Confira antes")  # no kilograms for animals
+    assert "peso" not in summary.text
+    await tap(bot, ANA, "Confirmar", expect="Registrado: Apreender e registrar")
+    _, pdf = await document(bot, ANA, "auto-de-infracao-e-apreensao")
+    text = " ".join(pdf_text(pdf).split())
+    # 30/11/2026 (Monday) + 3 days = 03/12/2026 (Thursday)
+    assert "vão a leilão dentro de três dias da apreensão: até quinta-feira, 3 de " \
+           "dezembro de 2026 (03/12/2026) (Art. 6º, §2º)" in text
+
+
+async def test_street_vendor_apprehension_asks_kilograms_not_animals_art_7(dracena, photo):
+    """Art. 7º, b: goods are charged by the kilogram; whether they are gêneros (Art. 6º,
+    §2º) is asked too; animals are not."""
+    bot, core = dracena, dracena.core
+    protocol = await report(core, photo, category="street_vendor_goods", where=DRACENA)
+    await task_message(bot, ANA, protocol)
+    await tap(bot, ANA, "Aceitar", expect=f"Protocolo {protocol}")
+    await tap(bot, ANA, "Apreender", expect="especificação das mercadorias")
+    await answer(bot, ANA, "Duas caixas de tomate", "lugar da infração")
+    await answer(bot, ANA, "Praça Central", "dia e hora da apreensão")
+    await tap(bot, ANA, "Agora", expect="preceito de lei")
+    await answer(bot, ANA, "Código de Posturas, art. 80", "valor da multa")
+    await answer(bot, ANA, "80,00", "livro do depósito")
+    await answer(bot, ANA, "Livro 1, fl. 47", "impostos devidos")
+    await tap(bot, ANA, "Pular", expect="peso das mercadorias")  # Art. 7º, b
+    await answer(bot, ANA, "40", "gêneros perecíveis")  # Art. 6º, §2º
+    summary = await tap(bot, ANA, "Sim", expect="Confira antes")
+    assert "animais" not in summary.text
+    await tap(bot, ANA, "Confirmar", expect="Registrado: Apreender e registrar")
+    _, pdf = await document(bot, ANA, "auto-de-infracao-e-apreensao")
+    assert "(Art. 6º, §2º)" in " ".join(pdf_text(pdf).split())

@@ -46,8 +46,13 @@ async def test_depot_fees_across_a_weekend_and_a_holiday_art_3_par_3_II(bot, cor
     assert "Total (estimativa): R$\xa0440,00" in view
     assert "vigente desde 23/09/2022" in view and "vigente desde 26/12/2026" in view
     assert "Cada dia a mais custa R$\xa035,00" in view
-    assert f"poderá ir a leilão após {fmt_date(auction)}" in view
-    assert "Art. 3º, caput; CTB art. 328" in view
+    # Art. 6º, caput: 22/12 + 10 = 01/01/2027, a holiday before a weekend → Monday 04/01
+    assert "Prazo para retirada: até 04/01/2027, 10 dias contados da remoção " \
+           "(Art. 6º, caput)." in view
+    assert f"ainda pode ser retirado até {fmt_date(auction)}" in view
+    assert "só depois dessa data pode ir a leilão (Art. 3º, caput; CTB art. 328)" in view
+    assert "poderá ir a leilão após" not in view
+    assert "Pedir a retirada em até 60 dias" not in view  # the 60 days stated once
     # DEPOT_ADDRESS still its default: the owner is told it is missing, not the placeholder
     assert core.settings.depot_address not in view and core.settings.depot_hours in view
     assert "endereço do pátio ainda não definido" in view

@@ -15,7 +15,8 @@ from core.services.owners import (check_appeal, file_appeal, link_by_code, owner
                                   owner_view, set_owner_situation)
 from core.storage.models import ConversationState, Event, OwnerLink
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.test_services_owners import OWNER, dracena_apprehension, in_depot, notified
+from tests.test_services_owners import (APPELLANT, OWNER, dracena_apprehension, in_depot,
+                                        notified)
 
 
 class Boom(Exception):
@@ -71,9 +72,10 @@ async def test_appeal_hook_and_check_appeal_art_4_par_2(make_core, photo, clock)
     window = await check_appeal(core, OWNER, sub.case_code)
     assert window.article == "Art. 4º, §2º"
     with pytest.raises(Boom):
-        await file_appeal(core, OWNER, sub.case_code, "Não é meu.", [], also=boom)
+        await file_appeal(core, OWNER, sub.case_code, "Não é meu.", [], appellant=APPELLANT,
+                         also=boom)
     assert (await owner_view(core, OWNER, sub.case_code)).state == "apprehended"
-    await file_appeal(core, OWNER, sub.case_code, "Não é meu.", [])
+    await file_appeal(core, OWNER, sub.case_code, "Não é meu.", [], appellant=APPELLANT)
     with pytest.raises(Exception) as again:
         await check_appeal(core, OWNER, sub.case_code)
     assert "já foi apresentado" in again.value.message

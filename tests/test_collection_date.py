@@ -50,7 +50,11 @@ async def test_late_registration_counts_60_days_from_the_removal_art_3(core, pho
     assert res.deadline["due"] == "2027-02-01" and res.deadline["article"] == "Art. 3º, caput"
     view = await link_by_code(core, OWNER, case.case_code)
     assert view.depot.auction_after == date(2027, 2, 1)
-    assert "leilão após 01/02/2027 (Art. 3º, caput; CTB art. 328)" in view_text(view)
+    assert "ainda pode ser retirado até 01/02/2027, 60 dias contados do recolhimento; só " \
+           "depois dessa data pode ir a leilão (Art. 3º, caput; CTB art. 328)" in view_text(view)
+    # Art. 6º, caput: the 10 days the termo prints, stated in the owner's view too
+    assert "Prazo para retirada: até 11/12/2026, 10 dias contados da remoção (Art. 6º, " \
+           "caput)." in view_text(view)
     # Art. 3º, §3º, II: diárias since the collection: 01/12 09:00 → 04/12 10:00 is 4 started
     # days at R$ 30,00, plus the tow (R$ 250,00).
     assert view.depot.entered_at.isoformat().startswith("2026-12-01T09:00")

@@ -107,8 +107,31 @@ def test_removal_term_content_art_6_and_art_3():
     assert "3f3f3f3f3f3f" in page and "3f" * 32 not in page  # short hashes
     assert "Art. 3º, § 3º" in page and "Art. 6º" in page
     assert "21 de dezembro de 2026" in page
-    assert "sessenta dias" in page and "art. 328" in page
+    assert "60 dias contados do recolhimento" in page and "CTB art. 328" in page
     assert "9 de fevereiro de 2027" in page
+
+
+def test_removal_term_relates_its_dates_once_each_art_6_and_art_3():
+    """The termo states the retrieval date (Art. 6º, caput) and the auction-not-before date
+    (Art. 3º, caput) once each, and how they relate: after the 10 days the vehicle stays in
+    the depot and may still be retrieved until the 60th day."""
+    for page in pages(removal_term_pdf(s.removal())):
+        page = flat(page)
+        assert page.count("21/12/2026") == 1 and page.count("09/02/2027") == 1
+        assert page.count("10 dias") == 1 and page.count("60 dias") == 1
+        assert "10 (dez) dias" not in page
+        assert "Pedir a retirada em até 60 dias" not in page
+        assert "Depois desse prazo, o veículo continua no pátio" in page
+        assert "só depois dessa data pode ir a leilão (Art. 3º, caput; CTB art. 328)" in page
+
+
+def test_furniture_termo_has_no_vehicles_60_days_art_5_iii():
+    """Setting furniture_release_until_disposal: the 60 days of Art. 3º are the vehicles';
+    a sofa's termo says its 10 days count from the publication (Art. 5º, III)."""
+    for page in pages(removal_term_pdf(s.removal_furniture())):
+        page = flat(page)
+        assert "60" not in page.replace("2026", "") and "sessenta" not in page
+        assert "Diário Oficial do Município (Art. 5º, III)" in page
 
 
 def test_owner_summary_fees_and_deadlines():

@@ -33,8 +33,13 @@ def test_dores_release_conditions(case):
     conditions = release_conditions(CATEGORIES[case["category"]],
                                     ReleaseSituation(**case["situation"]))
     _check(conditions, case)
-    # Every condition cites Art. 3º, §3º (the item it implements).
-    assert all(c.article.startswith("Art. 3º, §3º, ") for c in conditions)
+    # Every condition cites Art. 3º, §3º (the item it implements), except furniture's
+    # deadline: the 60 days are the vehicles' (Art. 5º, III; setting
+    # furniture_release_until_disposal).
+    for c in conditions:
+        furniture_deadline = c.code == "within_deadline" and case["category"] == "fridge"
+        assert c.article.startswith("Art. 5º, III" if furniture_deadline else "Art. 3º, §3º, ")
+        assert ("60 dias" in c.label) is (c.code == "within_deadline" and not furniture_deadline)
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c["id"]) for c in CASES["dracena"]])

@@ -245,5 +245,5 @@ async def test_dracena_apprehension_depot_register_entry_art_6(dracena, photo):
     text = text_of(blob)
     assert "L1-045" in text and "Sofá de três lugares" in text and "geladeira branca" in text
     assert "NÃO IDENTIFICADO" in text and "Art. 6º" in text and "01/12/2026" in text
-    assert name == f"auto-de-apreensao-{case.protocol}.pdf"
+    assert name == f"auto-de-infracao-e-apreensao-{case.protocol}.pdf"
     assert (await kept(dracena, case, sha))[1].data["document"] == "registro_apreensao"

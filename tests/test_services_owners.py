@@ -28,6 +28,7 @@ STAFF = ActorRef("staff", "u1", "Maria (Secretaria)")
 FISCAL = ActorRef("inspector", 7, "João Fiscal")
 ABANDONED = {"abandonment_criteria": ["days_in_place", "missing_tyres", "no_bumpers"]}
 REPORTER, OWNER, STRANGER, INSPECTOR_CHAT = 555, 777, 888, 900
+APPELLANT = ("José da Silva", "529.982.247-25")  # Art. 3º: who appeals
 DORES = (-19.4628, -45.6003)
 DRACENA = (-21.4843, -51.5353)
 
@@ -272,7 +273,8 @@ async def test_dracena_appeal_inside_deadline_and_decision_told_art_4_par_2(make
     assert ("fine_amount", "Valor da multa imposta", "100.00") in view.appeal.auto
     assert "• Valor da multa imposta: R$\xa0100,00" in view_text(view)
     clock.advance(hours=20)
-    res = await file_appeal(core, OWNER, sub.case_code, "O gado não é meu.", [photo(2)])
+    res = await file_appeal(core, OWNER, sub.case_code, "O gado não é meu.", [photo(2)], 
+                            appellant=APPELLANT)
     assert (res.decision_deadline.due_at - clock.now).total_seconds() == 48 * 3600
     assert (await owner_view(core, OWNER, sub.case_code)).state == "appeal_pending"
     await apply_transition(core, sub.protocol, "decide_appeal_rejected", STAFF,
@@ -288,12 +290,14 @@ async def test_dracena_appeal_outside_deadline_is_refused_naming_it_art_4_par_2(
     sub = await dracena_apprehension(core, photo, clock)
     clock.advance(hours=49)
     with pytest.raises(InvalidInput) as err:
-        await file_appeal(core, OWNER, sub.case_code, "Tarde demais?", [])
+        await file_appeal(core, OWNER, sub.case_code, "Tarde demais?", [], 
+                            appellant=APPELLANT)
     assert "terminou em quinta-feira, 3 de dezembro de 2026, às 13:00" in err.value.message
     assert "Art. 4º, §2º" in err.value.message
     await sweep_deadlines(core)  # after the lapse moved it on, the same answer
     with pytest.raises(InvalidInput) as again:
-        await file_appeal(core, OWNER, sub.case_code, "Tarde demais?", [])
+        await file_appeal(core, OWNER, sub.case_code, "Tarde demais?", [], 
+                            appellant=APPELLANT)
     assert again.value.message == err.value.message
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.laws.base import Law
-from core.services.report_questions import ALWAYS, PLATED, SIGNED, VEHICLE, asked_when
+from core.services.report_questions import (ALWAYS, LASTING, PLATED, SIGNED, VEHICLE,
+                                            asked_when)
 
 IDLE = "idle"
 CATEGORY = "report:category"
@@ -35,7 +36,7 @@ SUMMARY = "report:summary"
 FIX = "corrigir"
 
 #: When a question is asked (Step.asked), by the category the citizen chose: ALWAYS, PLATED,
-#: VEHICLE, SIGNED (core.services.report_questions).
+#: VEHICLE, SIGNED, LASTING (core.services.report_questions).
 
 
 @dataclass(frozen=True)
@@ -70,25 +71,29 @@ STATES: tuple[Step, ...] = (
             (DUPLICATES, "categoria corrigida + casos perto"),
             (PLATE, "categoria corrigida (com placa)"),
             (COLOUR, "categoria corrigida (chassi, sem placa)"),
-            (TIME_THERE, "categoria corrigida (não veículo)"))),
+            (TIME_THERE, "categoria corrigida (não veículo)"),
+            (DESCRIPTION, "categoria corrigida (ambulante, animal)"))),
     Step(PHOTOS, "1–10 photos, singly or as an album, or images sent as files; 'Pronto'",
          ("done",), _e((PHOTOS, "foto / álbum"), (LOCATION, "Pronto"),
                        (DUPLICATES, "Pronto (pino já enviado) + casos perto"),
                        (PLATE, "Pronto (pino já enviado, com placa)"),
                        (COLOUR, "Pronto (pino já enviado, chassi sem placa)"),
-                       (TIME_THERE, "Pronto (pino já enviado, não veículo)"))),
+                       (TIME_THERE, "Pronto (pino já enviado, não veículo)"),
+                       (DESCRIPTION, "Pronto (pino já enviado, ambulante, animal)"))),
     Step(LOCATION, "a location pin (reply-keyboard button) or a typed address", (),
          _e((ADDRESS_CONFIRM, "endereço digitado"),
             (LOCATION, "fora da cidade / endereço não encontrado"),
             (DUPLICATES, "pino + casos perto"), (PLATE, "pino (com placa)"),
-            (COLOUR, "pino (chassi, sem placa)"), (TIME_THERE, "pino (não veículo)"))),
+            (COLOUR, "pino (chassi, sem placa)"), (TIME_THERE, "pino (não veículo)"),
+            (DESCRIPTION, "pino (ambulante, animal)"))),
     Step(ADDRESS_CONFIRM, "'Sim, é aqui' or 'Não' (then a pin)", ("addr",),
          _e((LOCATION, "Não"), (DUPLICATES, "Sim + casos perto"),
             (PLATE, "Sim (com placa)"), (COLOUR, "Sim (chassi, sem placa)"),
-            (TIME_THERE, "Sim (não veículo)"))),
+            (TIME_THERE, "Sim (não veículo)"), (DESCRIPTION, "Sim (ambulante, animal)"))),
     Step(DUPLICATES, "'É este' (support that case, done) or 'É outro'", ("dup",),
          _e((IDLE, "É este (apoio ao caso)"), (PLATE, "É outro (com placa)"),
-            (COLOUR, "É outro (chassi, sem placa)"), (TIME_THERE, "É outro (não veículo)"))),
+            (COLOUR, "É outro (chassi, sem placa)"), (TIME_THERE, "É outro (não veículo)"),
+            (DESCRIPTION, "É outro (ambulante, animal)"))),
     Step(PLATE, "plate text (validated) or 'Pular'", ("skip",),
          _e((COLOUR, "placa / Pular")), PLATED),
     Step(COLOUR, "colour text or 'Pular'", ("skip",),
@@ -96,7 +101,7 @@ STATES: tuple[Step, ...] = (
     Step(MAKE_MODEL, "make/model text or 'Pular'", ("skip",),
          _e((TIME_THERE, "marca/modelo / Pular")), VEHICLE),
     Step(TIME_THERE, "a duration button or text", ("time",),
-         _e((SIGNS, "tempo (a lei lista sinais)"), (DESCRIPTION, "tempo")), ALWAYS),
+         _e((SIGNS, "tempo (a lei lista sinais)"), (DESCRIPTION, "tempo")), LASTING),
     Step(SIGNS, "toggle buttons for the abandonment signs; 'Continuar'", ("sign", "signs"),
          _e((SIGNS, "marcar sinal"), (DESCRIPTION, "Continuar")), SIGNED),
     Step(DESCRIPTION, "free text or 'Pular'", ("skip",),

@@ -15,7 +15,8 @@ from bot.citizen.media import IMAGE_TYPES, Incoming, fetch
 from bot.downloads import guarded
 from bot.owner import proof, texts
 from bot.owner.link import CANCEL_ROW, answer, on_code
-from bot.owner.states import ANSWER, APPEAL, CODE, DATE, PREFIX, PROOF
+from bot.owner.states import (ANSWER, APPEAL, APPEAL_DOC, APPEAL_NAME, CODE, DATE, PREFIX,
+                              PROOF)
 from bot.owner.view import SITUATION_FLAGS, edit_view, refuse, send_view
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
@@ -25,9 +26,11 @@ from core.parsing import ParseError, parse_date
 from core.services.conversation import Conversation
 from core.services.errors import InvalidInput, ServiceError
 from core.services.evidence import EvidenceIn
-from core.services.owners import (MAX_APPEAL_TEXT, check_appeal, file_appeal, owner_statement,
-                                  owner_summary_pdf, owner_view, set_owner_situation,
-                                  withdraw_owner_statement, withdrawable)
+from core.formatting import fmt_cpf_cnpj
+from core.services.owners import (MAX_APPEAL_TEXT, appellant_document, appellant_name,
+                                  check_appeal, file_appeal, owner_statement, owner_summary_pdf,
+                                  owner_view, set_owner_situation, withdraw_owner_statement,
+                                  withdrawable)
 
 MAX_FILES = 10
 
@@ -138,12 +141,50 @@ async def _pdf(turn: Turn, args: list[str]) -> None:
 
 
 async def _appeal(turn: Turn, args: list[str]) -> None:
-    """"Recorrer ao Prefeito": open while the service says the window is open."""
+    """"Recorrer ao Prefeito": open while the service says the window is open; first who
+    appeals (Art. 3º: the autuado or a co-responsible), by name and CPF/CNPJ."""
     code = _code(args)
     window = await check_appeal(turn.core, turn.user_id, code)
-    await turn.save(APPEAL, {"code": code, "text": "", "files": []})
+    await turn.save(APPEAL_NAME, {"code": code, "text": "", "files": []})
     await turn.answer()
-    await turn.reply(*appeal_question(window, code))
+    await turn.reply(*appellant_question(window, APPEAL_NAME, {}))
+
+
+def appellant_question(window, state: str, draft: dict) -> tuple[str, object]:
+    """The question of who appeals: the name (APPEAL_NAME), then the CPF/CNPJ (APPEAL_DOC)."""
+    if state == APPEAL_NAME:
+        text = texts.ASK_APPELLANT_NAME.format(due=fmt_datetime(window.due_at),
+                                               article=window.article)
+    else:
+        text = texts.ASK_APPELLANT_DOC.format(name=draft.get("name", ""))
+    return text, inline([CANCEL_ROW])
+
+
+async def _appellant_message(turn: Turn) -> None:
+    """The name, then the CPF/CNPJ of who appeals, each checked by the core; a wrong one is
+    asked again with the core's reason, nothing lost."""
+    d, state = dict(turn.conv.draft), turn.conv.state
+    try:
+        if state == APPEAL_NAME:
+            d["name"] = appellant_name(turn.text or "")
+        else:
+            d["document"] = appellant_document(turn.text or "")
+    except InvalidInput as exc:
+        await turn.reply(exc.message, inline([CANCEL_ROW]))
+        return
+    try:
+        window = await check_appeal(turn.core, turn.user_id, d["code"])
+    except ServiceError as exc:
+        await turn.clear()
+        await turn.reply(exc.message)
+        return
+    if state == APPEAL_NAME:
+        await turn.save(APPEAL_DOC, d)
+        await turn.reply(*appellant_question(window, APPEAL_DOC, d))
+        return
+    await turn.save(APPEAL, d)
+    await turn.reply(f"Recurso de {d['name']} (CPF/CNPJ {fmt_cpf_cnpj(d['document'])}).")
+    await turn.reply(*appeal_question(window, d["code"]))
 
 
 def appeal_question(window, code: str) -> tuple[str, object]:
@@ -162,6 +203,7 @@ async def _send(turn: Turn, args: list[str]) -> None:
              for f in d.get("files", [])]
     try:
         res = await file_appeal(turn.core, turn.user_id, code, d.get("text", ""), items,
+                                appellant=(d.get("name", ""), d.get("document", "")),
                                 also=turn.hook(clear=True))
     except InvalidInput as exc:
         try:
@@ -214,6 +256,9 @@ async def on_message(turn: Turn) -> None:
         await _appeal_message(turn)
         return
     if turn.text is None:
+        if state in (APPEAL_NAME, APPEAL_DOC):
+            await turn.reply(texts.NEED_ANSWER, inline([CANCEL_ROW]))
+            return
         await turn.reply(texts.NEED_ANSWER, inline([CANCEL_ROW]))
         return
     if state == CODE:
@@ -224,6 +269,8 @@ async def on_message(turn: Turn) -> None:
         await _date_message(turn)
     elif state == PROOF:
         await proof.on_proof_message(turn)
+    elif state in (APPEAL_NAME, APPEAL_DOC):
+        await _appellant_message(turn)
 
 
 async def _date_message(turn: Turn) -> None:

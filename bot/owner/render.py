@@ -52,8 +52,8 @@ def view_text(view: OwnerView) -> str:
     if view.address:
         out.append(f"Local: {view.address}")
     out += [f"Situação: {view.state_label}", f"O que acontece agora: {view.next_step}"]
-    if view.deadline:  # the law's deadline always comes first
-        out.append(deadline_line(view.deadline))
+    if view.deadline_shown:  # the law's deadline always comes first (once: depot dates)
+        out.append(deadline_line(view.deadline_shown))
     if view.remove_by:
         out.append(view.remove_by)
     if view.promise:  # the owner's own date, beside the law's, never instead of it
@@ -69,7 +69,7 @@ def view_text(view: OwnerView) -> str:
 
 
 def _appeal_text(a: AppealInfo) -> list[str]:
-    out = ["", "Auto de infração:"] + [f"• {label}: {fact_value(fact, value)}"
+    out = ["", f"{a.title}:"] + [f"• {label}: {fact_value(fact, value)}"
                                         for fact, label, value in a.auto]
     if a.filed_at:
         out.append(f"Recurso apresentado em {fmt_datetime(a.filed_at)}.")
@@ -85,9 +85,19 @@ def _appeal_text(a: AppealInfo) -> list[str]:
     return out
 
 
+def per_day_line(f: Any) -> str:
+    """"Cada dia a mais custa R$ X", with what is charged (Dracena Art. 7º: the animals, the
+    kilograms of goods) when the law says."""
+    if f.per_day_basis:
+        return f"Cada dia a mais custa {fmt_money(f.per_day)}: {f.per_day_basis}."
+    return f"Cada dia a mais custa {fmt_money(f.per_day)} ({f.per_day_article})."
+
+
 def _depot_text(d: DepotInfo) -> list[str]:
     out = ["", f"Pátio/depósito: {d.address}", f"Atendimento: {d.hours}"]
-    if d.auction_after:
+    if d.dates:  # the law's dates, each once with its article
+        out += [date_.owner for date_ in d.dates]
+    elif d.auction_after:
         out.append(f"Se não for retirado, poderá ir a leilão após {fmt_date(d.auction_after)} "
                    f"({d.auction_article}).")
     if not d.can_release:
@@ -106,7 +116,7 @@ def _depot_text(d: DepotInfo) -> list[str]:
                 else ""
             out.append(f"• {line.label}: {fmt_money(line.amount)} ({line.article}{since})")
         out.append(f"Total{' (estimativa)' if f.estimate else ''}: {fmt_money(f.total)}")
-        out.append(f"Cada dia a mais custa {fmt_money(f.per_day)} ({f.per_day_article}).")
+        out.append(per_day_line(f))
     elif d.fees_error:
         out.append(d.fees_error)
     return out

@@ -3,9 +3,9 @@ the question of the state the owner is in, and nothing written."""
 from __future__ import annotations
 
 from bot.owner import proof, texts
-from bot.owner.actions import appeal_question
+from bot.owner.actions import appeal_question, appellant_question
 from bot.owner.link import CANCEL_ROW, ask_answer
-from bot.owner.states import ANSWER, APPEAL, CODE, DATE, PROOF
+from bot.owner.states import ANSWER, APPEAL, APPEAL_DOC, APPEAL_NAME, CODE, DATE, PROOF
 from bot.router import Turn, inline
 from core.services.owners import check_appeal
 from core.services.owner_proof import NEEDS_PROOF
@@ -24,3 +24,6 @@ async def resume(turn: Turn) -> None:
     elif state == APPEAL:
         await turn.reply(*appeal_question(await check_appeal(turn.core, turn.user_id, code),
                                           code))
+    elif state in (APPEAL_NAME, APPEAL_DOC):
+        await turn.reply(*appellant_question(
+            await check_appeal(turn.core, turn.user_id, code), state, turn.conv.draft))

@@ -10,7 +10,9 @@
          ──"Sim"──▶ idle (withdraw_owner_statement: the state and legal deadline before it)
          ──"Não"──▶ idle (nothing changes; the "Sim" button names the statement, so a stale one
                          changes nothing)
-    view ──"Recorrer"──▶ owner:appeal ──text / photos / documents──▶ owner:appeal ──"Enviar recurso"──▶ idle
+    view ──"Recorrer"──▶ owner:appeal_name ──name──▶ owner:appeal_doc ──CPF/CNPJ (validated)──▶
+         owner:appeal ──text / photos / documents──▶ owner:appeal ──"Enviar recurso"──▶ idle
+         (Dracena Art. 3º: the autuado or a co-responsible appeals: who, recorded)
 
 "Cancelar" (and the citizen's /cancelar) go back to idle from any of them. The deep link
 `/start <case code>` opens the view without touching the user's conversation state."""
@@ -22,3 +24,5 @@ ANSWER = "owner:answer"
 DATE = "owner:date"
 PROOF = "owner:proof"  # the plate / chassis tail / CPF-CNPJ before a statement
 APPEAL = "owner:appeal"
+APPEAL_NAME = "owner:appeal_name"  # who appeals: the name
+APPEAL_DOC = "owner:appeal_doc"  # who appeals: the CPF/CNPJ

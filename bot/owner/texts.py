@@ -16,6 +16,10 @@ ASK_DATE = ("Até que dia você vai retirar o objeto do local? Toque em Hoje ou 
             "A data não pode passar de {limit}, o fim do prazo (Art. 6º, §3º).")
 TODAY, TOMORROW = "Hoje", "Amanhã"
 DATE_AGAIN = "Envie outra data (dd/mm/aaaa) ou toque em Cancelar."
+ASK_APPELLANT_NAME = ("Quem recorre ao Prefeito? O recurso é do autuado ou de um corresponsável "
+                      "(Art. 3º). Envie o nome completo de quem recorre.\nPrazo: até {due} "
+                      "({article}).")
+ASK_APPELLANT_DOC = "Agora envie o CPF ou o CNPJ de {name} (por exemplo 123.456.789-09)."
 ASK_APPEAL = ("Escreva aqui as razões do seu recurso ao Prefeito (pode enviar em mais de uma "
               "mensagem). Se quiser, anexe fotos ou documentos. Quando terminar, toque em "
               "“Enviar recurso”.\nPrazo: até {due} ({article}).")

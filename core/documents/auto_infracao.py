@@ -19,6 +19,23 @@ def _items(items: tuple[SeizedItem, ...]) -> str:
                      for i in items)
 
 
+#: Width kept at the right of the signatures for the QR code and its link (mm).
+QR_COLUMN = 64
+
+
+def _title(name: str) -> str:
+    """"Auto de Infração e Apreensão"."""
+    return " ".join(w if w in ("de", "e") else w.capitalize() for w in name.split())
+
+
+def _to(depot: str) -> str:
+    """"ao Pátio Municipal", "ao Depósito Municipal": the depot's name with its article."""
+    first = depot.split(" ", 1)[0].lower() if depot else ""
+    if first in ("pátio", "patio", "depósito", "deposito", "galpão", "almoxarifado"):
+        return f"ao {depot}"
+    return f"ao depósito municipal ({depot})" if depot else "ao depósito municipal"
+
+
 def _auto_front(pdf: DocumentPDF, data: AutoInfracaoData, show_deadline: bool = True) -> None:
     """Art. 2º: a) nome do infrator; b) o fato constitutivo da infração, bem como o lugar, o
     dia e a hora em que se verificou; c) o preceito de lei violado e a multa imposta;
@@ -38,8 +55,10 @@ def _auto_front(pdf: DocumentPDF, data: AutoInfracaoData, show_deadline: bool = 
     pdf.labelled("c) Preceito violado: ", data.provision)
     pdf.labelled("    Multa imposta: ", money(data.fine))
     if data.seized:
-        pdf.labelled("Apreensão: ", _items(data.seized) + f" — recolhido(s) a {data.depot.name}, "
-                     f"{data.depot.address} (Art. 6º)")
+        pdf.labelled("Apreensão: ", _items(data.seized) + f" — recolhido(s) {_to(data.depot.name)}"
+                     f", {data.depot.address} (Art. 6º)")
+    for sentence in data.dates:  # Art. 6º, §2º: gêneros and semoventes within three days
+        pdf.para(sentence, bold=True, size=10)
     if not show_deadline:
         return
     d = data.appeal_deadline
@@ -66,8 +85,28 @@ def _signatures(pdf: DocumentPDF, data: AutoInfracaoData) -> None:
     else:
         infrator = ("INFRATOR", data.offender.name if data.offender else "", "")
     pdf.section("d) ASSINATURAS (Art. 2º, d)")
-    pdf.signatures_row([("AUTUANTE", a.name, a.signs_as), infrator])
-    pdf.signatures_row(wit)
+    _with_qr(pdf, data, [[("AUTUANTE", a.name, a.signs_as), infrator], wit])
+
+
+def _with_qr(pdf: DocumentPDF, data: AutoInfracaoData,
+             rows: list[list[tuple[str, str, str]]]) -> None:
+    """Signature rows with the QR code beside them, as on the Dores notification and termo:
+    the offender's copy (Art. 5º, § único) opens the case in the bot."""
+    y = pdf.get_y()
+    total = pdf.w - pdf.l_margin - pdf.r_margin
+    if data.link:
+        total -= QR_COLUMN
+        if y + 50 > pdf.page_break_trigger:
+            pdf.add_page()
+            y = pdf.get_y()
+    for row in rows:
+        pdf.signatures_row(row, total)
+    if data.link:
+        bottom, size = pdf.get_y(), 28
+        pdf.qr_block(data.link.url, size=size,
+                     x=pdf.w - pdf.r_margin - size - (QR_COLUMN - size) / 2, y=y,
+                     caption="Acompanhe o caso\npelo Telegram", text_size=6.5)
+        pdf.set_y(max(bottom, pdf.get_y()))
 
 
 def _verso(pdf: DocumentPDF, data: AutoInfracaoData) -> None:
@@ -92,17 +131,16 @@ def _verso(pdf: DocumentPDF, data: AutoInfracaoData) -> None:
     pdf.para(DRACENA_ART_6, size=8.5)
     pdf.ln(2)
     pdf.para(DRACENA_ART_5_COPY, size=10, bold=True)
-    if data.link:
-        pdf.qr_block(data.link.url, size=30, caption="Acompanhe pelo Telegram")
 
 
 def auto_infracao_pdf(data: AutoInfracaoData) -> bytes:
-    """Front (Art. 2º) and verso (Art. 5º)."""
-    pdf = DocumentPDF("Auto de infração " + data.number, data.generated_at, data.header)
+    """Front (Art. 2º) and verso (Art. 5º), under one name (AutoInfracaoData.name)."""
+    pdf = DocumentPDF(data.name.capitalize() + " " + data.number, data.generated_at,
+                      data.header)
     pdf.add_page()
     pdf.footer_note = "frente (Art. 2º)"
     pdf.city_header()
-    pdf.title_line(f"AUTO DE INFRAÇÃO E APREENSÃO Nº {data.number}", size=13)
+    pdf.title_line(f"{data.name.upper()} Nº {data.number}", size=13)
     pdf.note("Lavrado nos termos dos Arts. 1º e 2º da Lei nº 56, de 09/10/1951. Verso: textos "
              "legais sobre recursos, devolução e destino das coisas apreendidas (Art. 5º).")
     _auto_front(pdf, data)
@@ -155,9 +193,9 @@ def intimacao_pdf(data: IntimacaoData) -> bytes:
     if data.addressee.address:
         pdf.field("Endereço", data.addressee.address)
     pdf.para(f"Fica V. Sa. INTIMADO(A), nos termos do Art. 2º, § 3º, da Lei nº 56/1951, do "
-             f"inteiro teor do Auto de Infração nº {auto.number}, lavrado em {auto.day}, às "
+             f"inteiro teor do {_title(auto.name)} nº {auto.number}, lavrado em {auto.day}, às "
              f"{auto.hour}, fora de sua presença, transcrito a seguir.")
-    pdf.section(f"TEOR DO AUTO DE INFRAÇÃO Nº {auto.number}")
+    pdf.section(f"TEOR DO {auto.name.upper()} Nº {auto.number}")
     _auto_front(pdf, auto, show_deadline=False)
     pdf.labelled("Autuante: ", f"{auto.agent.name} — {auto.agent.signs_as}")
     pdf.ln(2)
@@ -166,7 +204,7 @@ def intimacao_pdf(data: IntimacaoData) -> bytes:
              f"em {d.due_in_full} ({d.due_date}) — {d.article}.", bold=True)
     pdf.note(d.explanation)
     pdf.para(f"{auto.header.city}, {data.issued_on}.", align="R")
-    pdf.signatures_row([("AUTUANTE", auto.agent.name, auto.agent.signs_as),
-                        ("RECEBI A INTIMAÇÃO EM ___/___/______", data.addressee.name, "")])
+    _with_qr(pdf, auto, [[("AUTUANTE", auto.agent.name, auto.agent.signs_as),
+                          ("RECEBI A INTIMAÇÃO EM ___/___/______", data.addressee.name, "")]])
     _verso(pdf, auto)
     return bytes(pdf.output())

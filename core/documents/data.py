@@ -198,6 +198,10 @@ class RemovalTermData:
     evidence: tuple[Evidence, ...] = ()
     release_conditions: tuple[str, ...] = ()  # Portuguese, from the law module (Art. 3º §3º)
     tow_operator: str = ""
+    #: The law's dates, one sentence each with its article, in the order the law module gives
+    #: them (core.services.depot_dates: retrieval until X, Art. 6º; auction not before Y,
+    #: Art. 3º — the latter for vehicles only); printed once each.
+    dates: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -273,6 +277,16 @@ class AutoInfracaoData:
     refused_to_sign: bool = False  # Art. 2º, § 2º
     witnesses: tuple[Person, ...] = ()
     current_costs: tuple[str, ...] = ()  # current keeping costs, e.g. "animal, por dia: R$ ..."
+    #: The law's dates for what was seized, one sentence each with its article (Art. 6º, §2º:
+    #: gêneros and semoventes auctioned within three days; core.services.depot_dates).
+    dates: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The paper's one name, used throughout it: "auto de infração e apreensão" when
+        things were seized (Art. 4º; Art. 5º: "auto de multa e apreensão"), else "auto de
+        infração" (Art. 2º)."""
+        return "auto de infração e apreensão" if self.seized else "auto de infração"
 
 
 @dataclass(frozen=True)
@@ -341,6 +355,10 @@ class OwnerSummaryData:
     generated_at: datetime
     estimate: bool = False  # a tariff is still a reference value: "ESTIMATIVA"
     fees_as_of: str = ""  # dd/mm/aaaa the amounts were computed for
+    #: The law's dates for the object in the depot, one sentence each with its article
+    #: (core.services.depot_dates); printed instead of `auction_after` when given.
+    dates: tuple[str, ...] = ()
+    per_day_basis: str = ""  # what each further day is charged by (Dracena Art. 7º, a, b)
 
     @property
     def total(self) -> Decimal:

@@ -19,11 +19,14 @@ def owner_summary_pdf(data: OwnerSummaryData) -> bytes:
     pdf.labelled("Situação: ", data.state, 10)
     d = data.deadline
     pdf.ln(1)
-    pdf.para(f"Prazo: vence em {d.due_in_full} ({d.due_date}) — {d.article}.", bold=True,
-             align="L")
-    pdf.note(d.explanation)
+    if d.due_date != "—" or not data.dates:  # else the dates below state it
+        pdf.para(f"Prazo: vence em {d.due_in_full} ({d.due_date}) — {d.article}.", bold=True,
+                 align="L")
+        pdf.note(d.explanation)
     a = data.auction_after
-    if a.due_date != "—":
+    for sentence in data.dates:  # the law's dates, each once with its article
+        pdf.para(sentence, size=9.5, align="L")
+    if not data.dates and a.due_date != "—":
         pdf.para(f"Não reclamado, poderá ir a leilão após {a.due_in_full} ({a.due_date}) — "
                  f"{a.article}.", size=9.5, align="L")
     left_bottom = pdf.get_y()
@@ -42,8 +45,9 @@ def owner_summary_pdf(data: OwnerSummaryData) -> bytes:
                 + (" — ESTIMATIVA (VALORES A CONFIRMAR)" if data.estimate else ""))
     _fees_table(pdf, data)
     if data.per_day:
-        pdf.para(f"Cada dia a mais no pátio custa {money(data.per_day)} "
-                 f"({data.per_day_article}).", size=9.5, bold=True)
+        basis = f": {data.per_day_basis}." if data.per_day_basis else f" ({data.per_day_article})."
+        pdf.para(f"Cada dia a mais no pátio custa {money(data.per_day)}{basis}", size=9.5,
+                 bold=True)
     pdf.section("ONDE E QUANDO")
     dep = data.depot
     pdf.labelled("Pátio: ", f"{dep.name} — {dep.address}", 9.5)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from core.documents.data import MISSING_PARTS, NOT_IDENTIFIED, RemovalTermData
 from core.documents.fmt import short_hash
-from core.documents.legal_texts import CTB_328, DORES_ART_3
 from core.documents.notification import motive, vehicle_rows
 from core.documents.pdf import DocumentPDF
 
@@ -18,14 +17,14 @@ VIAS = (
 )
 
 # Adapted from the annex text (which repeats Anexo I's "10 dias para retirá-lo do espaço
-# público"): at removal, Art. 6º caput starts "automaticamente, o prazo previsto de 10 (dez)
-# dias para sua retirada" from the depot.
+# público"): the periods themselves (Art. 6º, caput: "o prazo previsto de 10 (dez) dias para
+# sua retirada"; Art. 3º, caput: sixty days before auction, vehicles only) are stated once
+# each, with their dates, in the paragraph that follows (RemovalTermData.dates).
 REMOVAL_TEXT = (
     "Fica o Proprietário(a)/Responsável pelo acima identificado, a partir desta data, "
     "notificado por escrito de que o objeto, abandonado em espaço público de nossa cidade, "
-    "foi removido ao pátio indicado abaixo, iniciando-se automaticamente o prazo de 10 (dez) "
-    "dias para sua retirada (Art. 6º, caput), sob pena de leilão e demais penalidades legais "
-    "cabíveis."
+    "foi removido ao pátio indicado abaixo, onde poderá retirá-lo nos prazos e nas condições "
+    "a seguir, sob as penalidades legais cabíveis."
 )
 
 
@@ -77,16 +76,12 @@ def _via(pdf: DocumentPDF, data: RemovalTermData, via: str) -> None:
         pdf.labelled("PROVAS (Art. 6º, I, a; SHA-256 abreviado): ", hashes, 7.5)
     pdf.ln(1)
     pdf.para("**NOTIFICAÇÃO:** " + REMOVAL_TEXT, size=8.5, markdown=True)
-    r, a = data.retrieval_deadline, data.auction_after
-    pdf.para(f"Prazo para retirada: vence em {r.due_in_full} ({r.due_date}) — {r.article}. "
-             f"Não reclamado, poderá ir a leilão após {a.due_in_full} ({a.due_date}) — "
-             f"{a.article}.", size=8.5, bold=True)
+    pdf.para(" ".join(data.dates), size=8.5, bold=True)
     conditions = "; ".join(data.release_conditions) if data.release_conditions else (
         "identificação como proprietário(a) ou procuração pública, com prova da propriedade; "
         "pagamento do reboque e das diárias; para veículo automotor, multas, seguro "
         "obrigatório e demais taxas")
     pdf.para("Como retirar (Art. 3º, § 3º): " + conditions + ".", size=7.5)
-    pdf.para(DORES_ART_3 + " " + CTB_328, size=7)
 
     y = pdf.get_y()
     pdf.qr_block(data.link.url, size=26, x=pdf.w - pdf.r_margin - 27, y=y + 2, text_size=6.5)

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
@@ -101,7 +102,23 @@ def removal() -> RemovalTermData:
         others="retrovisores", odometer="123.456 km",
         evidence=(Evidence("foto 1", "3f" * 32), Evidence("foto 2", "a7" * 32),
                   Evidence("vídeo", "0c" * 32)),
-        tow_operator="Guincho Indaiá Ltda.")
+        tow_operator="Guincho Indaiá Ltda.",
+        dates=term_sentences("motor_vehicle", (DUE_RETRIEVAL, DUE_AUCTION)))
+
+
+def term_sentences(category: str, dues: tuple[DeadlineText, ...]) -> tuple[str, ...]:
+    """The law's depot dates (Law.depot_terms) as the termo prints them, with sample dues."""
+    from core.laws import get_law
+    terms = get_law(DORES.law_slug).terms_in_depot(category, {})
+    return tuple(t.owner.format(date=f"{d.due_in_full} ({d.due_date})" if t.days else "")
+                 for t, d in zip(terms, dues))
+
+
+def removal_furniture() -> RemovalTermData:
+    """The termo of a sofa: no vehicle's 60 days (setting furniture_release_until_disposal)."""
+    sofa = ObjectData(description="Sofá de três lugares, estofado marrom", is_vehicle=False)
+    return replace(removal(), obj=sofa, missing=frozenset(), dented=False, others="",
+                   odometer="", dates=term_sentences("large_furniture", (DUE_RETRIEVAL,)))
 
 
 def edital_entries() -> list[EditalEntry]:
@@ -144,10 +161,20 @@ def auto(**kw) -> AutoInfracaoData:
         seized=(SeizedItem("caixas de laranja", "4 caixas, 80 kg"), SeizedItem("banca desmontável", "1")),
         refused_to_sign=True,
         witnesses=(Person("Pedro Lima", "RG 22.333.444-5"), Person("Rita Alves", "RG 33.444.555-6")),
+        dates=_perishable_dates(),
         current_costs=("depósito de animal, por dia: R$ 35,00 (desde 01/01/2026)",
                        "depósito de mercadorias, por quilo, por dia: R$ 0,50 (desde 01/01/2026)"))
     base.update(kw)
     return AutoInfracaoData(**base)
+
+
+def _perishable_dates() -> tuple[str, ...]:
+    """The oranges are gêneros: auctioned within three days (Dracena Art. 6º, §2º); from
+    Thursday 03/12/2026 the count ends on a Sunday and moves to Monday."""
+    from core.laws import get_law
+    terms = get_law(DRACENA.law_slug).terms_in_depot("street_vendor_goods", {"perishable": True})
+    return tuple(t.owner.format(date="segunda-feira, 7 de dezembro de 2026 (07/12/2026)")
+                 for t in terms)
 
 
 def low_value_note() -> LowValueNoteData:
@@ -163,7 +190,7 @@ def low_value_note() -> LowValueNoteData:
 
 
 def intimacao() -> IntimacaoData:
-    a = auto(in_presence=False, refused_to_sign=False)
+    a = auto(in_presence=False, refused_to_sign=False, seized=(), dates=())
     return IntimacaoData(a, "I-0044/2026", a.offender, "04/12/2026",
                          DeadlineText("quarta-feira, 9 de dezembro de 2026", "09/12/2026", "Art. 3º",
                                       "5 dias contados da intimação em 04/12/2026."),
@@ -202,6 +229,7 @@ def builders() -> dict[str, Callable[[], bytes]]:
         "notificacao-movel.pdf": lambda: d.notification_pdf(notification_furniture()),
         "notificacao-afixada.pdf": lambda: d.affixed_notice_pdf(affixed()),
         "termo-de-recolhimento.pdf": lambda: d.removal_term_pdf(removal()),
+        "termo-de-recolhimento-movel.pdf": lambda: d.removal_term_pdf(removal_furniture()),
         "edital-notificacao.pdf":
             lambda: d.edital_pdf(edital_entries(), EDITAL_NOTIFICACAO, edital_info()),
         "edital-remocao.pdf": lambda: d.edital_pdf(edital_entries(), EDITAL_REMOCAO, edital_info()),

@@ -31,6 +31,9 @@ class Category:
     motor_vehicle: bool = False  # Art. 3º §3º III applies (Dores)
     has_chassis: bool = False
     examples: str = ""  # Portuguese hint for citizens
+    #: Ask the citizen how long it has been there (abandonment); False where time in place
+    #: means nothing to the law (a street vendor, an animal on the loose).
+    time_in_place: bool = True
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,27 @@ class EditalWording:
     label: str = ""
 
 
+@dataclass(frozen=True)
+class DepotTerm:
+    """A date the law sets for an object in the depot, stated on every channel (owner view,
+    case page, staff queue, papers) with its article. `days` counts from the collection
+    (Law.collected_at) by the law's deadline counting; None: the term runs from a later act
+    (e.g. a publication) and is stated without a date. `owner` is the sentence the owner
+    reads and the paper prints, with "{date}" where the date goes; `staff` is the short line
+    staff read, with "{date}" too."""
+
+    code: str  # "retrieval", "release_until", "perishable_auction", ...
+    article: str
+    days: int | None
+    owner: str  # Portuguese sentence with {date}
+    staff: str  # Portuguese line with {date}
+    #: Staff must act by the date (e.g. the perishables' auction): listed in the staff queue.
+    staff_due: bool = False
+    #: The release condition (ReleaseCondition.code) this dated sentence states, not repeated
+    #: beside it (the owner would read the same period twice).
+    replaces: str = ""
+
+
 #: Everything the fee statement reads from a case: its accumulated facts, the moment the object
 #: was collected (the storage days count from it) and the moment the amount is due.
 FeeStatementFn = Callable[["TariffBook", Mapping[str, Any], datetime, datetime, "Law"],
@@ -204,6 +228,30 @@ class Law:
     # Facts holding when the object was collected, first found wins (storage fees, the
     # auction deadline and the termo count from it).
     collection_facts: tuple[str, ...] = ("collected_at", "removal_started_at", "apprehended_at")
+    # The dates the law sets for an object of a category in the depot, given the case facts
+    # (Dores Art. 6º, caput and Art. 3º, caput; Dracena Art. 6º, §2º); None: none.
+    depot_terms: Callable[[Category, Mapping[str, Any]], tuple[DepotTerm, ...]] | None = None
+    # Optional facts a step asks only for some categories (fact → category codes), e.g.
+    # Dracena Art. 7º, a: animals only for livestock; b: kilograms only for goods.
+    category_facts: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # What each further day of keeping is charged by, in words (e.g. "850 kg de mercadorias,
+    # Art. 7º, b"), from the case facts; None: the tariff's article alone.
+    per_day_basis: Callable[[Mapping[str, Any]], str] | None = None
+    # The name of the paper the owner's appeal is against, from the case facts (e.g. Dracena:
+    # "Auto de infração e apreensão", or "Nota de apreensão", Art. 4º, §1º); None: "Auto".
+    record_name: Callable[[Mapping[str, Any]], str] | None = None
+
+    def terms_in_depot(self, category: str, facts: Mapping[str, Any]
+                       ) -> tuple[DepotTerm, ...]:
+        """The dates the law sets for a `category` object in the depot (empty: none)."""
+        if self.depot_terms is None or category not in self.categories:
+            return ()
+        return self.depot_terms(self.categories[category], facts)
+
+    def asks_fact(self, fact: str, category: str | None) -> bool:
+        """Whether an optional fact is asked for `category` (Law.category_facts)."""
+        only = self.category_facts.get(fact)
+        return only is None or category is None or category in only
 
     def lifecycle(self, category: str) -> Lifecycle:
         return self.tracks[self.categories[category].track]

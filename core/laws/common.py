@@ -86,6 +86,8 @@ FACT_LABELS: dict[str, str] = {
     "appeal_filed_at": "data e hora do recurso",
     "appeal_deadline": "fim do prazo de recurso",
     "appeal_grounds": "razões do recurso",
+    "appellant_name": "nome de quem recorre (o autuado ou um corresponsável)",
+    "appellant_document": "CPF ou CNPJ de quem recorre",
     "decision_text": "decisão do Prefeito",
     "debt_registration_number": "número da inscrição em dívida ativa",
     "payment_receipt": "comprovante de pagamento da multa",

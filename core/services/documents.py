@@ -27,6 +27,7 @@ from core.laws.common import FACT_LABELS, START_EVENTS
 from core.services.bot_identity import bot_username
 from core.services.cases import case_facts, load_case
 from core.services.context import Core
+from core.services.depot_dates import depot_dates, without_restated
 from core.services.document_facts import (Recorded, _as_of, _evidence_labels, _fine,
                                           _moment, object_data, seized_items)
 from core.services.errors import InvalidInput
@@ -237,6 +238,9 @@ def _waits_for_publication(core: Core) -> bool:
     return setting is not None and not setting.value
 
 
+_NO_DATE = D.DeadlineText("—", "—", "—", "")
+
+
 async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,
                              session: AsyncSession | None = None,
                              recorded: Recorded | None = None) -> Issued:
@@ -255,18 +259,13 @@ async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,
             removed = datetime.combine(removed, datetime.min.time(), TZ)
         elif removed.tzinfo is None:
             removed = removed.replace(tzinfo=TZ)
-        cal = await core.calendar()
         law = core.law
-        retrieval = cal.count_days(removed, law.setting("retrieval_notice_days"),
-                                   article="Art. 6º, caput", event="remoção ao pátio")
+        # One count for every channel (core.services.depot_dates): the owner's view states
+        # the same dates (Art. 6º, caput: 10 days; Art. 3º, caput: 60 days, vehicles only).
+        dates = await depot_dates(core, case.category, facts, removed)
+        retrieval = next((dt for dt in dates if dt.due), None)  # the first dated term
         d = recorded_d if (recorded_d or {}).get("transition") == "depot_entry" else None
-        if d is None:  # e.g. furniture: no auction deadline was started at the depot entry
-            auction = cal.count_days(removed, law.setting("auction_after_days"),
-                                     article="Art. 3º, caput", event="recolhimento")
-            auction_text = D.DeadlineText(date_in_full(auction.due), fmt_date(auction.due),
-                                          "Art. 3º, caput", auction.explain())
-        else:
-            auction_text = deadline_text(d)
+        auction_text = deadline_text(d) if d else None
         missing = facts.get("missing_parts") or []
         missing = [missing] if isinstance(missing, str) else list(missing)
         known = frozenset(m for m in missing if m in D.MISSING_PARTS)
@@ -274,8 +273,8 @@ async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,
         photos = facts.get("removal_photos") or []
         photos = [photos] if isinstance(photos, str) else list(photos)
         category = law.categories[case.category]
-        conditions = law.release_conditions(category, ReleaseSituation()) \
-            if law.release_conditions else []
+        conditions = without_restated(tuple(law.release_conditions(
+            category, ReleaseSituation()) if law.release_conditions else ()), dates)
         owner = await _owner_name(s, case)
         data = D.RemovalTermData(
             header=header(core), number=str(facts.get("notification_number")
@@ -285,15 +284,17 @@ async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,
             removed_from=case.address or f"{case.lat:.5f}, {case.lon:.5f}",
             depot=depot(core, str(facts.get("depot") or "")), removed_on=fmt_date(removed),
             removed_at=fmt_time(removed),
-            retrieval_deadline=D.DeadlineText(date_in_full(retrieval.due),
-                                              fmt_date(retrieval.due), "Art. 6º, caput",
-                                              retrieval.explain()),
-            auction_after=auction_text, inspector=await signer(core, s, case, by, recorded),
+            retrieval_deadline=D.DeadlineText(retrieval.due_in_full, fmt_date(retrieval.due),
+                                              retrieval.article, retrieval.explanation)
+            if retrieval and retrieval.due else _NO_DATE,
+            auction_after=auction_text or _NO_DATE,
+            inspector=await signer(core, s, case, by, recorded),
             link=await owner_link(core, s, case), generated_at=now, missing=known,
             others=others,
             odometer=str(facts.get("odometer") or ""),
             evidence=await _evidence_labels(s, case, photos),
-            release_conditions=tuple(f"{c.label} ({c.article})" for c in conditions))
+            release_conditions=tuple(f"{c.label} ({c.article})" for c in conditions),
+            dates=tuple(dt.paper for dt in dates))
         return await keep(core, s, case, by, "termo_recolhimento",
                           f"termo-de-recolhimento-{case.protocol}.pdf",
                           pdfs.removal_term_pdf(data), "Art. 6º, I, b",
@@ -409,7 +410,7 @@ async def issue_low_value_note(core: Core, protocol: str, by: ActorRef, *,
 async def issue_apprehension(core: Core, protocol: str, by: ActorRef, *,
                              session: AsyncSession | None = None,
                              recorded: Recorded | None = None) -> Issued:
-    """Auto de apreensão with the depot register entry (Dracena Art. 4º: the formalities are
+    """Auto de infração e apreensão with the depot register entry (Dracena Art. 4º: the formalities are
     waived "com exceção das que dizem respeito à entrada de depósito e venda"; Art. 6º: "O
     objeto da apreensão será encaminhado ao depósito municipal, registrado em livro próprio,
     com as especificações do artigo 2º"), with the 48 hours to appeal (Art. 4º, §2º) and the
@@ -423,12 +424,16 @@ async def issue_apprehension(core: Core, protocol: str, by: ActorRef, *,
             raise InvalidInput("O registro só é emitido depois de registrada a apreensão "
                                "(Art. 4º; Art. 6º).")
         entry = str(facts.get("depot_register_entry") or case.protocol)
+        # Art. 6º, §2º: gêneros and semoventes go to auction within three days — the date
+        # the owner's view and the case page state too (core.services.depot_dates).
+        dates = await depot_dates(core, case.category, facts, core.law.collected_at(facts))
         data = await _auto_data(
             core, s, case, by, deadline_text(d), now, recorded, number=entry,
             fact=f"Apreensão (Art. 4º) — registro no livro do depósito nº {entry} (Art. 6º).",
-            seized=seized_items(facts["goods_description"]))
+            seized=seized_items(facts["goods_description"]),
+            dates=tuple(dt.paper for dt in dates if dt.due))
         return await keep(core, s, case, by, "registro_apreensao",
-                          f"auto-de-apreensao-{case.protocol}.pdf",
+                          f"auto-de-infracao-e-apreensao-{case.protocol}.pdf",
                           pdfs.auto_infracao_pdf(data), "Art. 4º; Art. 6º",
                           basis=_basis(state, d, now, recorded))
 

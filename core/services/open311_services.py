@@ -41,7 +41,8 @@ def attributes(core: Core, code: str) -> tuple[Attribute, ...]:
     if cat.has_plate or cat.has_chassis:
         out += [Attribute("colour", "string", "Cor"),
                 Attribute("make_model", "string", "Marca/modelo")]
-    out.append(Attribute("time_there", "string", "Há quanto tempo está no local"))
+    if cat.time_in_place:  # not for a street vendor or a loose animal
+        out.append(Attribute("time_there", "string", "Há quanto tempo está no local"))
     signs = citizen_signs(law, code)
     if signs:
         out.append(Attribute("signs", "multivaluelist", "Sinais de abandono observados",

@@ -9,7 +9,8 @@ from datetime import date, datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core.formatting import fmt_date, fmt_datetime, fmt_time
+from core.formatting import fmt_cpf_cnpj, fmt_date, fmt_datetime, fmt_time
+from core.parsing import ParseError, parse_cpf_cnpj, parse_text
 from core.lifecycle import Actor, Lifecycle
 from core.services.cases import apply_transition
 from core.services.context import Core
@@ -122,15 +123,41 @@ async def owner_statement(core: Core, telegram_id: int, case_code: str, kind: st
 # -- Dracena appeal (Art. 3º; Art. 4º, §2º) -----------------------------------------------------
 
 MAX_APPEAL_TEXT = 4000
+MAX_APPELLANT_NAME = 120
+
+
+def appellant_name(text: str) -> str:
+    """Who appeals — Art. 3º: "O infrator autuado ou os seus co-responsáveis poderão
+    recorrer" — by name; InvalidInput (Portuguese) when it is not one."""
+    try:
+        name = parse_text(text, MAX_APPELLANT_NAME)
+    except ParseError as exc:
+        raise InvalidInput(exc.message) from None
+    if sum(ch.isalpha() for ch in name) < 2:
+        raise InvalidInput("Informe o nome completo de quem recorre, por exemplo Maria da "
+                           "Silva.")
+    return name
+
+
+def appellant_document(text: str) -> str:
+    """The appellant's CPF or CNPJ, check digits verified (core.parsing.parse_cpf_cnpj);
+    InvalidInput (Portuguese) naming what is wrong."""
+    try:
+        return parse_cpf_cnpj(text)
+    except ParseError as exc:
+        raise InvalidInput(exc.message) from None
 
 
 async def file_appeal(core: Core, telegram_id: int, case_code: str, text: str,
-                      attachments: list[EvidenceIn] = (), *,
+                      attachments: list[EvidenceIn] = (), *, appellant: tuple[str, str],
                       also: SessionHook | None = None) -> AppealResult:
     """The owner's appeal to the Mayor, written in the chat with optional attachments: Art. 3º
     "poderão recorrer ao Prefeito no prazo de cinco dias"; Art. 4º, §2º "o prazo para recurso
     será de quarenta e oito horas a contar da apreensão, e interposto ele, o Prefeito decidirá
-    de plano em igual tempo". Outside the deadline it is refused, naming the deadline."""
+    de plano em igual tempo". Outside the deadline it is refused, naming the deadline.
+    `appellant`: who appeals, (name, CPF/CNPJ) — the autuado or a co-responsible (Art. 3º),
+    validated here whatever face gathered them."""
+    name, document = appellant_name(appellant[0]), appellant_document(appellant[1])
     grounds = (text or "").strip()
     if not grounds:
         raise InvalidInput("Escreva as razões do recurso.")
@@ -145,6 +172,7 @@ async def file_appeal(core: Core, telegram_id: int, case_code: str, text: str,
         shas = [(await attach(core, s, case.id, a, person.id)).sha256 for a in attachments]
         facts = {"appeal_filed_at": now.isoformat(),
                  "appeal_deadline": window.due_at.isoformat(), "appeal_grounds": grounds,
+                 "appellant_name": name, "appellant_document": document,
                  "appeal_attachments": shas, "submitted_via": VIA_OWNER}
         res = await apply_transition(core, case.id, "file_appeal",
                                      ActorRef(Actor.OWNER.value, person.id, None), facts,
@@ -157,8 +185,8 @@ async def file_appeal(core: Core, telegram_id: int, case_code: str, text: str,
                 f"({decision.article}).")
     else:
         when = "A lei não fixa prazo para a decisão do Prefeito (Art. 3º)."
-    msg = f"Recurso registrado em {fmt_datetime(now)} (protocolo {res.protocol}). {when} " \
-          "Você receberá a decisão aqui."
+    msg = f"Recurso de {name} (CPF/CNPJ {fmt_cpf_cnpj(document)}) registrado em " \
+          f"{fmt_datetime(now)} (protocolo {res.protocol}). {when} Você receberá a decisão aqui."
     return AppealResult(res.protocol, now, decision, msg)
 
 

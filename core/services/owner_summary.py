@@ -25,7 +25,7 @@ async def owner_summary_pdf(core: Core, telegram_id: int, case_code: str, *,
     facts = (case.details or {}).get("facts", {})
     obj = object_data(core, case)  # the reviewed facts, as on the legal papers
     none = doc.DeadlineText("sem prazo em curso", "—", "—", "")
-    d = view.deadline
+    d = view.deadline_shown  # once: a depot date may state it (dates below)
     deadline = doc.DeadlineText(d.due_in_full, fmt_date(d.due), d.article, d.explanation) \
         if d else none
     dep = view.depot
@@ -50,5 +50,7 @@ async def owner_summary_pdf(core: Core, telegram_id: int, case_code: str, *,
                            or "ViaLivreBot", case.case_code),
         generated_at=core.now().astimezone(_tz(core)),
         fees_as_of=fmt_date(dep.fees.as_of) if dep and dep.fees else "",
-        estimate=bool(dep and dep.fees and dep.fees.estimate))
+        estimate=bool(dep and dep.fees and dep.fees.estimate),
+        dates=tuple(d.paper for d in dep.dates) if dep else (),
+        per_day_basis=dep.fees.per_day_basis if dep and dep.fees else "")
     return documents.owner_summary_pdf(data)

@@ -6,7 +6,7 @@ with its appeal window (Art. 3º; Art. 4º, §2º). Data only: the bot words it
 data or other cases."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any, Mapping
@@ -24,6 +24,7 @@ from core.services.placeholders import depot_address
 from core.services import statements
 from core.services.cases import PRIOR_DEADLINE
 from core.services.context import Core
+from core.services.depot_dates import StatedDate, depot_dates, restates, without_restated
 from core.services.errors import InvalidInput
 from core.services.notifications import AUCTION_STATES
 from core.services.owner_access import SessionHook, link, owned
@@ -97,6 +98,9 @@ class Fees:
     #: A tariff is still a reference value to be confirmed (core.services.placeholders;
     #: Dores Art. 9º, II; Dracena Art. 7º): the amounts are shown as "estimativa".
     estimate: bool = False
+    #: What each further day is charged by, in words ("depósito de 850 kg de mercadorias
+    #: (Art. 7º, b)"; Law.per_day_basis); empty: the article alone.
+    per_day_basis: str = ""
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,9 @@ class DepotInfo:
     auction_article: str
     can_release: bool
     situation: ReleaseSituation
+    #: The law's dates for the object in the depot, each once with its article (Dores
+    #: Art. 6º, caput — the termo's 10 days — and Art. 3º, caput; Dracena Art. 6º, §2º).
+    dates: tuple[StatedDate, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -120,6 +127,7 @@ class AppealInfo:
     can_appeal: bool
     filed_at: datetime | None
     decision_deadline: OwnerDeadline | None
+    title: str = "Auto"  # the paper's one name (Law.record_name): "Auto de infração", ...
 
 
 @dataclass(frozen=True)
@@ -144,6 +152,14 @@ class OwnerView:
     #: The last day the owner may promise: the legal deadline (Art. 6º, §3º: "dentro do
     #: prazo estipulado"), or PROMISE_MAX_DAYS from today when none runs.
     promise_limit: date | None = None
+
+    @property
+    def deadline_shown(self) -> OwnerDeadline | None:
+        """The legal deadline as its own line, unless a depot date states it already (Dores
+        Art. 3º, caput: the 60 days, related to the 10 days of Art. 6º in one sentence)."""
+        if self.deadline and self.depot and restates(self.depot.dates, self.deadline.due):
+            return None
+        return self.deadline
 
 
 # -- reaching the case ---------------------------------------------------------------------------
@@ -281,6 +297,8 @@ async def _build_view(core: Core, case: Case, events: list[Event],
                 OwnerAction("Sem recuperação", "owner.situation", code, "unrecoverable")))
     appeal = _appeal_info(case, events, lifecycle, now) \
         if "file_appeal" in lifecycle.transitions else None
+    if appeal is not None and law.record_name is not None:
+        appeal = replace(appeal, title=law.record_name(case_facts_of(case)))
     if appeal and appeal.can_appeal:
         actions.append((OwnerAction("Recorrer ao Prefeito", "owner.appeal", code),))
     actions.append((OwnerAction("Resumo em PDF", "owner.pdf", code),))
@@ -357,7 +375,9 @@ async def _depot_info(core: Core, case: Case, events: list[Event], lifecycle: Li
     law = core.law
     entered = statements.collected_at(
         core, case, statements.depot_entry(events, lifecycle) or case.updated_at)
-    release = tuple(law.release_checklist(case.category, situation))
+    dates = await depot_dates(core, case.category, (case.details or {}).get("facts", {}),
+                              entered)
+    release = without_restated(tuple(law.release_checklist(case.category, situation)), dates)
     fees, error = None, None
     try:
         fees = await _fees(core, case, entered, now)
@@ -369,7 +389,7 @@ async def _depot_info(core: Core, case: Case, events: list[Event], lifecycle: Li
     setting = law.settings.get("release_after_auction_eligible")
     can_release = not (state.code in AUCTION_STATES and setting is not None and not setting.value)
     return DepotInfo(depot_address(core.settings), core.settings.depot_hours, entered, release,
-                     fees, error, auction_after, article, can_release, situation)
+                     fees, error, auction_after, article, can_release, situation, dates)
 
 
 async def _fees(core: Core, case: Case, entered: datetime, now: datetime) -> Fees:
@@ -379,8 +399,13 @@ async def _fees(core: Core, case: Case, entered: datetime, now: datetime) -> Fee
     per_day, article = await statements.per_day(core, case, entered, now)
     lines = tuple(FeeItem(ln.label, ln.article, ln.quantity, ln.unit_value, ln.tariff_valid_from,
                           ln.amount) for ln in today.lines)
+    basis = core.law.per_day_basis(case_facts_of(case)) if core.law.per_day_basis else ""
     return Fees(lines, today.total, now, per_day, article,
-                await placeholders.amounts_are_estimates(core))
+                await placeholders.amounts_are_estimates(core), basis)
+
+
+def case_facts_of(case: Case) -> Mapping[str, Any]:
+    return (case.details or {}).get("facts", {})
 
 
 def _appeal_info(case: Case, events: list[Event], lifecycle: Lifecycle,

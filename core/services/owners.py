@@ -15,7 +15,8 @@ from core.services.owner_access import (COOL_DOWN, MAX_FAILURES, NOT_LINKED, WRO
                                         SessionHook)
 from core.services.owner_filings import (MAX_APPEAL_TEXT, PROMISE_MAX_DAYS, STATEMENT_KINDS,
                                          VERIFY_DAYS, AppealResult, StatementResult,
-                                         check_appeal, file_appeal, owner_statement)
+                                         appellant_document, appellant_name, check_appeal,
+                                         file_appeal, owner_statement)
 from core.services.owner_summary import owner_summary_pdf
 from core.services.owner_withdrawal import (WithdrawalResult, withdraw_owner_statement,
                                             withdrawable)
@@ -27,7 +28,7 @@ from core.services.owner_view import (TOWING_WARNING, AppealInfo, DepotInfo, Fee
 __all__ = [
     "COOL_DOWN", "MAX_FAILURES", "NOT_LINKED", "WRONG_ANSWER", "SessionHook",
     "MAX_APPEAL_TEXT", "PROMISE_MAX_DAYS", "STATEMENT_KINDS", "VERIFY_DAYS", "AppealResult",
-    "StatementResult", "check_appeal", "file_appeal", "owner_statement", "owner_summary_pdf",
+    "StatementResult", "appellant_document", "appellant_name", "check_appeal", "file_appeal", "owner_statement", "owner_summary_pdf",
     "TOWING_WARNING", "AppealInfo", "DepotInfo", "FeeItem", "Fees", "OwnerAction",
     "OwnerDeadline", "OwnerView", "link_by_code", "link_by_code_and_plate", "owner_cases",
     "owner_next_step", "owner_view", "set_owner_situation", "WithdrawalResult",

@@ -18,6 +18,7 @@ from core.lifecycle import Actor, Lifecycle, Transition
 from core.services import statements
 from core.services.cases import case_facts, load_case
 from core.services.context import Core
+from core.services.depot_dates import StatedDate, depot_dates
 from core.services.errors import InvalidInput
 from core.services.panel_common import (ACTIVE_TASK, PAGE_SIZE, assignees, day_bounds,
                                         depot_pairs, in_pairs, state_label,
@@ -259,6 +260,9 @@ class CaseDetail:
     collected_at: datetime | None = None  # when the object was collected (in the depot)
     statement: Statement | None = None  # owed today, the owner's view's statement
     fee_error: str | None = None  # Portuguese, when a tariff is missing
+    #: The law's dates for the object in the depot, each with its article (the owner's view
+    #: and the papers state the same: core.services.depot_dates).
+    depot_dates: tuple[StatedDate, ...] = ()
 
 
 async def case_detail(core: Core, ref: str) -> CaseDetail:
@@ -292,11 +296,17 @@ async def case_detail(core: Core, ref: str) -> CaseDetail:
             core, case, statements.depot_entry(events, lc) or case.updated_at)
         statement, fee_error = await statements.statement_or_error(core, case, collected,
                                                                    core.now())
+        dates = await depot_dates(core, case.category, facts, collected)
+        due = (case.deadline_json or {}).get("due")
+        # the running deadline has its own line above, with its explanation: once each
+        dates = tuple(d for d in dates if not (due and d.due and d.due.isoformat() == due))
+    else:
+        dates = ()
     return CaseDetail(
         case, core.law.categories[case.category].label, state.label, lc, timeline, chain,
         [e for e in evidence if e.kind == "photo"], [e for e in evidence if e.kind != "photo"],
         list(supports), lc.available(case.state, Actor.STAFF), who.get(case.id),
-        facts, bool(owner), state.in_depot, issued, collected, statement, fee_error)
+        facts, bool(owner), state.in_depot, issued, collected, statement, fee_error, dates)
 
 
 async def evidence_of(core: Core, sha256: str) -> Evidence | None:

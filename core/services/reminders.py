@@ -15,6 +15,7 @@ from core.identifiers import format_case_code
 from core.services.placeholders import depot_address
 from core.services.context import Core
 from core.services.notifications import AUCTION_STATES
+from core.services.depot_dates import depot_dates
 from core.services.owner_view import _auction_after, _deadline
 from core.services.statements import collected_at, depot_entry
 from core.storage import outbox
@@ -72,6 +73,10 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
                 auction, article = _auction_after(events, lifecycle)
                 until = (f" Se não for retirado, poderá ir a leilão após {fmt_date(auction)} "
                          f"({article}).") if auction else ""
+                dates = await depot_dates(core, case.category,
+                                          (case.details or {}).get("facts", {}), entered)
+                if dates:  # the law's dates, as the owner's view and the papers state them
+                    until = " " + " ".join(d.owner for d in dates)
                 text = (f"Caso {shown}: o objeto foi removido e está no pátio/depósito "
                         f"desde {fmt_datetime(entered)}. Endereço: {depot_address(core.settings)}."
                         f" Atendimento: {core.settings.depot_hours}.{until} Veja as condições e"

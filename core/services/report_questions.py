@@ -3,7 +3,9 @@
 
 Which are asked follows the category (core.laws): the plate only where the category has one,
 colour and make/model for vehicles, the abandonment signs where the law module lists signs
-for citizens (core.services.guidance.citizen_signs); time in place and the description always.
+for citizens (core.services.guidance.citizen_signs); time in place where it means something
+(Category.time_in_place: abandonment, not a street vendor or a loose animal); the description
+always.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from dataclasses import dataclass
 from core.laws.base import Criterion, Law
 from core.services.guidance import citizen_signs
 
-ALWAYS, PLATED, VEHICLE, SIGNED = "always", "plate", "vehicle", "signs"
+ALWAYS, PLATED, VEHICLE, SIGNED, LASTING = "always", "plate", "vehicle", "signs", "lasting"
 
 
 @dataclass(frozen=True)
@@ -20,7 +22,7 @@ class Question:
     field: str  # core.services.reports.ReportIn field
     label: str  # short Portuguese label (summary, panel form)
     prompt: str  # the question, in Portuguese
-    asked: str  # when: ALWAYS, PLATED, VEHICLE, SIGNED
+    asked: str  # when: ALWAYS, PLATED, VEHICLE, SIGNED, LASTING
 
 
 PLATE = Question("plate", "Placa", "Qual é a placa? (ex.: ABC1D23 ou ABC-1234).", PLATED)
@@ -28,7 +30,7 @@ COLOUR = Question("colour", "Cor", "Qual é a cor?", VEHICLE)
 MAKE_MODEL = Question("make_model", "Marca/modelo", "Qual é a marca e o modelo? (ex.: VW Gol)",
                       VEHICLE)
 TIME_THERE = Question("time_there", "Tempo no local", "Há quanto tempo está nesse lugar?",
-                      ALWAYS)
+                      LASTING)
 SIGNS = Question("signs", "Sinais de abandono", "Marque os sinais de abandono que você vê",
                  SIGNED)
 DESCRIPTION = Question("description", "Descrição",
@@ -48,10 +50,12 @@ def time_options(law: Law) -> tuple[str, ...]:
 
 
 def asked_when(law: Law, category: str, when: str) -> bool:
-    """Is a question asked `when` (ALWAYS, PLATED, VEHICLE, SIGNED) asked for `category`."""
+    """Is a question asked `when` (ALWAYS, PLATED, VEHICLE, SIGNED, LASTING) asked for
+    `category`. LASTING: only where time in place means something to the law
+    (Category.time_in_place: not a street vendor nor an animal on the loose)."""
     cat = law.categories[category]
     return {ALWAYS: True, PLATED: cat.has_plate, VEHICLE: cat.has_plate or cat.has_chassis,
-            SIGNED: bool(citizen_signs(law, category))}[when]
+            SIGNED: bool(citizen_signs(law, category)), LASTING: cat.time_in_place}[when]
 
 
 def is_asked(law: Law, category: str, question: Question) -> bool:

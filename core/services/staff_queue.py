@@ -5,11 +5,13 @@ was left (tasks.refuse_task); the task was withdrawn (the inspector was deactiva
 took it over; the inspector holds the task but its message is a dead letter
 (delivery.untold_cases); the photo of the notice affixed is still missing some business days
 after the step (core.services.notice_photo.overdue_for_staff: the inspector was reminded and
-did not send it). Staff assign from the list through tasks.assign_case. Reads only."""
+did not send it). Staff assign from the list through tasks.assign_case. Beside them, the
+objects in the depot with a date the law sets for staff to act by (Law.depot_terms, e.g.
+Dracena Art. 6º, §2º: gêneros and semoventes auctioned within three days). Reads only."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy import and_, exists, or_, select
 
@@ -17,7 +19,11 @@ from core.formatting import fmt_date, local_date
 from core.services import delivery
 from core.services.context import Core
 from core.services.notice_photo import overdue_for_staff
-from core.services.panel_common import ACTIVE_TASK, needs_inspector, state_label
+from core.services.cases import case_facts
+from core.services.depot_dates import depot_dates
+from core.services.panel_common import (ACTIVE_TASK, depot_pairs, in_pairs, needs_inspector,
+                                        state_label)
+from core.services.panel_depot import collected_moments
 from core.services.tasks import REFUSED, WITHDRAWN, allowed_agencies
 from core.storage.models import Case, Inspector, Task
 
@@ -51,8 +57,22 @@ class QueueItem:
 
 
 @dataclass
+class LawDateItem:
+    """An object in the depot the law sets a date for staff to act by (DepotTerm.staff_due:
+    Dracena Art. 6º, §2º — gêneros and semoventes auctioned within three days)."""
+
+    protocol: str
+    category: str
+    state: str
+    due: date
+    line: str  # Portuguese, with the date and the article
+
+
+@dataclass
 class StaffQueue:
     items: list[QueueItem] = field(default_factory=list)
+    #: Law dates staff must act by, soonest first (they need no inspector: staff act).
+    law_dates: list[LawDateItem] = field(default_factory=list)
 
     @property
     def counts(self) -> list[tuple[str, str, int]]:
@@ -127,4 +147,24 @@ async def staff_queue(core: Core) -> StaffQueue:
                                 f"{who}: afixada em {fmt_date(local_date(m.since))}, foto não "
                                 f"enviada ({m.article})"))
     items.sort(key=lambda it: (it.since, it.protocol))
-    return StaffQueue(items)
+    return StaffQueue(items, await law_dates(core))
+
+
+async def law_dates(core: Core) -> list[LawDateItem]:
+    """Open objects in the depot with a date the law sets for staff to act by, soonest first
+    (core.services.depot_dates, the owner's view's and the papers' dates too)."""
+    async with core.db.read() as s:
+        held = (await s.execute(select(Case).where(
+            Case.is_open.is_(True), in_pairs(depot_pairs(core))).order_by(Case.id)
+            .limit(LIMIT))).scalars().all()
+        due = [c for c in held if any(t.staff_due for t in core.law.terms_in_depot(
+            c.category, case_facts(c)))]
+        collected = await collected_moments(s, core, due)
+    out = []
+    for c in due:
+        for d in await depot_dates(core, c.category, case_facts(c), collected.get(c.id)):
+            if d.staff_due and d.due:
+                out.append(LawDateItem(c.protocol, core.law.categories[c.category].label,
+                                       state_label(core, c.track, c.state), d.due, d.staff))
+    out.sort(key=lambda it: (it.due, it.protocol))
+    return out

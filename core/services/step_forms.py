@@ -172,7 +172,8 @@ def fields_for(core: Core, track: str, code: str, protocol: str,
         if (code, fact) in EXTRA_AFTER:
             add(EXTRA_AFTER[(code, fact)], required=False)
     for fact in t.optional:  # e.g. Dracena Art. 7º: taxes, animals, kilograms
-        add(fact, required=False)
+        if core.law.asks_fact(fact, category):  # animals for livestock, kg for goods
+            add(fact, required=False)
     if "agent_signature" in t.requires:  # Dracena Art. 2º, d; §2º
         if "absence_reason" not in t.requires:  # §3º: an absent offender neither signs nor
             add("offender_signature", required=False)  # refuses; the intimação follows

@@ -13,6 +13,7 @@ from core.laws.dores_do_indaia.lifecycle_furniture import LIFECYCLE as FURNITURE
 from core.laws.dores_do_indaia.lifecycle_vehicles import LIFECYCLE as VEHICLE
 from core.laws.dores_do_indaia.settings import SETTINGS
 from core.laws.dores_do_indaia.texts import EDITAIS, STATE_TEXTS
+from core.laws.dores_do_indaia.terms import depot_terms
 
 LAW = Law(
     slug="dores-do-indaia",
@@ -44,6 +45,9 @@ LAW = Law(
     # Art. 3º, caput: "contado da data de recolhimento"; the depot entry records it, by
     # default the moment the removal started (Art. 6º, §4º).
     collection_facts=("collected_at", "removal_started_at"),
+    # Art. 6º, caput (10 days to retrieve) and Art. 3º, caput (60 days before auction), for
+    # vehicles; Art. 5º, III for furniture (terms.py).
+    depot_terms=depot_terms,
 )
 
 __all__ = ["LAW", "assess"]

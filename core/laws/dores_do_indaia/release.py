@@ -12,6 +12,8 @@ Decisions where the text is silent:
 from __future__ import annotations
 
 from core.laws.base import Category, ReleaseCondition, ReleaseSituation
+from core.laws.dores_do_indaia.categories import TRACK_VEHICLE
+from core.laws.dores_do_indaia.settings import SETTINGS
 
 ID_DOC = "Documento oficial de identificação com foto (RG, CNH ou equivalente)"
 CPF_DOC = "CPF"
@@ -26,17 +28,29 @@ def _ownership_docs(category: Category) -> tuple[str, ...]:
     return (REGISTRATION_DOC,) if category.motor_vehicle or category.has_plate else (OWNERSHIP_DOC,)
 
 
+def _deadline(category: Category) -> ReleaseCondition:
+    """Until when release is possible: Art. 3º, §3º, I ("No prazo de 60 (sessenta) dias,
+    conforme prevê o art. 328 do CTB") for vehicles; for furniture and machinery, until the
+    disposal (setting furniture_release_until_disposal: the 60 days are the vehicles')."""
+    if category.track != TRACK_VEHICLE and SETTINGS["furniture_release_until_disposal"].value:
+        return ReleaseCondition(
+            code="within_deadline",
+            label="Pedir a retirada antes da destinação do bem (sucata de recicláveis ou "
+                  "leilão), que só acontece depois dos 10 dias contados da publicação no Diário "
+                  "Oficial.",
+            article="Art. 5º, III; Art. 3º, §1º",
+        )
+    return ReleaseCondition(
+        code="within_deadline",
+        label="Pedir a retirada em até 60 dias contados do recolhimento; depois disso o bem "
+              "vai a leilão.",
+        article="Art. 3º, §3º, I",
+    )
+
+
 def release_conditions(category: Category, situation: ReleaseSituation) -> list[ReleaseCondition]:
     """The checklist for releasing `category` in `situation` (Art. 3º, §3º)."""
-    conditions = [
-        # Art. 3º, §3º, I: "No prazo de 60 (sessenta) dias, conforme prevê o art. 328 do CTB"
-        ReleaseCondition(
-            code="within_deadline",
-            label="Pedir a retirada em até 60 dias contados do recolhimento; depois disso o bem "
-                  "vai a leilão.",
-            article="Art. 3º, §3º, I",
-        ),
-    ]
+    conditions = [_deadline(category)]
     if situation.by_attorney:
         # Art. 3º, §3º, I: "ou por procurador devidamente habilitado, por meio de procuração
         # pública, trazendo provas de que o objeto abandonado é de sua propriedade"

@@ -9,6 +9,7 @@ from core.laws.dracena.categories import AGENCIES, CATEGORIES
 from core.laws.dracena.lifecycle import APPREHENSION, INFRACTION, low_value_category
 from core.laws.dracena.settings import SETTINGS
 from core.laws.dracena.texts import EDITAIS, STATE_TEXTS
+from core.laws.dracena import terms
 
 LAW = Law(
     slug="dracena",
@@ -38,6 +39,10 @@ LAW = Law(
     editais=EDITAIS,
     category_guards={"low_value_note": low_value_category},  # Art. 4º, §1º
     collection_facts=("apprehended_at",),  # Art. 4º; Art. 6º: apprehension = depot entry
+    depot_terms=terms.depot_terms,  # Art. 6º, §2º: gêneros and semoventes within 3 days
+    category_facts=terms.CATEGORY_FACTS,  # Art. 7º, a and b; Art. 6º, §2º
+    per_day_basis=terms.per_day_basis,  # Art. 7º, a and b
+    record_name=terms.record_name,  # Art. 2º; Art. 4º, §1º; Art. 5º
 )
 
 __all__ = ["LAW"]

@@ -31,10 +31,13 @@ STREET_VENDOR = "street_vendor_goods"
 CATEGORIES: dict[str, Category] = {c.code: c for c in (
     Category("infraction", "Infração a lei ou postura municipal", "Art. 1º", TRACK_INFRACTION,
              examples="obra sem licença, calçada obstruída, lixo em local proibido"),
+    # A vendor or a loose animal is not abandoned: how long it has been there is not asked.
     Category(STREET_VENDOR, "Mercadorias de ambulante sem licença", "Art. 4º; Art. 4º, §1º",
-             TRACK_APPREHENSION, examples="banca ou carrinho de vendedor ambulante"),
+             TRACK_APPREHENSION, examples="banca ou carrinho de vendedor ambulante",
+             time_in_place=False),
     Category("livestock", "Animais soltos (semoventes)", "Art. 4º; Art. 6º, §2º",
-             TRACK_APPREHENSION, examples="gado, cavalo, cabra solto na via"),
+             TRACK_APPREHENSION, examples="gado, cavalo, cabra solto na via",
+             time_in_place=False),
     Category("clandestine_ad", "Anúncios ou reclames clandestinos", "Art. 4º",
              TRACK_APPREHENSION, examples="faixa, placa ou cartaz colocado sem autorização"),
     Category("abandoned_vehicle", "Veículo abandonado (coisa abandonada)", "Art. 4º",

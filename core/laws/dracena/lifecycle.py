@@ -44,6 +44,9 @@ ART_7 = ("As mercadorias, objetos e semoventes levados ao depósito poderão ser
          "impostos em que porventura incidiram [...] e as despesas com a conservação ou o trato "
          "da coisa apreendida")
 
+#: Who appeals (Art. 3º: "O infrator autuado ou os seus co-responsáveis"): name and CPF/CNPJ.
+APPELLANT = ("appellant_name", "appellant_document")
+
 _AUTO_DATA = ("offender_name", "infraction_fact", "place", "occurred_at", "provision_violated",
               "fine_amount", "agent_signature")
 
@@ -82,8 +85,10 @@ def _low_value_category(facts: Mapping[str, Any]) -> str | None:
 
 
 #: Art. 7º: what the retrieval is charged by, recorded with the apprehension — the taxes due
-#: and the keeping costs' quantities (a: animals; b: kilograms of goods).
-FEE_QUANTITIES = ("taxes_amount", "animals", "kilograms")
+#: and the keeping costs' quantities (a: animals; b: kilograms of goods) — and whether goods
+#: are gêneros, auctioned within three days (Art. 6º, §2º). Which apply to which category:
+#: terms.CATEGORY_FACTS (Law.category_facts).
+FEE_QUANTITIES = ("taxes_amount", "animals", "kilograms", "perishable")
 
 
 _COMMON_STATES = [
@@ -156,7 +161,7 @@ def _infraction() -> Lifecycle:
            button="Registrar intimação"),
         tr("file_appeal", ("appeal_window",), "appeal_pending", (A.OWNER, A.STAFF), "Art. 3º",
            ART_3, "Recorrer ao Prefeito",
-           requires=("appeal_filed_at", "appeal_deadline", "appeal_grounds"),
+           requires=("appeal_filed_at", "appeal_deadline", "appeal_grounds", *APPELLANT),
            guard=within_deadline("appeal_filed_at", "appeal_deadline"),
            button="Recorrer"),
         tr("decide_appeal_upheld", ("appeal_pending",), "closed_appeal_upheld", (A.STAFF,),
@@ -217,12 +222,12 @@ def _apprehension() -> Lifecycle:
            "Apreender com nota simplificada (ambulante, valor baixo)",
            requires=("goods_list", "fine_amount", "provision_violated", "note_signed",
                      "apprehended_at", "depot_register_entry"),
-           optional=("taxes_amount", "kilograms"), agencies=FIELD_AGENCIES,
+           optional=("taxes_amount", "kilograms", "perishable"), agencies=FIELD_AGENCIES,
            guard=_low_value_category, deadline=appeal_deadline,
            button="Nota simplificada"),
         tr("file_appeal", ("apprehended",), "appeal_pending", (A.OWNER, A.STAFF),
            "Art. 4º, §2º", ART_4_2, "Recorrer ao Prefeito",
-           requires=("appeal_filed_at", "appeal_deadline", "appeal_grounds"),
+           requires=("appeal_filed_at", "appeal_deadline", "appeal_grounds", *APPELLANT),
            guard=within_deadline("appeal_filed_at", "appeal_deadline"),
            deadline=DeadlineRule(SETTINGS["appeal_decision_hours"].value, "hours",
                                  "Art. 4º, §2º", "decisão do Prefeito sobre o recurso"),

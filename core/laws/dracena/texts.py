@@ -10,6 +10,8 @@ from core.laws.dracena.categories import TRACK_APPREHENSION, TRACK_INFRACTION
 I, A = TRACK_INFRACTION, TRACK_APPREHENSION
 NOTHING_SEIZED = "Nada foi apreendido: o caso é de multa."
 GOODS_IN_DEPOT = "Os bens estão no depósito municipal."
+NOT_SEIZED_YET = ("Nada foi apreendido ainda: a denúncia aponta uma ocorrência na rua, no local "
+                  "indicado.")
 RETRIEVE = "pagando a multa, os impostos devidos e as despesas de depósito (Art. 7º)"
 
 STATE_TEXTS: dict[tuple[str, str], StateText] = {
@@ -36,11 +38,13 @@ STATE_TEXTS: dict[tuple[str, str], StateText] = {
                         "ativa e cobrada (Art. 3º, §1º).",
         "Pague a multa para evitar a inscrição em dívida ativa e a cobrança (Art. 3º, §1º)."),
     # -- apprehension: Art. 4º, 6º, 7º ---------------------------------------------------------
+    # Before the apprehension nothing is known of where the goods or animals are now (a
+    # vendor moves on, an animal wanders): only that nothing was seized yet.
     (A, "reported"): StateText(
-        "Os bens continuam na rua, no local denunciado.",
-        "Um fiscal vai verificar a ocorrência e pode apreendê-los (Art. 4º)."),
+        NOT_SEIZED_YET,
+        "Um fiscal vai verificar a ocorrência e pode apreender os bens ou animais (Art. 4º)."),
     (A, "diligence"): StateText(
-        "Os bens continuam na rua, no local denunciado.",
+        NOT_SEIZED_YET,
         "O fiscal verifica no local; apreendidos, os bens vão ao depósito municipal "
         "(Art. 4º; Art. 6º)."),
     (A, "apprehended"): StateText(
