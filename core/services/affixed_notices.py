@@ -22,7 +22,7 @@ Either way the photo of the notice affixed is asked right after the step (AFTER_
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime, time, timezone
 from typing import Any, Mapping
 
@@ -32,7 +32,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core import documents as pdfs
 from core.documents import data as D
 from core.documents.data import PAPER_HANDWRITTEN, PAPER_PREPARED
-from core.facts import CHOICE
 from core.formatting import TZ, fmt_date, fmt_time, local_date
 from core.identifiers import format_case_code
 from core.services.cases import case_facts, deadline_for, load_case
@@ -270,32 +269,23 @@ def _slug(name: str) -> str:
 
 # -- the step's form ----------------------------------------------------------------------------
 
-async def paper_fields(core: Core, telegram_id: int, protocol: str, fields: tuple) -> tuple:
-    """The affixing step's form: "which paper was affixed" before the notice's number, the
-    number asked only for a hand-filled form (a printed notice carries its own)."""
-    from core.services.step_forms import FormField  # it calls this module
-
-
+async def paper_choice(core: Core, telegram_id: int, protocol: str
+                       ) -> tuple[str, tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """The affixing step's question "which paper was affixed": (label, options, buttons);
+    the printed notice is offered only if this inspector printed the case's notice today."""
     async with core.db.read() as s:
         inspector = await require_inspector(core, telegram_id, session=s)
         case = await load_case(s, protocol)
         found = await prepared_notice(s, case, inspector.id, local_date(core.now()))
-    options = ((PAPER_HANDWRITTEN, "formulário em branco preenchido à mão (em seguida, digite "
-                                   "o número escrito nele)"),)
+    options: tuple[tuple[str, str], ...] = (
+        (PAPER_HANDWRITTEN, "formulário em branco preenchido à mão (em seguida, digite o "
+                            "número escrito nele)"),)
     buttons: tuple[str, ...] = ("Preenchida à mão",)
     if found is not None:
         options = ((PAPER_PREPARED, f"a notificação nº {found.number} impressa hoje "
                                     "(/notificacoes), com o código QR"), *options)
         buttons = ("Impressa do dia", *buttons)
-    paper = FormField(PAPER_FACT, PAPER_LABEL + ("" if found else NOTHING_PRINTED), CHOICE,
-                      True, options, buttons=buttons)
-    out: list = []
-    for f in fields:
-        if f.fact == "notification_number":
-            out += [paper, replace(f, label=NUMBER_LABEL, only_if=(PAPER_FACT, PAPER_HANDWRITTEN))]
-        else:
-            out.append(f)
-    return tuple(out)
+    return PAPER_LABEL + ("" if found else NOTHING_PRINTED), options, buttons
 
 
 async def paper_facts(core: Core, s: AsyncSession, code: str, protocol: str,

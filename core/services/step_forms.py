@@ -16,7 +16,7 @@ Faces (the bot) only render the fields and hand the answers back.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Awaitable, Callable, Mapping
@@ -189,9 +189,29 @@ async def step_form(core: Core, telegram_id: int, protocol: str, code: str) -> S
     if code in REVIEW_STEPS:
         fields = (*await _review_field(core, card), *fields)
     if code == affixed_notices.STEP:  # which paper was affixed (printed, or filled by hand)
-        fields = await affixed_notices.paper_fields(core, telegram_id, card.protocol, fields)
+        fields = _with_paper(fields, *await affixed_notices.paper_choice(
+            core, telegram_id, card.protocol))
     return StepForm(card.protocol, code, action.label, action.article, fields,
                     code in DOCUMENT_AFTER, track, card.task_id, card.task_status)
+
+
+def _with_paper(fields: tuple[FormField, ...], label: str,
+                options: tuple[tuple[str, str], ...], buttons: tuple[str, ...]
+                ) -> tuple[FormField, ...]:
+    """The affixing step's form (core.services.affixed_notices): which paper was affixed,
+    before the notice's number, which is asked only for a hand-filled form (a printed notice
+    carries its own)."""
+    paper = FormField(affixed_notices.PAPER_FACT, label, CHOICE, True, options,
+                      buttons=buttons)
+    out: list[FormField] = []
+    for f in fields:
+        if f.fact == "notification_number":
+            out += [paper, replace(f, label=affixed_notices.NUMBER_LABEL,
+                                   only_if=(affixed_notices.PAPER_FACT,
+                                            affixed_notices.PAPER_HANDWRITTEN))]
+        else:
+            out.append(f)
+    return tuple(out)
 
 
 def citizen_words(report: Mapping[str, Any], description: str | None) -> str:
