@@ -37,7 +37,6 @@ SCENARIOS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
         ("notificacoes-do-dia", "notificacoes_do_dia"),
         ("notificacao-afixada", "notificacao_afixada"),
         ("edital-notificacao", "edital_notificacao"),
-        ("notificacao-nao-identificado", "notificacao"),
         ("termo-de-recolhimento", "termo_recolhimento"),
         ("resumo-proprietario", "resumo_proprietario"),
         ("edital-remocao", "edital_remocao"), ("edital-leilao", "edital_leilao"))),
@@ -62,6 +61,8 @@ OFFICE = {"dores-do-indaia": ("Praça do Rosário, 1, Centro", "(37) 3551-0000",
           "dracena": ("Rua Brasil, 1144, Centro", "(18) 3821-8200",
                       "Rua Sete de Setembro, 50, Jardim Bela Vista")}
 PASSWORD = "amostras-somente-local"
+NAMES = ("Ana Ribeiro", "Beto Araújo", "Carla Mendes", "Davi Souza", "Eva Lima", "Fábio Nunes",
+         "Gil Castro")  # the inspectors, one per agency of the law
 
 
 class Clock:
@@ -223,7 +224,6 @@ async def _dores_unknown(w: World, citizen) -> None:
     await ana.press("Pronto", expect="Foto da notificação afixada registrada")
     w.out["edital-notificacao"] = await edital(w, "notificacao", "101/2026")
     await publish(w, "notificacao", [protocol], "DOM nº 100, p. 3")
-    w.out["notificacao-nao-identificado"] = await reissue(w, protocol, "notificacao")
     w.clock.now += timedelta(days=11)  # the 10 days from the publication (Art. 4º, II, b)
     await w.sweep()
     ana = await holder(w, protocol, "Remoção devida")
@@ -342,13 +342,12 @@ async def run_law(slug: str, names: list[str], data_dir: Path) -> dict[str, byte
                                              "csrf": token, "next": "/"})
             w = World(core, bot, panel, clock, out, [])
             for k, agency in enumerate(core.law.agencies.values()):
+                name = NAMES[k % len(NAMES)]
                 r = await w.post("/fiscais", "/fiscais/convidar", {
-                    "name": f"Fiscal {agency.name.split()[0]} {k + 1}", "agency": agency.code,
-                    "matricula": f"12.34{k}-6"})
+                    "name": name, "agency": agency.code, "matricula": f"12.34{k}-6"})
                 code = re.search(r"\b[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}\b",
                                  await r.text()).group(0)
-                p = Phone(bot, User(900 + k, ("Ana", "Beto", "Carla", "Davi", "Eva", "Fábio",
-                                              "Gil")[k % 7]), w.today)
+                p = Phone(bot, User(900 + k, name.split()[0]), w.today)
                 await p.command("fiscal", code, expect="Conta vinculada")
                 w.inspectors.append(p)
             citizen = Phone(bot, User(555, "Maria"), w.today)
@@ -377,7 +376,7 @@ def write(folder: Path, names: list[str] | None = None) -> dict[str, Path]:
         (folder / "png").mkdir(exist_ok=True)
         for stem in PREVIEWS:
             if stem in written:
-                subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "1",
+                subprocess.run(["pdftoppm", "-png", "-r", "45", "-f", "1", "-l", "1",
                                 "-singlefile", str(written[stem]),
                                 str(folder / "png" / stem)], check=True)
     return written

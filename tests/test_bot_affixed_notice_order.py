@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from bot.harness import BotHarness
 from core.documents import affixed_notice_pdf
-from core.documents import samples
+from tests import document_samples as samples
 from core.storage.models import Case, Event, Evidence
 from tests.core_fixtures import clock, make_core, photo  # noqa: F401
 from tests.test_bot_inspector_support import (ANA, NEAR, affix_notice_up_to_confirm,  # noqa: F401
