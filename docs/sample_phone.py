@@ -139,12 +139,14 @@ class Phone:
         answer = next((v for k, v in choices.items() if k in label), None)
         if answer is None:
             answer = next((v for k, v in TYPED if k.lower() in label.lower()), None)
-        if any(b.startswith("⬜") or b.startswith("✅ ") for b in buttons) and answer is None:
+        toggles = [b for b in buttons if b.startswith("⬜")
+                   or (b.startswith("✅ ") and b != "✅ Pronto")]
+        if toggles and answer is None:
             for b in [b for b in buttons if b.startswith("⬜")][:ticks]:
                 await self.press(b)
             await self.press("Continuar", expect="")
         elif "Envie" in (msg.text or "") and "Pronto" in " ".join(buttons) and answer is None:
-            await self.photo(expect="recebid")
+            await self.photo(expect="ecebid")
             await self.press("Pronto", expect="")
         elif answer == "use":
             await self.press("Usar", expect="")
