@@ -54,6 +54,13 @@ SCENARIOS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
 PREVIEWS = ("notificacao", "notificacao-afixada", "termo-de-recolhimento", "auto-de-infracao")
 START = datetime(2026, 11, 30, 13, 0, tzinfo=timezone.utc)  # Monday 30/11/2026, 10:00 in SP
 WHERE = {"dores-do-indaia": (-19.4628, -45.6003), "dracena": (-21.4843, -51.5353)}
+#: Where each Dores scenario's object is (places the Nominatim stand-in knows, far enough apart
+#: not to be taken for the same report): Rua Getúlio Vargas, 100; Rua Sete de Setembro, 45;
+#: Rua Padre Marinho, 33.
+SPOTS = {"dores_vehicle_owner_known": (-19.46212, -45.60098),
+         "dores_furniture": (-19.46452, -45.60187),
+         "dores_vehicle_owner_unknown": (-19.46718, -45.59655)}
+CITIZENS = ("Maria", "Joana", "Paulo", "Rita", "Tiago", "Luísa")
 BOTS = {"dores-do-indaia": "ViaLivreDoresBot", "dracena": "ViaLivreDracenaBot"}
 OFFICE = {"dores-do-indaia": ("Praça do Rosário, 1, Centro", "(37) 3551-0000",
                               "Av. Brasil, 900, Distrito Industrial"),
@@ -197,7 +204,7 @@ async def publish(w: World, kind: str, protocols: list[str], reference: str) -> 
 # -- the scenarios ------------------------------------------------------------------------------
 
 async def dores_vehicle_owner_known(w: World, citizen) -> None:
-    protocol = await report(w, citizen, "Veículo motorizado", WHERE["dores-do-indaia"])
+    protocol = await report(w, citizen, "Veículo motorizado", SPOTS["dores_vehicle_owner_known"])
     ana = await holder(w, protocol)
     await open_case(ana, protocol)
     mark = w.bot.api.mark()
@@ -208,8 +215,8 @@ async def dores_vehicle_owner_known(w: World, citizen) -> None:
 async def _dores_unknown(w: World, citizen) -> None:
     from bot.standin.botapi import User
     from docs.sample_phone import Phone
-    protocol = await report(w, citizen, "Veículo motorizado", WHERE["dores-do-indaia"],
-                            plate="QRS4E56", words="Parado há meses na esquina, sem pneus")
+    protocol = await report(w, citizen, "Veículo motorizado",
+                            SPOTS["dores_vehicle_owner_unknown"], plate="QRS4E56", words="Parado há meses na esquina, sem pneus")
     ana = await holder(w, protocol)
     await open_case(ana, protocol)
     mark = w.bot.api.mark()
@@ -248,7 +255,7 @@ async def _dores_unknown(w: World, citizen) -> None:
 
 
 async def dores_furniture(w: World, citizen) -> None:
-    protocol = await report(w, citizen, "Móvel de grande porte", WHERE["dores-do-indaia"],
+    protocol = await report(w, citizen, "Móvel de grande porte", SPOTS["dores_furniture"],
                             words="Sofá de três lugares largado na calçada")
     who = await holder(w, protocol)
     await open_case(who, protocol)
@@ -348,9 +355,10 @@ async def run_law(slug: str, names: list[str], data_dir: Path) -> dict[str, byte
                 p = Phone(bot, User(900 + k, name.split()[0]), w.today)
                 await p.command("fiscal", code, expect="Conta vinculada")
                 w.inspectors.append(p)
-            citizen = Phone(bot, User(555, "Maria"), w.today)
-            for name in names:
-                await RUN[name](w, citizen)
+            for name in names:  # each scenario's own citizen, who gets its case's news
+                k = list(SCENARIOS).index(name)
+                await RUN[name](w, Phone(bot, User(600 + k, CITIZENS[k % len(CITIZENS)]),
+                                         w.today))
     finally:
         await core.close()
     return out

@@ -61,3 +61,14 @@ def test_docs_samples_hold_each_generated_file_and_the_readme_its_previews():
     source = (ROOT / "docs" / "samples.py").read_text()
     assert "apply_transition" not in source and "submit_report" not in source  # no facts
     # written by hand: the documents come from the bot's and the panel's answers
+
+
+def test_one_scenario_runs_through_the_real_bot_and_panel(tmp_path):
+    """The generator itself, on its shortest scenario (a street vendor's goods in Dracena,
+    Art. 4º, §1º): the note comes out of the bot's chat, dated by the generator's clock."""
+    written = generator.write(tmp_path, ["dracena_street_vendor"])
+    assert set(written) == {"nota-de-apreensao"}
+    from pypdf import PdfReader
+    text = " ".join((p.extract_text() or "")
+                    for p in PdfReader(written["nota-de-apreensao"]).pages)
+    assert "30/11/2026" in text and "Art. 4º" in text
