@@ -25,6 +25,7 @@ EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cid
                 "assignment_pending": "Sem fiscal disponível: aguardando atribuição",
                 "document_issued": "Documento emitido",
                 "step_photos": "Fotos registradas depois do passo",
+                "notice_prepared": "Notificação impressa para afixar (notificações do dia)",
                 "owner_statement": "Declaração do proprietário (a verificar pelo fiscal)",
                 "owner_statement_withdrawn": "Proprietário desfez a declaração (não é mais "
                                              "preciso verificar)",
@@ -45,6 +46,7 @@ EXTRA_FACT_LABELS = {
     "owner_identified": "proprietário identificado", "document": "documento",
     "filename": "arquivo", "needs_verification": "a verificar pelo fiscal",
     "retention_days": "prazo de guarda (dias)", "sha256": "arquivos",
+    "number": "número", "day": "para o dia",
     "media_urls": "fotos indicadas por endereço (Open311, media_url)",
     "owner_statement_kind": "tipo de declaração", "submitted_via": "registrado por",
     "owner_cpf": "CPF/CNPJ do proprietário/responsável", "auto_number": "número do auto",
@@ -61,11 +63,13 @@ EXTRA_FACT_LABELS = {
 #: How the panel words a few coded values (the owner's statement, who submitted a step).
 VALUE_LABELS = {"owner_statement_kind": {"removed": "já retirei", "will_remove": "vou retirar",
                                          "withdrawn": "declaração desfeita"},
-                "submitted_via": {VIA_OWNER: "o proprietário, pelo Telegram"}}
+                "submitted_via": {VIA_OWNER: "o proprietário, pelo Telegram"},
+                "notice_paper": {"prepared": "notificação impressa do dia (mesmo documento)",
+                                 "handwritten": "formulário em branco preenchido à mão"}}
 #: What the citizen told in the report, in the order the case page shows it.
 REPORT_FACTS = ("make_model", "colour", "time_there", "signs", "location_kind")
 #: Event data that is internal plumbing, not for reading (ids, coordinates, hashes).
-HIDDEN_FACTS = {"from", "lat", "lon", "inspector", "prior_deadline"}
+HIDDEN_FACTS = {"from", "lat", "lon", "inspector", "prior_deadline", "inspector_id"}
 #: Facts that hold stored files (hashes or Telegram ids): shown as a count.
 FILE_FACTS = {"photos", "removal_photos", "notice_photo", "sha256"}
 DOCUMENT_LABELS = {"notificacao": "Notificação ao proprietário",

@@ -27,6 +27,7 @@ def setup(app: web.Application) -> None:
     r.add_post("/fiscais/convidar", a.invite)
     r.add_post("/fiscais/{id:\\d+}/desativar", a.deactivate)
     r.add_post("/fiscais/{id:\\d+}/matricula", a.registration)
+    r.add_post("/fiscais/{id:\\d+}/notificacoes-do-dia", a.day_notices)
     r.add_get("/tarifas", a.tariffs_page)
     r.add_post("/tarifas", a.tariff_add)
     r.add_post("/feriados", a.closure_add)

@@ -6,6 +6,7 @@ from datetime import date
 from aiohttp import web
 
 from admin import params
+from admin.files import file_response
 from admin.web import core_of, redirect, render, require, user_of
 from core.formatting import fmt_date
 from core.parsing import ParseError, parse_date, parse_money
@@ -14,7 +15,7 @@ from core.services.errors import InvalidInput
 from core.services.staff import (CLOSURE_KINDS, ROLE_LABELS, add_closure, add_tariff,
                                  create_user, list_closures, list_users,
                                  remove_closure, set_user_active)
-from core.services import inspectors, tasks
+from core.services import affixed_notices, inspectors, tasks
 
 
 def _date(raw: str, label: str) -> date:
@@ -63,6 +64,18 @@ async def registration(request: web.Request) -> web.StreamResponse:
     value = await inspectors.set_registration(core_of(request), _path_id(request),
                                               str(form.get("matricula", "")))
     raise redirect(request, "/fiscais", f"Matrícula registrada: {value}.")
+
+
+@require()
+async def day_notices(request: web.Request) -> web.StreamResponse:
+    """The inspector's notices of the day, one PDF to print before going out (the same
+    documents the affixing step records: core.services.affixed_notices)."""
+    day = await affixed_notices.prepare_day_notices(core_of(request), _path_id(request),
+                                                    user_of(request).actor())
+    if not day.notices:
+        raise redirect(request, "/fiscais", f"{day.inspector}: nenhuma notificação a afixar "
+                       "hoje (nenhum caso com este fiscal está nessa etapa).")
+    return file_response(day.blob, day.filename.removesuffix(".pdf"), cache="no-store")
 
 
 @require("admin")

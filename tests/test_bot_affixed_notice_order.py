@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from bot.harness import BotHarness
 from core.documents import affixed_notice_pdf
-from core.documents import samples
+from tests import document_samples as samples
 from core.storage.models import Case, Event, Evidence
 from tests.core_fixtures import clock, make_core, photo  # noqa: F401
 from tests.test_bot_inspector_support import (ANA, NEAR, affix_notice_up_to_confirm,  # noqa: F401
@@ -42,10 +42,11 @@ async def test_the_printable_notice_comes_before_the_photo_of_it_affixed_art_4_I
         start = len(bot.api.calls)
         await affix_notice_up_to_confirm(bot, ANA, "N-77/2026")
         await tap(bot, ANA, "Confirmar", expect="Registrado: Afixar notificação")
-        await said(bot, ANA, "envie aqui a foto dela afixada")
+        await said(bot, ANA, "envie aqui a foto da notificação afixada")
         sent = _texts(bot, start)
         document = next(i for i, (m, _) in enumerate(sent) if m == "sendDocument")
-        asked = next(i for i, (_, t) in enumerate(sent) if "foto dela afixada" in t)
+        asked = next(i for i, (_, t) in enumerate(sent)
+                     if "foto da notificação afixada no vidro" in t)
         assert document < asked  # the PDF first, then the photo is asked
         assert not any("foto da notificação" in t for _, t in sent[:document])
         doc = next(c for c in bot.api.calls[start:] if c.method == "sendDocument")

@@ -107,7 +107,8 @@ async def test_owner_unknown_notice_publication_lapse_removal_art_4_II(bot, core
     await open_card(bot, ANA, protocol)
     await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
     await tick(bot, ["Há mais de 30 dias", "Faltam pneus", "Sem motor"])
-    await tap(bot, ANA, "Continuar", expect="número da notificação")  # photo: after the PDF
+    await tap(bot, ANA, "Continuar", expect="papel afixado")
+    await tap(bot, ANA, "Preenchida à mão", expect="número da notificação")
     await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")
     await tap(bot, ANA, "Confirmar", expect="Registrado: Afixar notificação")
     _, pdf = await document(bot, ANA, "notificacao-afixada")

@@ -31,12 +31,13 @@ async def affix_notice(bot, core, protocol):
     await open_card(bot, ANA, protocol)
     await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
     await tick(bot, ["Há mais de 30 dias", "Faltam pneus", "Sem motor"])
-    await tap(bot, ANA, "Continuar", expect="número da notificação")
+    await tap(bot, ANA, "Continuar", expect="papel afixado")
+    await tap(bot, ANA, "Preenchida à mão", expect="número da notificação")
     await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")
     await tap(bot, ANA, "Confirmar", expect="Registrado: Afixar notificação")
     _, pdf = await document(bot, ANA, "notificacao-afixada")
     assert "Art. 4º, II, a" in pdf_text(pdf)
-    await said(bot, ANA, "envie aqui a foto dela afixada")  # Art. 4º, II, a: printed first
+    await said(bot, ANA, "envie aqui a foto da notificação afixada")  # Art. 4º, II, a
     await bot.api.send_video(ANA, MP4)  # the notice must be legible: a photo here
     await said(bot, ANA, "Aqui vale só foto")
     await send_photo(bot, ANA, 7)

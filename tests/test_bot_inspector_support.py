@@ -91,9 +91,11 @@ def pdf_text(reader: PdfReader) -> str:
 
 async def affix_notice_up_to_confirm(h: BotHarness, user: User, number: str) -> None:
     """The "Afixar notificação" step walked to its confirmation (Dores Art. 4º, II, a): three
-    signs of abandonment, the notice's number; the caller presses "Confirmar"."""
+    signs of abandonment, a blank form filled by hand, the number written on it; the caller
+    presses "Confirmar"."""
     await tap(h, user, "Afixar notificação", expect="Marque os sinais")
     for label in ("Há mais de 30 dias", "Faltam pneus", "Sem motor"):
         await tap(h, user, label)
-    await tap(h, user, "Continuar", expect="número da notificação")
+    await tap(h, user, "Continuar", expect="papel afixado no objeto")
+    await tap(h, user, "Preenchida à mão", expect="número da notificação")
     await answer(h, user, number, "Confira antes de registrar")

@@ -25,7 +25,7 @@ async def test_the_reminder_and_the_card_ask_for_the_missing_photo_art_4_II_a(
     await open_card(bot, ANA, protocol)
     await affix_notice_up_to_confirm(bot, ANA, "N-8/2026")
     await tap(bot, ANA, "Confirmar", expect="Registrado: Afixar notificação")
-    await said(bot, ANA, "envie aqui a foto dela afixada")
+    await said(bot, ANA, "envie aqui a foto da notificação afixada")
     # Ana leaves it for later: the card says the photo is missing and offers it
     card = await open_card(bot, ANA, protocol)
     assert "Falta a foto da notificação afixada no objeto (Art. 4º, II, a)" in card.text
@@ -35,7 +35,7 @@ async def test_the_reminder_and_the_card_ask_for_the_missing_photo_art_4_II_a(
     bot.app.bot_data["outbox_wake"].set()
     reminder = await said(bot, ANA, f"Lembrete — protocolo {protocol}")
     assert "Art. 4º, II, a" in reminder.text
-    await tap(bot, ANA, BUTTON, expect="envie aqui a foto dela afixada")
+    await tap(bot, ANA, BUTTON, expect="envie aqui a foto da notificação afixada")
     await send_photo(bot, ANA, 9)
     await tap(bot, ANA, "Pronto", expect="Foto da notificação afixada registrada")
     card = await said(bot, ANA, f"Protocolo {protocol} —")

@@ -21,7 +21,8 @@ async def affix_notice_form(bot, protocol):
     await tap(bot, ANA, "Afixar notificação", expect="Marque os sinais")
     for label in ("Há mais de 30 dias", "Faltam pneus", "Sem motor"):
         await tap(bot, ANA, label)
-    await tap(bot, ANA, "Continuar", expect="número da notificação")  # photo: after the PDF
+    await tap(bot, ANA, "Continuar", expect="papel afixado")
+    await tap(bot, ANA, "Preenchida à mão", expect="número da notificação")
     await answer(bot, ANA, "N-77/2026", "Confira antes de registrar")
 
 

@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from core.documents import (
     affixed_notice_pdf, notification_pdf, owner_summary_pdf, removal_term_pdf,
 )
-from core.documents import samples as s
+from tests import document_samples as s
 from core.documents.qr import qr_png
 
 

@@ -6,7 +6,7 @@ import re
 from pypdf import PdfReader
 
 from core.documents import auto_infracao_pdf, intimacao_pdf, low_value_note_pdf
-from core.documents import samples as s
+from tests import document_samples as s
 
 
 def pages(blob: bytes) -> list[str]:

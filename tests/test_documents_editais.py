@@ -7,7 +7,7 @@ import pytest
 from pypdf import PdfReader
 
 from core.documents import edital_pdf, edital_text
-from core.documents import samples as s
+from tests import document_samples as s
 from core.documents.data import EDITAL_KINDS, EDITAL_LEILAO, EDITAL_NOTIFICACAO, EDITAL_REMOCAO
 
 CPF = re.compile(r"\d{3}\.?\d{3}\.?\d{3}-?\d{2}")

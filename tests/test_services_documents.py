@@ -11,7 +11,8 @@ from sqlalchemy import select
 
 from core.identifiers import format_case_code
 from core.services.cases import apply_transition
-from core.services.documents import (edital_entries, issue_affixed_notice, issue_apprehension,
+from core.services.affixed_notices import issue_affixed_notice
+from core.services.documents import (edital_entries, issue_apprehension,
                                      issue_auto_infracao, issue_edital, issue_intimacao,
                                      issue_low_value_note, issue_notification,
                                      issue_removal_term)

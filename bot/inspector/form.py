@@ -87,9 +87,10 @@ def field_buttons(f: FormField, d: dict) -> tuple[str, list[list[tuple[str, str]
     more = ""
     rows: list[list[tuple[str, str]]] = []
     value = d["facts"].get(f.fact)
-    if f.kind in (CRITERIA, PARTS):
+    if f.kind in (CRITERIA, PARTS, CHOICE):  # each option's full label, if its button is short
         more += "".join("\n" + texts.OPTION_LINE.format(button=f.button(k), label=label)
                         for k, (_, label) in enumerate(f.options) if f.button(k) != label)
+    if f.kind in (CRITERIA, PARTS):
         rows = _toggles(f, d)
         if f.kind == PARTS:
             rows.append([(texts.NO_PARTS_BUTTON, _b(d, "noparts"))])

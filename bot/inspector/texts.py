@@ -80,8 +80,20 @@ DONE_STEP = "✅ Registrado: {label} ({article}).\nProtocolo {protocol}: {state}
 DEADLINE = "Prazo: {description} até {due} ({article})."
 FORM_CANCELLED = "Ação cancelada. Nada foi registrado."
 DOCUMENT_CAPTION = "{name} — protocolo {protocol}"
-AFFIX_NOW = ("🖨️ Imprima a notificação acima (com o código QR), afixe-a no vidro ou na lataria "
-             "do objeto e envie aqui a foto dela afixada ({article}). Depois toque em Pronto.")
+AFFIX_NOW = ("📷 Acima, a via do sistema, com o mesmo número do papel afixado. Agora envie aqui "
+             "a foto da notificação afixada no vidro ou na lataria do objeto, com o número "
+             "legível: ela é o registro do papel afixado ({article}). Depois toque em Pronto.")
+DAY_NOTICES_NONE = ("Nenhuma notificação a afixar hoje: nenhum caso com você está na etapa em "
+                    "que a notificação é afixada no objeto (Art. 4º, II, a). Veja suas tarefas "
+                    "em /tarefas.")
+DAY_NOTICES_HEAD = ("🖨️ Notificações do dia {day}: {n} — imprima o PDF abaixo antes de sair "
+                    "(uma página por notificação, com o número e o código QR).")
+DAY_NOTICES_LINE = "• Nº {number} — {address}"
+DAY_NOTICES_TAIL = ("No local: afixe a do caso, escreva a hora no espaço em branco e registre "
+                    "“Afixar notificação” → “Impressa do dia”. Sem a impressa, use um "
+                    "formulário em branco preenchido à mão → “Preenchida à mão”. Uma "
+                    "notificação impressa hoje só vale hoje.")
+DAY_NOTICES_CAPTION = "Notificações do dia {day} — {n} notificação(ões)"
 NO_PHOTO_PENDING = ("Não há foto pendente no caso {protocol} com você: ela já foi registrada, "
                     "ou o caso mudou de etapa ou de fiscal. Veja suas tarefas em /tarefas.")
 PHOTO_PENDING = "⚠️ Falta a {label} ({article})."

@@ -2,16 +2,29 @@
 notificação ... no vidro ou lataria do veículo, chassi ou carroceria, para que o
 proprietário/responsável pelo bem o remova do espaço público no prazo máximo de 10 dias".
 Large type, readable from outside the car. The law calls this "Anexo II" but the annex printed
-under that name is the termo de recolhimento, so this layout is our own."""
+under that name is the termo de recolhimento, so this layout is our own.
+
+A fiscal in the street has no printer: the notices are printed before going out (the day's
+notices: a cover listing them, then each notice exactly as recorded, day_notices_pdf), the hour
+of affixing left blank for the pen; or a blank form is filled by hand, and the system's copy
+says so."""
 from __future__ import annotations
 
-from core.documents.data import AffixedNoticeData
+import io
+
+from core.documents.data import (PAPER_HANDWRITTEN, PAPER_PREPARED, AffixedNoticeData,
+                                 DayNoticesCover)
 from core.documents.pdf import DocumentPDF
 
 PUBLICATION_DEADLINE = (
     "PRAZO: esta notificação também será publicada no Diário Oficial do Município. A remoção "
     "ao pátio só poderá ocorrer depois de 10 (dez) dias contados da data dessa publicação "
     "(Art. 4º, II, b). Acompanhe a data pelo código abaixo ou no setor de fiscalização.")
+BLANK_HOUR = "____:____"
+HANDWRITTEN_NOTE = (
+    "Via do sistema. A notificação afixada no objeto foi preenchida à mão pelo fiscal, em "
+    "formulário impresso, com este mesmo número; a foto dela afixada está registrada no "
+    "processo e vale como registro do papel afixado.")
 
 
 #: The code's side, largest first: the largest that leaves the whole notice on its one page,
@@ -45,10 +58,12 @@ def _notice(data: AffixedNoticeData, qr_side: float) -> DocumentPDF:
     else:
         pdf.para(f"PRAZO: vence em {d.due_in_full} ({d.due_date}) — {d.article}", size=17,
                  align="L", bold=True)
-    pdf.para(f"CASO: {data.case_code}", size=20, align="L", bold=True)
+    pdf.para((f"Nº {data.number} — " if data.number else "") + f"CASO: {data.case_code}",
+             size=18 if data.number else 20, align="L", bold=True)
     pdf.labelled("Objeto: ", data.obj.short(), size=12)
     pdf.labelled("Local: ", data.address, size=12)
-    pdf.labelled("Afixada em: ", f"{data.issued_on}, às {data.issued_at}, por "
+    hour = BLANK_HOUR if data.paper == PAPER_PREPARED else data.issued_at
+    pdf.labelled("Afixada em: ", f"{data.issued_on}, às {hour}, por "
                  f"{data.inspector.name} ({data.inspector.signs_as})", size=12)
     pdf.ln(3)
     pdf.qr_block(data.link.url, size=qr_side, text_size=11,
@@ -56,6 +71,47 @@ def _notice(data: AffixedNoticeData, qr_side: float) -> DocumentPDF:
                          "prazos, documentos e custos no Telegram")
     pdf.ln(2)
     pdf.para("Informações: " + data.info, size=12, align="C")
+    if data.paper == PAPER_HANDWRITTEN:
+        pdf.note(HANDWRITTEN_NOTE)
     if not data.removal_after_publication:
         pdf.note(d.explanation)
     return pdf
+
+
+def day_notices_pdf(cover: DayNoticesCover, notices: list[bytes]) -> bytes:
+    """The day's notices in one PDF to print: a cover listing them (number, case, object,
+    place, a box to tick), then each notice's pages exactly as recorded (same bytes as the
+    document the step records, so the same SHA-256)."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    for blob in (_cover_pdf(cover), *notices):
+        writer.append(PdfReader(io.BytesIO(blob)))
+    writer.add_metadata({"/Title": f"Notificações do dia {cover.day} — {cover.inspector.name}",
+                         "/Creator": "Via Livre"})
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _cover_pdf(cover: DayNoticesCover) -> bytes:
+    pdf = DocumentPDF(f"Notificações do dia {cover.day}", cover.generated_at, cover.header)
+    pdf.add_page()
+    pdf.city_header()
+    pdf.title_line(f"NOTIFICAÇÕES A AFIXAR — {cover.day}", size=16)
+    pdf.labelled("Fiscal: ", f"{cover.inspector.name} ({cover.inspector.agency})"
+                 + (f" — matrícula {cover.inspector.registration}"
+                    if cover.inspector.registration else ""), size=11)
+    pdf.ln(2)
+    pdf.para(f"{len(cover.lines)} notificação(ões) nas páginas seguintes, uma por caso "
+             "(Art. 4º, II, a). Afixe cada uma no vidro ou na lataria do objeto, escreva a hora "
+             "no espaço em branco e registre no bot: “Afixar notificação” → “Impressa do dia”; "
+             "depois envie a foto dela afixada. Não afixada hoje, não vale em outro dia: "
+             "descarte-a (a data impressa é a de hoje).", size=10, align="L")
+    for k, line in enumerate(cover.lines, 1):
+        pdf.ln(1.5)
+        pdf.labelled(f"☐ {k}. Nº {line.number} — caso {line.case_code}", "", size=11)
+        pdf.labelled("     Objeto: ", line.obj or "—", size=10)
+        pdf.labelled("     Local: ", line.address, size=10)
+        pdf.labelled("     SHA-256 da via do sistema: ", line.sha256, size=7)
+    return bytes(pdf.output())

@@ -169,6 +169,35 @@ class AffixedNoticeData:
     #: The law reading (setting affixed_notice_lapses False): removal waits for the 10 days
     #: counted from the Diário Oficial publication (Art. 4º, II, b), so no firm date is printed.
     removal_after_publication: bool = False
+    number: str = ""  # the notice's number (fact notification_number), printed on it
+    #: How the paper reached the object: "" (issued at the step), PAPER_PREPARED (printed
+    #: before going out: the hour of affixing is left blank for the pen) or
+    #: PAPER_HANDWRITTEN (a blank form filled by hand: this is the system's copy).
+    paper: str = ""
+
+
+PAPER_PREPARED = "prepared"
+PAPER_HANDWRITTEN = "handwritten"
+
+
+@dataclass(frozen=True)
+class DayNoticeLine:
+    """One line of the day's notices' cover: what the inspector checks off in the street."""
+
+    number: str
+    case_code: str
+    obj: str
+    address: str
+    sha256: str  # of the notice as recorded (the step records this same document)
+
+
+@dataclass(frozen=True)
+class DayNoticesCover:
+    header: CityHeader
+    day: str  # dd/mm/aaaa
+    inspector: Inspector
+    lines: tuple[DayNoticeLine, ...]
+    generated_at: datetime
 
 
 @dataclass(frozen=True)

@@ -147,9 +147,10 @@ def _require_state(case: Case, states: tuple[str, ...], what: str,
 
 async def keep(core: Core, s: AsyncSession, case: Case, by: ActorRef, kind: str,
                filename: str, blob: bytes, article: str | None, *,
-               basis: Recorded | None = None) -> Issued:
+               basis: Recorded | None = None, prepared: bool = False) -> Issued:
     """Store the PDF, attach it to the case and record its hash in the timeline, with the
-    state, deadline and moment it was issued for (`basis`: what a re-issue prints again)."""
+    state, deadline and moment it was issued for (`basis`: what a re-issue prints again;
+    `prepared`: the paper was printed before the step, so a re-issue gives the same bytes)."""
     sha = core.evidence.put(blob)
     await attach(core, s, case.id, EvidenceIn(sha, "application/pdf", "document"))
     data: dict[str, Any] = {"document": kind, "sha256": sha, "filename": filename}
@@ -158,6 +159,8 @@ async def keep(core: Core, s: AsyncSession, case: Case, by: ActorRef, kind: str,
         data["basis"] = {"state": basis.state, "deadline": basis.deadline,
                          "at": basis.at.isoformat(),
                          "signer": {"kind": who.kind, "id": who.id, "name": who.name}}
+        if prepared:
+            data["basis"]["prepared"] = True
     await append_event(s, case, by, "document_issued", article, data,
                        public=False, at=core.now())
     return sha, filename, blob
@@ -173,7 +176,7 @@ def _now(core: Core) -> datetime:
     return core.now().astimezone(TZ)
 
 
-# -- Dores: notification, affixed notice, termo ------------------------------------------------
+# -- Dores: notification, termo (the affixed notice: core.services.affixed_notices) ------------------------------------------------
 
 async def issue_notification(core: Core, protocol: str, by: ActorRef, *,
                              session: AsyncSession | None = None,
@@ -205,37 +208,6 @@ async def issue_notification(core: Core, protocol: str, by: ActorRef, *,
         return await keep(core, s, case, by, "notificacao",
                           f"notificacao-{case.protocol}.pdf", pdfs.notification_pdf(data),
                           d["article"], basis=_basis(state, d, now, recorded))
-
-
-async def issue_affixed_notice(core: Core, protocol: str, by: ActorRef, *,
-                               session: AsyncSession | None = None,
-                               recorded: Recorded | None = None) -> Issued:
-    """The notice affixed on the object when the owner is not identified (Art. 4º, II, a)."""
-    async with _unit(core, session) as s:
-        case = await load_case(s, protocol, for_update=True)
-        state, d, now = _as_of(core, case, recorded)
-        _require_state(case, ("notice_affixed",), "A notificação afixada", state)
-        if not d:
-            raise InvalidInput("O caso não tem prazo registrado para a notificação afixada.")
-        st = core.settings
-        data = D.AffixedNoticeData(
-            header(core), format_case_code(case.case_code), object_data(core, case),
-            case.address or f"{case.lat:.5f}, {case.lon:.5f}", deadline_text(d),
-            fmt_date(now), fmt_time(now), await signer(core, s, case, by, recorded),
-            await owner_link(core, s, case),
-            f"{office_contact(st, core.law.city)}. Pátio: {depot_address(st)} — "
-            f"{st.depot_hours}", now, removal_after_publication=_waits_for_publication(core))
-        return await keep(core, s, case, by, "notificacao_afixada",
-                          f"notificacao-afixada-{case.protocol}.pdf",
-                          pdfs.affixed_notice_pdf(data), d["article"],
-                          basis=_basis(state, d, now, recorded))
-
-
-def _waits_for_publication(core: Core) -> bool:
-    """The law reading of Art. 4º, II, a and b (setting affixed_notice_lapses): when the
-    affixed notice's own 10 days do not lapse, removal waits for the publication's."""
-    setting = core.law.settings.get("affixed_notice_lapses")
-    return setting is not None and not setting.value
 
 
 _NO_DATE = D.DeadlineText("—", "—", "—", "")

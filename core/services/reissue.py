@@ -16,6 +16,7 @@ from typing import Any, Awaitable, Callable
 from sqlalchemy import select
 
 from core.services import documents as docs
+from core.services.affixed_notices import issue_affixed_notice, reissue_prepared
 from core.services.cases import load_case
 from core.services.context import Core
 from core.services.document_facts import Recorded
@@ -26,7 +27,7 @@ from core.storage.timeline import ActorRef
 #: Each document a step issues, by the code keep() records ("document" of the event).
 ISSUERS: dict[str, Callable[..., Awaitable[docs.Issued]]] = {
     "notificacao": docs.issue_notification,
-    "notificacao_afixada": docs.issue_affixed_notice,
+    "notificacao_afixada": issue_affixed_notice,
     "termo_recolhimento": docs.issue_removal_term,
     "auto_infracao": docs.issue_auto_infracao,
     "intimacao": docs.issue_intimacao,
@@ -102,4 +103,6 @@ async def reissue(core: Core, ref: str, kind: str, by: ActorRef) -> docs.Issued:
         ev = _latest(await _events(s, case.id)).get(kind)
         if ev is None:
             raise InvalidInput(NOT_ISSUED)
+        if ((ev.data or {}).get("basis") or {}).get("prepared"):  # printed before its step
+            return await reissue_prepared(core, s, case, by, ev)
         return await ISSUERS[kind](core, case.protocol, by, session=s, recorded=_recorded(ev))

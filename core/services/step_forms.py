@@ -27,7 +27,7 @@ from core.documents.data import MISSING_PARTS
 from core.formatting import TZ, fmt_cpf_cnpj, fmt_date, fmt_kilograms, fmt_money
 from core.identifiers import format_plate
 from core.parsing import ParseError, parse_text, read_fact
-from core.services import documents as docs
+from core.services import affixed_notices, documents as docs
 from core.services.cases import TransitionResult, apply_transition, case_facts, load_case
 from core.services.context import Core
 from core.services.document_facts import (CHASSIS, COLOUR, MAKE, MODEL, PLATE_MUNICIPALITY,
@@ -52,7 +52,8 @@ MAX_TEXT = 1000
 #: Labels of the facts this module adds (the lifecycles label the ones they require).
 EXTRA_LABELS = {"owner_contact": "contato do proprietário/responsável (telefone ou e-mail)",
                 "vendor_name": "nome do ambulante (se informado)",
-                "offender_address": "endereço em que o infrator foi intimado"}
+                "offender_address": "endereço em que o infrator foi intimado",
+                affixed_notices.PAPER_FACT: affixed_notices.PAPER_LABEL}
 
 #: Optional facts asked after a step's own (fact after which to ask, extra fact).
 EXTRA_AFTER = {("low_value_note", "goods_list"): "vendor_name",  # Dracena Art. 4º, §1º
@@ -69,8 +70,9 @@ REVIEW_STEPS = frozenset({"notify_owner", "affix_notice", "depot_entry"})
 
 
 #: Photos asked right after a step and its document, because they show the document itself:
-#: Dores Art. 4º, II, a — the notice is printed (with its QR code), affixed "no vidro ou
-#: lataria do veículo", then photographed affixed (record_after_step).
+#: Dores Art. 4º, II, a — the notice (printed before going out, or a blank form filled by
+#: hand: core.services.affixed_notices) affixed "no vidro ou lataria do veículo" is
+#: photographed there; the photo is the record of the paper affixed (record_after_step).
 AFTER_STEP = {"affix_notice": "notice_photo"}
 
 
@@ -208,6 +210,9 @@ async def step_form(core: Core, telegram_id: int, protocol: str, code: str) -> S
     fields = tuple(_collection_offer(f, facts) for f in fields)
     if code in REVIEW_STEPS:
         fields = (*_review_fields(core, card, facts), *fields)
+    if code == affixed_notices.STEP:  # which paper was affixed (printed, or filled by hand)
+        fields = _with_paper(fields, *await affixed_notices.paper_choice(
+            core, telegram_id, card.protocol))
     return StepForm(card.protocol, code, action.label, action.article, fields,
                     code in DOCUMENT_AFTER, track, card.task_id, card.task_status)
 
@@ -227,6 +232,25 @@ def _collection_offer(f: FormField, facts: Mapping[str, Any]) -> FormField:
         return replace(f, now=False)
     return replace(f, suggestion=when.isoformat(), now=False,
                    suggestion_text=when.strftime("%d/%m/%Y %H:%M"))
+
+
+def _with_paper(fields: tuple[FormField, ...], label: str,
+                options: tuple[tuple[str, str], ...], buttons: tuple[str, ...]
+                ) -> tuple[FormField, ...]:
+    """The affixing step's form (core.services.affixed_notices): which paper was affixed,
+    before the notice's number, which is asked only for a hand-filled form (a printed notice
+    carries its own)."""
+    paper = FormField(affixed_notices.PAPER_FACT, label, CHOICE, True, options,
+                      buttons=buttons)
+    out: list[FormField] = []
+    for f in fields:
+        if f.fact == "notification_number":
+            out += [paper, replace(f, label=affixed_notices.NUMBER_LABEL,
+                                   only_if=(affixed_notices.PAPER_FACT,
+                                            affixed_notices.PAPER_HANDWRITTEN))]
+        else:
+            out.append(f)
+    return tuple(out)
 
 
 def _words(value: Any, limit: int = 60) -> str:
@@ -344,6 +368,7 @@ async def perform_step(core: Core, telegram_id: int, protocol: str, code: str,
     async with core.db.unit_of_work() as s:
         inspector = await require_inspector(core, telegram_id, code, form.protocol, session=s)
         by = actor_ref(inspector)
+        given = await affixed_notices.paper_facts(core, s, code, form.protocol, inspector, given)
         result = await apply_transition(core, form.protocol, code, by, given,
                                         agency=inspector.agency, session=s)
         for sha in photos:

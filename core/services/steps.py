@@ -15,6 +15,7 @@ from typing import Any, Awaitable, Callable, Mapping
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.services import documents as docs
+from core.services.affixed_notices import issue_affixed_notice
 from core.services.cases import TransitionResult, apply_transition
 from core.services.context import Core
 from core.storage.timeline import ActorRef
@@ -24,7 +25,7 @@ from core.storage.timeline import ActorRef
 #: in the depot register)).
 DOCUMENT_AFTER: dict[str, Callable[..., Awaitable[docs.Issued]]] = {
     "notify_owner": docs.issue_notification,
-    "affix_notice": docs.issue_affixed_notice,
+    "affix_notice": issue_affixed_notice,
     "depot_entry": docs.issue_removal_term,
     "issue_auto": docs.issue_auto_infracao,
     "issue_auto_absent": docs.issue_auto_infracao,

@@ -1,17 +1,12 @@
-"""Sample data for every document (tests and docs/samples/). Fictitious people and numbers.
-
-Regenerate the sample PDFs, and the PNG previews the README shows (docs/samples/png, first
-page, when poppler's pdftoppm is installed): `python -m core.documents.samples docs/samples`."""
+"""Hand-made data for the renderers' unit tests (core/documents: data in, bytes out).
+Fictitious people and numbers. The samples in docs/samples are not made from these: they come
+from the real flow (python -m docs.samples docs/samples)."""
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from decimal import Decimal
-from pathlib import Path
 
 from core.identifiers import format_case_code
 from core.documents.data import (
@@ -241,36 +236,3 @@ def builders() -> dict[str, Callable[[], bytes]]:
         "intimacao.pdf": lambda: d.intimacao_pdf(intimacao()),
         "resumo-proprietario.pdf": lambda: d.owner_summary_pdf(owner_summary()),
     }
-
-
-def build_all() -> dict[str, bytes]:
-    """Every document with sample data, by file name."""
-    return {name: build() for name, build in builders().items()}
-
-
-#: The samples the README shows as pictures (docs/samples/png/<name>.png).
-PREVIEWS = ("notificacao.pdf", "notificacao-afixada.pdf", "termo-de-recolhimento.pdf",
-            "auto-de-infracao.pdf")
-
-
-def write(out: Path, previews: bool = True) -> list[Path]:
-    """Write every sample PDF into `out` and, if pdftoppm is installed and `previews`, the
-    first page of PREVIEWS as PNG into `out`/png. Returns the files written."""
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, blob in build_all().items():
-        (out / name).write_bytes(blob)
-        written.append(out / name)
-    if previews and shutil.which("pdftoppm"):
-        (out / "png").mkdir(exist_ok=True)
-        for name in PREVIEWS:
-            stem = out / "png" / name.removesuffix(".pdf")
-            subprocess.run(["pdftoppm", "-r", "45", "-png", "-f", "1", "-l", "1",
-                            "-singlefile", str(out / name), str(stem)], check=True, timeout=60)
-            written.append(stem.with_suffix(".png"))
-    return written
-
-
-if __name__ == "__main__":
-    for path in write(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/samples")):
-        print(path)
