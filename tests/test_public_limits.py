@@ -189,3 +189,17 @@ def test_no_public_state_or_step_speaks_of_the_police():
             for t in lc.transitions.values():
                 if lc.public_step(t.code):
                     assert not any(w in t.label.lower() for w in words), (slug, t.code)
+
+
+async def test_a_clients_first_requests_at_once_are_all_counted(core):
+    """A page and its photo arrive together: the first requests of a new client create its
+    guard once, never a 500 (a unique-key race on PostgreSQL), and each is counted."""
+    import asyncio
+
+    from sqlalchemy import select
+
+    from core.storage.models import PublicGuard
+    await asyncio.gather(*(public_access.hit(core, f"2001:db8:5:5::{i}") for i in range(8)))
+    async with core.db.read() as s:
+        guards = (await s.execute(select(PublicGuard))).scalars().all()
+    assert [(g.key, g.hits) for g in guards] == [("rate:2001:db8:5:5::/64", 8)]

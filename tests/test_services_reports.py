@@ -76,6 +76,8 @@ async def test_nearby_finds_same_category_within_radius_only(core, photo):
     found = await find_nearby(core, "motor_vehicle", CENTRE[0] + 0.0002, CENTRE[1])
     assert [f.protocol for f in found] == ["2026-000001"]
     assert 20 < found[0].distance_m < 25 and found[0].photo_sha256
+    # another citizen's case: its public projection, never the address they typed
+    assert found[0].address == "bairro não informado" and found[0].state_label
 
 
 async def test_supporting_report_subscribes_without_new_case(core, photo):

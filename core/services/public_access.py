@@ -38,6 +38,7 @@ from core.services.owner_access import WRONG_ANSWER, _cool_down_message, count_f
 from core.services.owner_proof import _owner_document, proof_of
 from core.services.owner_view import OwnerView, _build_view
 from core.services.public_case import PublicCase, load_public
+from core.storage.dialect import insert_ignore
 from core.storage.models import Case, Event, PublicGuard
 
 RATE_LIMIT = 60
@@ -69,11 +70,11 @@ def _key(kind: str, visitor: str) -> str:
 
 
 async def _guard(s, key: str) -> PublicGuard:
-    guard = await s.get(PublicGuard, key, with_for_update=True)
-    if guard is None:
-        guard = PublicGuard(key=key, failures=0, hits=0)
-        s.add(guard)
-    return guard
+    """The client's guard row, locked; created when missing without a race (a page and its
+    photo arrive together: two first requests must not both insert it)."""
+    await s.execute(insert_ignore(s, PublicGuard.__table__,
+                                  {"key": key, "failures": 0, "hits": 0}, ["key"]))
+    return await s.get(PublicGuard, key, with_for_update=True, populate_existing=True)
 
 
 async def hit(core: Core, visitor: str) -> None:
