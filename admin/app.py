@@ -18,8 +18,8 @@ from aiohttp import web
 
 from admin import filters, open311_format
 from admin.params import params_middleware
-from admin.security import (SECURITY_HEADERS, csp, SESSION_COOKIE, SESSION_HOURS, LoginThrottle,
-                            Session, Signer, load_secret, read_session)
+from admin.security import (HSTS, SECURITY_HEADERS, csp, SESSION_COOKIE, SESSION_HOURS,
+                            LoginThrottle, Session, Signer, load_secret, read_session, safe_next)
 from admin.web import CORE, PLACEHOLDERS, SESSION, SETTINGS, SIGNER, THROTTLE, USER, render
 from core.services import placeholders
 from core.services.context import Core
@@ -48,6 +48,8 @@ def _decorate(request: web.Request, resp: web.StreamResponse) -> None:
     for k, v in SECURITY_HEADERS.items():
         resp.headers.setdefault(k, v)
     resp.headers.setdefault("Content-Security-Policy", csp(request.app[SETTINGS].map_tile_url))
+    if request.app[SETTINGS].admin_cookie_secure:  # served over HTTPS: browsers keep to it
+        resp.headers.setdefault("Strict-Transport-Security", HSTS)
     if not request.path.startswith("/static/"):
         resp.headers.setdefault("Cache-Control", "no-store")
     session: Session | None = request.get(SESSION)
@@ -99,10 +101,10 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
     except USER_ERRORS as exc:
         if api:
             return open311_format.error(request, open311_format.status_of(exc), exc.message)
-        back = request.headers.get("Referer", "")
-        if request.method == "POST" and back.startswith(f"{request.scheme}://{request.host}/"):
+        back = _local_referer(request)
+        if request.method == "POST" and back:
             from admin.web import redirect
-            raise redirect(request, back.split(request.host, 1)[1], exc.message, "error")
+            raise redirect(request, back, exc.message, "error")
         return render(request, "error.html", {"title": "Não foi possível concluir",
                                               "message": exc.message}, status=400)
     except Exception:  # a bug: logged with its trace, the person sees a plain Portuguese page
@@ -112,6 +114,17 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
         return render(request, "error.html", {
             "title": "Erro interno", "message": "Algo deu errado do nosso lado. A equipe técnica "
             "foi avisada pelo registro do servidor; tente de novo mais tarde."}, status=500)
+
+
+def _local_referer(request: web.Request) -> str | None:
+    """The Referer's path when it is a page of this panel, by the same check as the login's
+    `next` (safe_next); None otherwise ("http://host//evil.example/x" is another site)."""
+    prefix = f"{request.scheme}://{request.host}"
+    back = request.headers.get("Referer", "")
+    if not back.startswith(prefix + "/"):
+        return None
+    path = back[len(prefix):]
+    return path if safe_next(path) == path else None
 
 
 def _jinja(app: web.Application) -> None:

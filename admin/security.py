@@ -78,6 +78,10 @@ def csp(tile_url: str = "") -> str:
             "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
+#: Strict-Transport-Security, sent on every response when ADMIN_COOKIE_SECURE=true (the panel
+#: is served over HTTPS): a year, subdomains included.
+HSTS = "max-age=31536000; includeSubDomains"
+
 SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",

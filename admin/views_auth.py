@@ -8,6 +8,7 @@ from aiohttp import web
 from admin.security import Session, safe_next
 from admin.visitor import visitor_ip
 from admin.web import CORE, SESSION, THROTTLE, USER, redirect, render, require
+from core.services.public_access import client_key
 from core.services.staff import StaffUserInfo, authenticate, change_password, end_sessions
 
 
@@ -22,7 +23,7 @@ async def login(request: web.Request) -> web.StreamResponse:
     username = str(form.get("username", "")).strip().lower()
     password = str(form.get("password", ""))
     nxt = safe_next(str(form.get("next", "/")))
-    ip = visitor_ip(request)
+    ip = client_key(visitor_ip(request))  # an IPv6 client by its /64, as the public limits
     throttle = request.app[THROTTLE]
     db = request.app[CORE].db
     wait = await throttle.blocked_for(db, username, ip)

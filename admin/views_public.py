@@ -14,7 +14,7 @@ from admin.files import FILE_CSP, file_response
 from admin.visitor import visitor_ip
 from admin.web import SETTINGS, core_of, render
 from core.services import public as pub
-from core.services.errors import Forbidden, NotFound
+from core.services.errors import Forbidden, InvalidInput, NotFound
 from core.services.public_access import RateLimited, hit, owner_page
 
 PREFIX = "/publico"
@@ -95,47 +95,55 @@ async def status_page(request: web.Request) -> web.Response:
     except NotFound as exc:
         return render(request, "public_message.html", {
             "title": "Protocolo não encontrado", "message": exc.message}, status=404)
-    return render(request, "public_status.html", {"st": st, "v": st.view})
+    return render(request, "public_status.html", {"c": st})
 
 
 async def status_photo(request: web.Request) -> web.Response:
-    """GET /publico/protocolo/{protocol}/foto: the first photo's EXIF/GPS-free copy."""
-    data = await pub.status_photo(core_of(request), request.match_info["protocol"])
+    """GET /publico/protocolo/{protocol}/foto: the public photo's EXIF/GPS-free copy (rate
+    limited as the status page)."""
+    core = core_of(request)
+    try:
+        await hit(core, visitor_ip(request))
+    except RateLimited as exc:
+        return _limited(request, exc)
+    data = await pub.status_photo(core, request.match_info["protocol"])
     if data is None:
         raise web.HTTPNotFound(text="Foto não encontrada.")
     return file_response(data, "foto", cache="public, max-age=3600")
 
 
 async def owner_form(request: web.Request) -> web.Response:
-    """GET /publico/proprietario: the case code and plate form."""
-    return render(request, "public_owner.html", {"view": None})
+    """GET /publico/proprietario: the case code and proof form."""
+    return render(request, "public_owner.html", {"page": None})
 
 
-async def _owner(request: web.Request, code: str, answer: str | None,
-                 check_answer: bool) -> web.Response:
+async def _owner(request: web.Request, code: str, answer: str | None) -> web.Response:
     core = core_of(request)
     try:
         await hit(core, visitor_ip(request))
-        view = await owner_page(core, visitor_ip(request), code, answer,
-                                check_answer=check_answer)
+        page = await owner_page(core, visitor_ip(request), code, answer)
     except RateLimited as exc:
         return _limited(request, exc)
-    except (NotFound, Forbidden) as exc:
-        return render(request, "public_owner.html", {"view": None, "error": exc.message},
-                      status=403 if isinstance(exc, Forbidden) else 404)
-    return render(request, "public_owner.html", {"view": view})
+    except (InvalidInput, NotFound, Forbidden) as exc:
+        status = 403 if isinstance(exc, Forbidden) else 404 if isinstance(exc, NotFound) \
+            else 400
+        return render(request, "public_owner.html", {"page": None, "error": exc.message},
+                      status=status)
+    return render(request, "public_owner.html", {"page": page, "c": page.public})
 
 
 async def owner_lookup(request: web.Request) -> web.Response:
-    """POST /publico/proprietario (codigo, placa): as the bot's /proprietario."""
+    """POST /publico/proprietario (codigo, placa): the code and a proof, as the bot's
+    /proprietario."""
     form = await request.post()
     return await _owner(request, params.text(form.get("codigo"), "Código do caso", 40),
-                        params.text(form.get("placa"), "Placa ou chassi", 40), True)
+                        params.text(form.get("placa"), "Placa, chassi ou CPF/CNPJ", 40))
 
 
 async def owner_link(request: web.Request) -> web.Response:
-    """GET /publico/proprietario/{code}: the QR code's link (the case code alone)."""
-    return await _owner(request, request.match_info["code"], None, False)
+    """GET /publico/proprietario/{code}: the QR code's link — the case's public page and the
+    form asking for the proof."""
+    return await _owner(request, request.match_info["code"], None)
 
 
 def setup(app: web.Application) -> None:

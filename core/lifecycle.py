@@ -8,7 +8,7 @@ names what is missing. It does no I/O.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Callable, Literal, Mapping
 
@@ -37,6 +37,14 @@ class State:
     final: bool = False
     in_depot: bool = False  # the object is in the municipal depot (fees run)
     in_public_space: bool = False  # the object is still on the street
+    #: What anyone without a role (the public map, status page, Open311) reads instead of
+    #: `label`; empty: the label itself.
+    public_label: str = ""
+    #: The state this one looks like to the public, when being known to be in it would
+    #: attach a suspicion to an identifiable object (e.g. a police referral): its public
+    #: label and citizen text are that state's, and the steps into and out of it are not
+    #: shown (Lifecycle.public_state, public_step).
+    public_as: str = ""
 
 
 @dataclass(frozen=True)
@@ -126,6 +134,10 @@ class Lifecycle:
     def __post_init__(self) -> None:
         if self.initial not in self.states:
             raise ValueError(f"{self.track}: unknown initial state {self.initial}")
+        for st in self.states.values():
+            if st.public_as and (st.public_as not in self.states
+                                 or self.states[st.public_as].public_as):
+                raise ValueError(f"{self.track}: {st.code} shows as unknown {st.public_as}")
         for t in self.transitions.values():
             for s in (*t.sources, t.target):
                 if s not in self.states:
@@ -145,6 +157,27 @@ class Lifecycle:
 
     def state(self, code: str) -> State:
         return self.states[code]
+
+    def public_state(self, code: str) -> State:
+        """The state the public is shown for `code` (State.public_as), its label already the
+        public one (State.public_label)."""
+        st = self.states[code]
+        if st.public_as:
+            st = self.states[st.public_as]
+        return replace(st, label=st.public_label or st.label) if st.public_label else st
+
+    def public_step(self, action: str) -> bool:
+        """False for a step the public must not see: one into a state that hides behind
+        another (State.public_as), or out of such states only; True otherwise."""
+        t = self.transitions.get(action)
+        if t is None:
+            t = self.undoing(action)
+            if t is None:
+                return True
+            hidden = {t.target, *t.sources}
+            return not any(self.states[s].public_as for s in hidden)
+        return not (self.states[t.target].public_as
+                    or all(self.states[s].public_as for s in t.sources))
 
     def available(self, state: str, actor: Actor | None = None,
                   agency: str | None = None) -> list[Transition]:

@@ -163,3 +163,48 @@ async def test_the_reported_hostile_values_get_a_clear_400(panel):
             r = await c.get(url, params=params)
             assert r.status == 400, (url, params)
             assert reason in await r.text(), (url, params)
+
+
+# -- HTTPS and redirects after an error ------------------------------------------------------------
+
+async def test_hsts_on_every_response_when_the_cookie_is_secure(make_core, photo):
+    """ADMIN_COOKIE_SECURE=true means the panel is served over HTTPS: every response, pages,
+    files, errors, the API and redirects alike, tells the browser to keep to it."""
+    from tests.test_admin_fixtures import Panel
+    secure = Panel(await make_core(admin_cookie_secure=True))
+    case = await new_case(secure.core, photo, 0)
+    paths = ["/login", "/publico", "/publico/mapa.json", f"/publico/protocolo/{case.protocol}",
+             f"/publico/protocolo/{case.protocol}/foto", "/publico/protocolo/2026-999999",
+             "/static/public.css", "/nao-existe", "/open311/v2/services.json", "/casos",
+             "/publico/mapa.json?bbox=x", "/publico/proprietario/ZZZZ-ZZZZ"]
+    async with secure.client() as c:
+        for path in paths:
+            r = await c.get(path, allow_redirects=False)
+            assert r.headers.get("Strict-Transport-Security", "").startswith("max-age="), \
+                (path, r.status)
+        r = await c.post("/publico/proprietario", data={"codigo": "x"})  # CSRF refused
+        assert r.status == 403 and "Strict-Transport-Security" in r.headers
+    plain = Panel(await make_core())  # plain HTTP (development): no HSTS
+    async with plain.client() as c:
+        assert "Strict-Transport-Security" not in (await c.get("/publico")).headers
+
+
+async def test_an_error_after_a_post_never_redirects_off_the_panel(panel):
+    """The redirect after a refused POST goes back to the Referer only when safe_next accepts
+    its path, as after login."""
+    async with panel.client() as c:
+        form = await c.get("/publico/proprietario")
+        token = csrf_of(await form.text())
+        host = c.make_url("/").host + ":" + str(c.make_url("/").port)
+        long_code = "K" * 60  # past the field's 40 characters: a user error
+        for back in (f"http://{host}//evil.example/x", f"http://{host}/\\evil.example",
+                     f"http://{host}/%2F%2Fevil.example", f"http://{host}/\t/evil.example",
+                     f"http://{host}@evil.example/x", "http://evil.example/publico"):
+            r = await c.post("/publico/proprietario", data={"csrf": token, "codigo": long_code},
+                             headers={"Referer": back}, allow_redirects=False)
+            assert r.status == 400, (back, r.status, r.headers.get("Location"))
+            assert "no máximo 40 caracteres" in await r.text()
+        r = await c.post("/publico/proprietario", data={"csrf": token, "codigo": long_code},
+                         headers={"Referer": f"http://{host}/publico/proprietario"},
+                         allow_redirects=False)
+        assert r.status == 302 and r.headers["Location"] == "/publico/proprietario"

@@ -110,7 +110,9 @@ async def test_duplicate_nearby_is_this_one_supports_the_case(bot, core):
     await bot.api.send_location(JOAO, CENTRE[0] + 0.0002, CENTRE[1])
     await said(bot, JOAO, "É algum destes")
     shown = bot.api.sent(JOAO, "sendPhoto")[-1]
-    assert protocol in shown.text and "Getúlio Vargas" in shown.text
+    # another citizen's case as the public sees it: the neighbourhood, not their address
+    assert protocol in shown.text and "Local: Centro (a 22 m)" in shown.text
+    assert "Getúlio Vargas" not in shown.text
     # plain words for where it stands and what comes next, not the state's name (issue 12, 9)
     reported = core.law.state_text("dores_vehicle", "reported")
     assert reported.for_citizen() in shown.text and "Art. " in shown.text

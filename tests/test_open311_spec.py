@@ -74,7 +74,9 @@ async def test_spec_example_requests_in_xml(make_core):
                       "expected_datetime", "address", "lat", "long", "media_url"):
             assert field in listed
         assert listed["requested_datetime"] == "2026-12-01T16:00:00Z"
-        assert listed["address"] == "1234 5th street"
+        # the address as typed is never public (it may name a neighbour); the point is coarse
+        assert listed["address"] is None and "5th street" not in await r.text()
+        assert listed["lat"] == str(round(CENTRE[0], 3))
 
         r = await c.get(f"{API}/requests/638344.xml?jurisdiction_id=city.gov")
         assert r.status == 404

@@ -6,11 +6,11 @@ every answer for the seeded personal values: the reporter's name and Telegram id
 13.460/2017, art. 10, §7º), the owner's name, CPF and contact (phone, e-mail), the plate,
 the chassis and the citizen's description.
 
-Decided: the street address is not treated as personal here (it is where the object stands on
-a public street, and Open311 publishes it); the public map and status page show only the
-neighbourhood and coordinates rounded to ≈ 110 m. The owner's page with the right case code
-shows the owner what the bot shows them (their own plate included): the test reaches it only
-with wrong codes, as a stranger would.
+The address as typed is personal too (it may name a neighbour or the reporter): every public
+output shows only the neighbourhood and the point rounded to ≈ 110 m (the one projection,
+core.services.public_case; tests/test_public_projection.py walks a case full of such markers).
+The owner's page with the right case code alone shows that projection and asks for the proof;
+the test reaches it with wrong codes too, as a stranger would.
 """
 from __future__ import annotations
 
@@ -36,7 +36,8 @@ DESCRIPTION = "Descricao sigilosa do cidadao: carro do vizinho Zebedeu"
 
 PERSONAL = [REPORTER_NAME, "Quintanilha", str(REPORTER_TID), OWNER_NAME, "Xavante", OWNER_CPF,
             "529.982.247-25", "godofredo.xavante@example.org", "99876-5432", "998765432",
-            PLATE, "QWE-4R56", "QWE 4R56", CHASSIS, "VT004251", DESCRIPTION, "Zebedeu"]
+            PLATE, "QWE-4R56", "QWE 4R56", CHASSIS, "VT004251", DESCRIPTION, "Zebedeu",
+            "Rua Goiás, 120"]
 
 QUERIES = ["", "?bbox=-19.47,-45.61,-19.45,-45.59", "?categoria=motor_vehicle",
            "?situacao=abertos", "?situacao=encerrados", "?situacao=notice_affixed",

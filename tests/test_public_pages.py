@@ -88,9 +88,9 @@ async def test_status_page_in_plain_words(panel, photo):
         html = await page.text()
         assert page.status == 200
         view = await pub.status(core, case.protocol)
-        assert view.view.state_label in html
+        assert view.state_label in html
         # what happens next, from the law's state texts and the deadline (Art. 6º notice)
-        assert "Prazo:" in view.next_step and view.view.deadline.article in html
+        assert "Prazo:" in view.next_step_text() and view.deadline.article in html
         assert "ABC1D23" not in html and "ABC-1D23" not in html
         photo_resp = await client.get(f"/publico/protocolo/{case.protocol}/foto")
         assert photo_resp.status == 200 and photo_resp.content_type == "image/jpeg"
@@ -125,7 +125,7 @@ async def test_owner_page_by_code_and_plate_with_the_bots_cool_down(panel, photo
         for _ in range(owner_access.MAX_FAILURES - 1):
             wrong = await _owner_post(client, case.case_code, "XYZ9A87")
             assert wrong.status == 404 and "Não conseguimos abrir" in await wrong.text()
-        locked = await _owner_post(client, "nao-existe", "XYZ9A87")
+        locked = await _owner_post(client, "ZZZZ-ZZZZ", "XYZ9A87")
         assert locked.status == 403 and "Muitas tentativas" in await locked.text()
         # the right answer is refused too while cooling down (persisted in public_guards)
         again = await _owner_post(client, case.case_code, "ABC1D23")
@@ -133,9 +133,11 @@ async def test_owner_page_by_code_and_plate_with_the_bots_cool_down(panel, photo
         clock.advance(hours=1, minutes=1)
         after = await _owner_post(client, case.case_code, "ABC1D23")
         assert after.status == 200
-        # the QR code's link: the code alone, as the bot's deep link
+        # the QR code's link: the code alone shows the public page and asks for the proof
         qr = await client.get(f"/publico/proprietario/{case.case_code}")
-        assert qr.status == 200 and case.protocol in await qr.text()
+        html = await qr.text()
+        assert qr.status == 200 and case.protocol in html and "Prazo:" in html
+        assert "Placa, final do chassi ou CPF/CNPJ" in html and "ABC1D23" not in html
 
 
 async def test_owner_form_needs_csrf(panel, photo):

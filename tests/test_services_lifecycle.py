@@ -10,7 +10,7 @@ from core.lifecycle import TransitionRefused
 from core.services.cases import apply_transition
 from core.services.reports import ReportIn, submit_report
 from core.services.sweep import sweep_deadlines
-from core.services.views import public_view
+from core.services.views import status_view
 from core.storage.models import Case, CaseOwner, Event, OutboxMessage
 from core.storage.timeline import ActorRef, verify_chain
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
@@ -137,5 +137,5 @@ async def test_closing_tells_the_citizen_with_reason_once(core, photo):
     assert len(msgs) == 1 and msgs[0].chat_id == 555
     assert "Veículo já retirado pelo dono" in msgs[0].payload["text"]
     assert not case.is_open and case.closed_at is not None
-    view = await public_view(core, p)
+    view = await status_view(core, p)
     assert view.state_label.startswith("Encerrado") and view.deadline is None

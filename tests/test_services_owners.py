@@ -147,6 +147,19 @@ async def test_five_failures_cool_the_account_down_for_an_hour_persisted(core, p
             ).case_code == sub.case_code
 
 
+async def test_a_known_code_between_wrong_answers_does_not_reset_the_count(core, photo):
+    """Rounds of four wrong answers and one known code (a notice on the street) lock as
+    five wrong answers do."""
+    sub = await notified(core, photo)
+    for _ in range(4):
+        with pytest.raises(NotFound):
+            await link_by_code_and_plate(core, STRANGER, sub.case_code, "XYZ9999")
+    assert (await link_by_code(core, STRANGER, sub.case_code)).case_code == sub.case_code
+    with pytest.raises(Forbidden) as err:
+        await link_by_code_and_plate(core, STRANGER, sub.case_code, "XYZ9999")
+    assert "Muitas tentativas" in err.value.message
+
+
 # -- the owner's statement (Art. 6º, §3º and §4º) -------------------------------------------------
 
 async def test_owner_statement_reaches_the_inspector_art_6_par_3(core, photo):

@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 
 from core.services.errors import InvalidInput
 from core.services.reports import ReportIn, find_nearby, submit_report, support_case
-from core.services.views import my_cases, public_view, set_notifications
+from core.services.views import my_cases, status_view, set_notifications
 from core.storage.models import Case, Evidence, Event, Subscription, SupportingReport
 from core.storage.timeline import verify_chain
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
@@ -76,6 +76,8 @@ async def test_nearby_finds_same_category_within_radius_only(core, photo):
     found = await find_nearby(core, "motor_vehicle", CENTRE[0] + 0.0002, CENTRE[1])
     assert [f.protocol for f in found] == ["2026-000001"]
     assert 20 < found[0].distance_m < 25 and found[0].photo_sha256
+    # another citizen's case: its public projection, never the address they typed
+    assert found[0].address == "bairro não informado" and found[0].state_label
 
 
 async def test_supporting_report_subscribes_without_new_case(core, photo):
@@ -88,9 +90,9 @@ async def test_supporting_report_subscribes_without_new_case(core, photo):
     assert [v.protocol for v in await my_cases(core, 2)] == [first.protocol]
 
 
-async def test_public_view_shows_state_and_steps_not_reporter(core, photo):
+async def test_status_view_shows_state_and_steps_not_reporter(core, photo):
     done = await submit_report(core, 111, report(photo))
-    view = await public_view(core, done.protocol)
+    view = await status_view(core, done.protocol)
     assert view.state_label == "Denúncia recebida"
     assert [s.label for s in view.steps] == ["Denúncia registrada"]
     assert "111" not in repr(view)

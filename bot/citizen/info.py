@@ -13,7 +13,7 @@ from bot.texts import STALE_BUTTON
 from core.formatting import fmt_date
 from core.services.conversation import IDLE
 from core.services.errors import USER_ERRORS
-from core.services.views import PublicCaseView, my_cases, public_view, set_notifications
+from core.services.views import PublicCaseView, my_cases, set_notifications, status_view
 
 PROTOCOL = re.compile(r"^\d{4}-\d{6}$")
 
@@ -115,7 +115,7 @@ async def status(turn: Turn) -> None:
 
 async def _show_status(turn: Turn, protocol: str) -> None:
     try:
-        view = await public_view(turn.core, protocol)
+        view = await status_view(turn.core, protocol)
     except USER_ERRORS as exc:  # unknown protocol: said plainly, the report goes on
         await turn.reply(exc.message)
         return

@@ -1,7 +1,9 @@
 """The public Open311 GeoReport v2 requests (services and POST: core.services.open311_services):
-only what anyone may know — never the reporter, the owner, the description or the plate; the
-photo only as its public copy (EXIF/GPS stripped); the spec's 90-day window and pages. Reads
-only."""
+each request is the public projection of its case (core.services.public_case.public_view) —
+the neighbourhood as `address`, the point to the block, the state in its public words; never
+the address as typed, the reporter, the owner, the description or the plate; the photo only
+as the public copy of the photo public_photos names. The spec's 90-day window and pages.
+Reads only."""
 from __future__ import annotations
 
 import re
@@ -9,15 +11,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import select
 
 from core.services.context import Core
 from core.services.errors import InvalidInput, NotFound
 from core.services.open311_services import services as open311_services  # noqa: F401
-from core.services.panel_common import state_label
+from core.services.public_case import COLUMNS, PublicCase, public_cases, public_photos
 from core.storage.evidence import PublicCopy, UnsupportedMedia
-from core.storage.models import Case, Evidence
+from core.storage.models import Case
 from core.storage.protocol import PROTOCOL_RE
 
 
@@ -25,19 +26,18 @@ def _iso(dt: datetime | None) -> str | None:
     return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") if dt else None
 
 
-def _open311(core: Core, c: Case, media_url: str | None = None) -> dict[str, Any]:
-    """Only what anyone may know: never the reporter, the owner, the description or the plate;
-    the photo only as its public copy (EXIF/GPS stripped)."""
-    cat = core.law.categories.get(c.category)
+def _open311(core: Core, c: PublicCase, media_url: str | None = None) -> dict[str, Any]:
+    """One request from the public projection, and from nothing else."""
+    due = c.deadline.due_at if c.deadline else None
     return {"service_request_id": c.protocol, "status": "open" if c.is_open else "closed",
-            "status_notes": state_label(core, c.track, c.state),
-            "service_name": cat.label if cat else c.category, "service_code": c.category,
+            "status_notes": c.state_label, "service_name": c.category_label,
+            "service_code": c.category,
             "agency_responsible": f"Prefeitura Municipal de {core.law.city}",
-            "service_notice": notice(c.protocol, state_label(core, c.track, c.state)),
+            "service_notice": notice(c.protocol, c.state_label),
             "requested_datetime": _iso(c.created_at), "updated_datetime": _iso(c.updated_at),
-            "expected_datetime": _iso(c.next_deadline_at) if c.is_open else None,
-            "address": c.address, "address_id": None, "zipcode": None,
-            "lat": round(c.lat, 5), "long": round(c.lon, 5), "media_url": media_url}
+            "expected_datetime": _iso(due) if c.is_open else None,
+            "address": c.neighbourhood, "address_id": None, "zipcode": None,
+            "lat": c.lat, "long": c.lon, "media_url": media_url}
 
 
 def notice(protocol: str, state: str) -> str:
@@ -46,18 +46,6 @@ def notice(protocol: str, state: str) -> str:
 
 
 MEDIA_EXT = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp"}
-
-
-async def _first_photos(s: AsyncSession, case_ids: list[int]) -> dict[int, str]:
-    """Each case's first photo (the original's sha256)."""
-    if not case_ids:
-        return {}
-    first = (select(func.min(Evidence.id)).where(Evidence.case_id.in_(case_ids),
-                                                 Evidence.kind == "photo")
-             .group_by(Evidence.case_id))
-    rows = (await s.execute(select(Evidence.case_id, Evidence.sha256).where(
-        Evidence.id.in_(first)))).all()
-    return dict(rows)
 
 
 async def _public_copy(core: Core, sha256: str) -> PublicCopy | None:
@@ -71,8 +59,9 @@ async def _public_copy(core: Core, sha256: str) -> PublicCopy | None:
 
 
 async def public_media(core: Core, protocol: str, public_sha: str) -> PublicCopy | None:
-    """The public copy `public_sha` if it is the public copy of one of this case's photos;
-    None otherwise (never an original, never a document, never another case's file)."""
+    """The public copy `public_sha` if it is the public copy of this case's public photo
+    (public_photos); None otherwise (never an original, a document, a photo public_photos
+    does not name, another case's file)."""
     if not PROTOCOL_RE.match(protocol or ""):
         return None
     async with core.db.read() as s:
@@ -80,14 +69,9 @@ async def public_media(core: Core, protocol: str, public_sha: str) -> PublicCopy
                    ).scalar_one_or_none()
         if case_id is None:
             return None
-        shas = (await s.execute(select(Evidence.sha256).where(
-            Evidence.case_id == case_id, Evidence.kind == "photo").order_by(Evidence.id))
-                ).scalars().all()
-    for sha in shas:
-        copy = await _public_copy(core, sha)
-        if copy is not None and copy.sha256 == public_sha:
-            return copy
-    return None
+        sha = (await public_photos(s, [case_id])).get(case_id)
+    copy = await _public_copy(core, sha) if sha else None
+    return copy if copy is not None and copy.sha256 == public_sha else None
 
 
 #: The spec's default window for GET requests, and the longest a start/end range may span.
@@ -177,14 +161,14 @@ async def open311_requests(core: Core, q: RequestQuery, *, media_base: str = ""
     if q.end:
         conds.append(Case.created_at <= q.end)
     async with core.db.read() as s:
-        cases = (await s.execute(select(Case).where(*conds).order_by(
+        rows = (await s.execute(select(*COLUMNS).where(*conds).order_by(
             Case.created_at.desc(), Case.id.desc()).offset((q.page - 1) * q.page_size)
-            .limit(q.page_size))).scalars().all()
-        photos = await _first_photos(s, [c.id for c in cases]) if media_base else {}
+            .limit(q.page_size))).all()
+        cases = await public_cases(core, s, rows)
     out = []
     for c in cases:
         url = None
-        copy = await _public_copy(core, photos[c.id]) if c.id in photos else None
+        copy = await _public_copy(core, c.photo) if c.photo and media_base else None
         if copy is not None:
             url = f"{media_base}/{c.protocol}/{copy.sha256}.{MEDIA_EXT.get(copy.mime, 'jpg')}"
         out.append(_open311(core, c, url))

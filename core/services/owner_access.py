@@ -62,9 +62,7 @@ async def link(core: Core, telegram_id: int, case_code: str, answer: str | None,
         ok = case is not None and (not check_answer or _answer_matches(case, answer))
         if not ok:
             locked_until = await _record_failure(s, guard, telegram_id, now)
-        else:
-            if guard is not None:
-                guard.failures, guard.last_failure_at = 0, None
+        else:  # a right answer does not clear the count (count_failure)
             person = await person_for(s, telegram_id)
             link = (await s.execute(select(OwnerLink).where(
                 OwnerLink.case_id == case.id, OwnerLink.person_id == person.id))
@@ -108,7 +106,9 @@ async def _record_failure(s: AsyncSession, guard: OwnerAccessGuard | None, teleg
 def count_failure(guard, now: datetime) -> datetime | None:
     """The one cool-down rule against guessing, for the bot's accounts (OwnerAccessGuard) and
     the public owner page's visitors (PublicGuard): the MAX_FAILURES-th wrong answer within
-    COOL_DOWN locks for COOL_DOWN; returns the end of the lock when one starts."""
+    COOL_DOWN locks for COOL_DOWN; returns the end of the lock when one starts. A right
+    answer in between never clears the count: a known code (one's own case, any notice on the
+    street) would otherwise buy four more guesses each time."""
     if guard.last_failure_at and now - guard.last_failure_at > COOL_DOWN:
         guard.failures = 0
     guard.failures = (guard.failures or 0) + 1

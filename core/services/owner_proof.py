@@ -122,9 +122,7 @@ async def prove_owner(core: Core, telegram_id: int, case_code: str, answer: str 
         proof = proof_of(case, await _owner_document(s, case), answer)
         if proof is None:
             locked_until = await _record_failure(s, guard, telegram_id, now)
-        else:
-            if guard is not None:
-                guard.failures, guard.last_failure_at = 0, None
+        else:  # a right answer does not clear the count (owner_access.count_failure)
             link.via = proof
     if proof is None:
         raise Forbidden(_cool_down_message(core, locked_until)) if locked_until \

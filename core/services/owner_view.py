@@ -136,6 +136,8 @@ class OwnerView:
     protocol: str
     category_label: str
     object_text: str
+    #: The place as the public sees it (the neighbourhood): never the address as typed by the
+    #: citizen, which may name them or a neighbour.
     address: str | None
     state: str
     state_label: str
@@ -256,7 +258,8 @@ def _object_text(case: Case) -> str:
         parts.append(f"placa {format_plate(case.plate)}")
     elif case.chassis:
         parts.append(f"chassi final {case.chassis[-4:]}")
-    return ", ".join(parts) or (case.description or "sem descrição")
+    # never the citizen's description: the reporter's own words may name them or a neighbour
+    return ", ".join(parts) or "sem descrição"
 
 
 async def _build_view(core: Core, case: Case, events: list[Event],
@@ -305,7 +308,7 @@ async def _build_view(core: Core, case: Case, events: list[Event],
     promise = owner_promise(events) if remove_by else None
     limit = promise_limit(deadline, now.astimezone(_tz(core)).date()) if remove_by else None
     return OwnerView(code, case.protocol, law.categories[case.category].label,
-                     _object_text(case), case.address, state.code, state.label, case.is_open,
+                     _object_text(case), case.neighbourhood, state.code, state.label, case.is_open,
                      next_step, deadline, remove_by, towing, depot, appeal, tuple(actions),
                      promise, limit)
 

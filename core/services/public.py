@@ -1,11 +1,10 @@
 """What anyone may see without logging in: the public map and list, the open data (GeoJSON)
 and a case's status page. Reads only.
 
-Public, and nothing else (LGPD, Lei 13.709/2018, art. 6º, III — necessity): the protocol, the
-category, the state in the law's plain words, the dates, an approximate place (coordinates
-rounded to COORD_DECIMALS, ≈ 110 m, and the neighbourhood) and the EXIF/GPS-free copy of the
-first photo. Never the reporter (Lei 13.460/2017, art. 10, §7º), the owner, the plate or
-chassis, a CPF/CNPJ, the citizen's description or the street address.
+What of a case is public is decided in one place, core.services.public_case.public_view: every
+case shown here is that projection (the neighbourhood and the point to the block, the state in
+the law's public words; never the typed address, the description, the reporter, the owner or
+the plate).
 
 Cases shown: every open case, and those closed in the last RECENT_DAYS days. The map asks for
 its visible area (a bbox). It first counts what the area holds, per grid cell: the open cases
@@ -19,24 +18,22 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import func, literal_column, select
 
-from core.formatting import fmt_date
 from core.services.context import Core
 from core.services.errors import InvalidInput, NotFound
 from core.services.evidence import public_photo
-from core.services.panel_common import state_label, tz
-from core.services.views import PublicCaseView, public_view
+from core.services.public_case import (COLUMNS, COORD_DECIMALS, PublicCase, load_public,
+                                       public_cases)
 from core.storage.geo import CELL_DEG, GRID_COLS, LEVEL_FACTOR, MAX_LEVEL, bbox_cells
-from core.storage.models import Case, Evidence, MapCell
+from core.storage.models import Case, MapCell
 from core.storage.protocol import PROTOCOL_RE
 
 RECENT_DAYS = 30
 POINT_CAP = 300
-COORD_DECIMALS = 3  # ≈ 110 m: the block, not the house
 MAX_SPAN_DEG = 1.0  # a city fits; the whole state does not
 CLUSTER_BLOCKS = 10  # at most about 10 × 10 clusters over the visible area (see zoom)
 OPEN, CLOSED = "abertos", "encerrados"
@@ -49,34 +46,6 @@ class Bbox:
     west: float
     north: float
     east: float
-
-
-@dataclass(frozen=True)
-class PublicCase:
-    protocol: str
-    category: str
-    category_label: str
-    state: str
-    state_label: str
-    is_open: bool
-    created: date
-    updated: date
-    closed: date | None
-    neighbourhood: str | None
-    lat: float  # rounded (COORD_DECIMALS)
-    lon: float
-    has_photo: bool = False
-
-    def properties(self) -> dict[str, Any]:
-        """The GeoJSON properties: public fields only (the photo as the status page's
-        link to its EXIF/GPS-free copy)."""
-        photo = f"/publico/protocolo/{self.protocol}/foto" if self.has_photo else None
-        return {"foto": photo, "protocolo": self.protocol, "categoria": self.category_label,
-                "codigo_categoria": self.category, "situacao": self.state_label,
-                "aberto": self.is_open, "criado_em": fmt_date(self.created),
-                "atualizado_em": fmt_date(self.updated),
-                "encerrado_em": fmt_date(self.closed) if self.closed else None,
-                "bairro": self.neighbourhood}
 
 
 @dataclass(frozen=True)
@@ -129,14 +98,23 @@ def parse_bbox(core: Core, raw: str | None) -> Bbox:
 
 def filter_options(core: Core) -> dict[str, list[tuple[str, str]]]:
     """The map's filters: the law's categories, and "situação" (open, recently closed, or one
-    state by its plain-words label)."""
+    state by its public label; a state the public sees as another is not offered)."""
     states: dict[str, str] = {}
     for lc in core.law.tracks.values():
         for st in lc.states.values():
-            states.setdefault(st.code, st.label)
+            if not st.public_as:
+                states.setdefault(st.code, lc.public_state(st.code).label)
     return {"categories": [(c.code, c.label) for c in core.law.categories.values()],
             "states": [(OPEN, "Em andamento"), (CLOSED, "Encerrados recentemente")]
             + sorted(states.items(), key=lambda x: x[1])}
+
+
+def _states_shown_as(core: Core, situation: str) -> list[str]:
+    """The states the public sees as `situation` (itself and those State.public_as it)."""
+    if situation in ("", OPEN, CLOSED):
+        return []
+    return sorted({st.code for lc in core.law.tracks.values() for st in lc.states.values()
+                   if st.code == situation or st.public_as == situation})
 
 
 def check_filters(core: Core, category: str, situation: str) -> None:
@@ -193,25 +171,21 @@ class _Area:
                 (cell % GRID_COLS).between(self.c0 // f, self.c1 // f)]
 
 
-def _state_filter(situation: str) -> str:
-    return situation if situation not in ("", OPEN, CLOSED) else ""
-
-
 def _closed_where(core: Core, area: _Area, category: str, situation: str) -> list:
     """The recently closed cases of the area, by ix_cases_closed_cell (index only without a
     filter). "IS NOT true", not "= false": never the open-cell index."""
-    state = _state_filter(situation)
+    states = _states_shown_as(core, situation)
     return [Case.closed_at >= core.now() - timedelta(days=RECENT_DAYS), Case.is_open.is_not(True),
             *area.where(Case.cell),
             *([_unindexed(Case.category) == category] if category else []),
-            *([_unindexed(Case.state) == state] if state else [])]
+            *([_unindexed(Case.state).in_(states)] if states else [])]
 
 
-def _open_where(area: _Area, category: str, situation: str) -> list:
+def _open_where(core: Core, area: _Area, category: str, situation: str) -> list:
     """The open cases of the area: ix_cases_nearby with a category, else ix_cases_open_cell."""
-    state = _state_filter(situation)
+    states = _states_shown_as(core, situation)
     return [*([Case.category == category] if category else []), Case.is_open.is_(True),
-            *area.where(Case.cell), *([_unindexed(Case.state) == state] if state else [])]
+            *area.where(Case.cell), *([_unindexed(Case.state).in_(states)] if states else [])]
 
 
 async def _counts(core: Core, s, area: _Area, category: str, situation: str,
@@ -221,12 +195,12 @@ async def _counts(core: Core, s, area: _Area, category: str, situation: str,
     f = LEVEL_FACTOR ** level
     out: dict[int, list[int]] = {}
     if situation != CLOSED:
-        state = _state_filter(situation)
+        states = _states_shown_as(core, situation)
         q = (select(MapCell.cell, func.sum(MapCell.n), func.sum(MapCell.row_sum),
                     func.sum(MapCell.col_sum))
              .where(MapCell.level == level, *area.where(MapCell.cell, f),
                     *([MapCell.category == category] if category else []),
-                    *([MapCell.state == state] if state else []))
+                    *([MapCell.state.in_(states)] if states else []))
              .group_by(MapCell.cell))
         for cell, n, rows, cols in (await s.execute(q)).all():
             out[cell] = [int(n), int(rows), int(cols)]
@@ -259,19 +233,14 @@ async def map_cases(core: Core, box: Bbox, category: str = "", situation: str = 
         if sum(c[0] for c in counts.values()) > cap:
             clusters = _clusters(counts, k // LEVEL_FACTOR ** level)
             return MapResult(sum(c.count for c in clusters), (), clusters)
-        parts = ([_open_where(area, category, situation)] if situation != CLOSED else []) \
+        parts = ([_open_where(core, area, category, situation)] if situation != CLOSED else []) \
             + ([_closed_where(core, area, category, situation)] if situation != OPEN else [])
         rows = []
         for where in parts:  # at most `cap` in all, as just counted
-            rows += (await s.execute(select(
-                Case.id, Case.protocol, Case.category, Case.track, Case.state, Case.is_open,
-                Case.created_at, Case.updated_at, Case.closed_at, Case.neighbourhood,
-                Case.lat, Case.lon).where(*where).limit(cap))).all()
+            rows += (await s.execute(select(*COLUMNS).where(*where).limit(cap))).all()
         rows = sorted(rows, key=lambda r: r.created_at, reverse=True)[:cap]
-        photos = set((await s.execute(select(Evidence.case_id).where(
-            Evidence.case_id.in_([r.id for r in rows]), Evidence.kind == "photo")))
-            .scalars().all()) if rows else set()
-    return MapResult(len(rows), tuple(_public_case(core, r, r.id in photos) for r in rows), ())
+        cases = await public_cases(core, s, rows)
+    return MapResult(len(rows), tuple(cases), ())
 
 
 def _clusters(counts: dict[int, list[int]], m: int) -> tuple[Cluster, ...]:
@@ -293,17 +262,6 @@ def _clusters(counts: dict[int, list[int]], m: int) -> tuple[Cluster, ...]:
     return tuple(sorted(out, key=lambda c: -c.count))
 
 
-def _public_case(core: Core, r, has_photo: bool = False) -> PublicCase:
-    zone = tz(core)
-    cat = core.law.categories.get(r.category)
-    return PublicCase(r.protocol, r.category, cat.label if cat else r.category, r.state,
-                      state_label(core, r.track, r.state), bool(r.is_open),
-                      r.created_at.astimezone(zone).date(), r.updated_at.astimezone(zone).date(),
-                      r.closed_at.astimezone(zone).date() if r.closed_at else None,
-                      r.neighbourhood, round(r.lat, COORD_DECIMALS), round(r.lon, COORD_DECIMALS),
-                      has_photo)
-
-
 # -- open data ----------------------------------------------------------------------------------
 
 async def iter_open_data(core: Core, batch: int = 2000):
@@ -313,58 +271,35 @@ async def iter_open_data(core: Core, batch: int = 2000):
     last = 0
     while True:
         async with core.db.read() as s:
-            rows = (await s.execute(select(
-                Case.id, Case.protocol, Case.category, Case.track, Case.state, Case.is_open,
-                Case.created_at, Case.updated_at, Case.closed_at, Case.neighbourhood, Case.lat,
-                Case.lon).where(Case.id > last, Case.is_open.is_(True) | (Case.closed_at >= cutoff))
+            rows = (await s.execute(select(*COLUMNS).where(
+                Case.id > last, Case.is_open.is_(True) | (Case.closed_at >= cutoff))
                 .order_by(Case.id).limit(batch))).all()
-            photos = set((await s.execute(select(Evidence.case_id).where(
-                Evidence.case_id.in_([r.id for r in rows]), Evidence.kind == "photo")))
-                .scalars().all()) if rows else set()
+            cases = await public_cases(core, s, rows)
         if not rows:
             return
-        for r in rows:
-            c = _public_case(core, r, r.id in photos)
+        for c in cases:
             yield _feature(c.lon, c.lat, c.properties())
         last = rows[-1].id
 
 
 # -- the status page ----------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class PublicStatus:
-    view: PublicCaseView  # its `address` is not shown: the place is approximate
-    neighbourhood: str | None
-    lat: float
-    lon: float
-    photo_sha: str | None  # the original's hash; the page serves only its public copy
-
-    @property
-    def next_step(self) -> str:
-        return self.view.next_step_text()
-
-
-async def status(core: Core, protocol: str) -> PublicStatus:
+async def status(core: Core, protocol: str) -> PublicCase:
     """The public status of one case by protocol (never by case code: that is the owner's)."""
     protocol = (protocol or "").strip()
     if not PROTOCOL_RE.match(protocol):
         raise NotFound(NOT_FOUND)
-    view = await public_view(core, protocol)
     async with core.db.read() as s:
-        case = (await s.execute(select(Case.id, Case.neighbourhood, Case.lat, Case.lon)
-                                .where(Case.protocol == protocol))).one()
-        photo = (await s.execute(select(Evidence.sha256).where(
-            Evidence.case_id == case.id, Evidence.kind == "photo").order_by(Evidence.id)
-            .limit(1))).scalar_one_or_none()
-    return PublicStatus(view, case.neighbourhood, round(case.lat, COORD_DECIMALS),
-                        round(case.lon, COORD_DECIMALS), photo)
+        case = await load_public(core, s, protocol)
+    if case is None:
+        raise NotFound(NOT_FOUND)
+    return case
 
 
 async def status_photo(core: Core, protocol: str) -> bytes | None:
-    """The EXIF/GPS-free copy of the case's first photo (never the original); None if none."""
+    """The EXIF/GPS-free copy of the case's public photo (never the original); None if none."""
     try:
-        st = await status(core, protocol)
+        case = await status(core, protocol)
     except NotFound:
         return None
-    return await public_photo(core, st.photo_sha) if st.photo_sha else None
-
+    return await public_photo(core, case.photo) if case.photo else None

@@ -25,7 +25,6 @@ from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
 from core.services.people import person_for
-from core.services.views import citizen_situation
 from core.storage.geo import cell_of
 from core.storage.group_commit import GroupCommit
 from core.storage.models import Case, Event, Evidence, Person, Subscription, SupportingReport
@@ -271,24 +270,21 @@ _SUBMISSIONS: GroupCommit[_Job, Submitted] = GroupCommit(_write_group, max_group
 
 async def find_nearby(core: Core, category: str, lat: float, lon: float,
                       radius_m: float | None = None) -> list[NearbyCase]:
-    """Open cases of `category` within the duplicate radius, nearest first (indexed)."""
+    """Open cases of `category` within the duplicate radius, nearest first (indexed). Another
+    citizen's case: what is shown of it is its public projection (core.services.public_case:
+    the neighbourhood, the state in public words, the public photo), never the address
+    that citizen typed."""
+    from core.services.public_case import public_photos, public_view
     radius = radius_m if radius_m is not None else core.settings.duplicate_radius_m
-    law = core.law
     async with core.db.read() as s:
         found = await nearby_open_cases(s, category, lat, lon, radius)
-        first_photo: dict[int, str] = {}
-        if found:  # one query for all their first photos
-            rows = await s.execute(
-                select(Evidence.case_id, Evidence.sha256)
-                .where(Evidence.case_id.in_([c.id for c, _ in found]), Evidence.kind == "photo")
-                .order_by(Evidence.id))
-            for case_id, sha in rows:
-                first_photo.setdefault(case_id, sha)
-    return [NearbyCase(case.protocol, law.categories[case.category].label,
-                       law.tracks[case.track].state(case.state).label, case.address,
-                       round(dist, 1), first_photo.get(case.id),
-                       citizen_situation(law, case.track, case.state))
-            for case, dist in found]
+        photos = await public_photos(s, [c.id for c, _ in found])
+    out = []
+    for case, dist in found:
+        pv = public_view(core, case, photo=photos.get(case.id))
+        out.append(NearbyCase(pv.protocol, pv.category_label, pv.state_label, pv.place,
+                              round(dist, 1), pv.photo, pv.situation))
+    return out
 
 
 async def support_case(core: Core, protocol: str, telegram_id: int,

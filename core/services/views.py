@@ -10,28 +10,13 @@ from sqlalchemy import select
 
 from core.formatting import fmt_date
 from core.laws.base import Law
-from core.services.cases import load_case
+from core.services.cases import NOT_FOUND, load_case
 from core.services.context import Core
 from core.services.deadline_recount import RECOUNT_ACTION, RECOUNT_LABEL
+from core.services.errors import NotFound
 from core.services.people import person_for
+from core.services.public_case import PublicDeadline, PublicStep, load_public
 from core.storage.models import Case, Event, Person, Subscription
-
-
-@dataclass(frozen=True)
-class PublicStep:
-    day: date
-    label: str
-    article: str | None
-
-
-@dataclass(frozen=True)
-class PublicDeadline:
-    due: date
-    due_in_full: str
-    description: str
-    article: str
-    explanation: str
-    then: str | None  # what happens when it passes
 
 
 @dataclass(frozen=True)
@@ -103,11 +88,17 @@ async def _view(core: Core, s, case: Case, notify: bool | None = None) -> Public
                           citizen_situation(law, case.track, case.state))
 
 
-async def public_view(core: Core, protocol: str) -> PublicCaseView:
-    """/status AAAA-NNNNNN: the public view of one case."""
+async def status_view(core: Core, protocol: str) -> PublicCaseView:
+    """/status AAAA-NNNNNN: anyone may ask about any protocol, so this is the public projection
+    (core.services.public_case.public_view): the neighbourhood for the place, the state in
+    its public words."""
     async with core.db.read() as s:
-        case = await load_case(s, protocol)
-        return await _view(core, s, case)
+        c = await load_public(core, s, (protocol or "").strip())
+    if c is None:
+        raise NotFound(NOT_FOUND)
+    return PublicCaseView(c.protocol, c.category_label, c.state_label, c.is_open,
+                          f"{c.place} (local aproximado)", c.created, c.steps, c.deadline,
+                          None, c.situation)
 
 
 async def my_cases(core: Core, telegram_id: int, limit: int = 20) -> list[PublicCaseView]:

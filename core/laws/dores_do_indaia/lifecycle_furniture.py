@@ -23,9 +23,12 @@ ART_5_CAPUT = ("Preliminarmente à remoção de móveis de grande porte ou maqui
 
 STATES = [
     State("reported", "Denúncia recebida", in_public_space=True),
-    State("diligence", "Em vistoria", in_public_space=True),
+    # Art. 4º, III / Art. 5º, IV: a police referral must not attach a suspicion of theft to an
+    # identifiable object; the public sees it as the diligence ("Em análise"), which it
+    # shares with every case being looked into.
+    State("diligence", "Em vistoria", in_public_space=True, public_label="Em análise"),
     State("police_referral", "Encaminhado à polícia (suspeita de roubo ou furto)",
-          in_public_space=True),
+          in_public_space=True, public_as="diligence"),
     State("owner_notified", "Proprietário notificado — prazo de 10 dias", in_public_space=True),
     State("removal_due", "Prazo vencido — remoção autorizada", in_public_space=True),
     State("owner_removing", "Proprietário se comprometeu a retirar", in_public_space=True),
@@ -42,7 +45,10 @@ STATES = [
     State("closed_duplicate", "Encerrado: denúncia duplicada", final=True),
     State("closed_not_competent", "Encerrado: fora da competência desta lei", final=True),
     State("closed_removed_by_owner", "Encerrado: retirado pelo proprietário", final=True),
-    State("closed_police", "Encerrado: a cargo da polícia", final=True),
+    # publicly one of the law's closings that names no suspicion: the police took it over,
+    # outside this law's procedure
+    State("closed_police", "Encerrado: a cargo da polícia", final=True,
+          public_as="closed_not_competent"),
 ]
 
 

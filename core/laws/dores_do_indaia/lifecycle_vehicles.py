@@ -28,9 +28,12 @@ ART_4_III = ("No caso de fundada suspeita de que o bem abandonado seja produto d
 
 STATES = [
     State("reported", "Denúncia recebida", in_public_space=True),
-    State("diligence", "Em vistoria", in_public_space=True),
+    # Art. 4º, III / Art. 5º, IV: a police referral must not attach a suspicion of theft to an
+    # identifiable object; the public sees it as the diligence ("Em análise"), which it
+    # shares with every case being looked into.
+    State("diligence", "Em vistoria", in_public_space=True, public_label="Em análise"),
     State("police_referral", "Encaminhado à polícia (suspeita de roubo ou furto)",
-          in_public_space=True),
+          in_public_space=True, public_as="diligence"),
     State("owner_notified", "Proprietário notificado — prazo de 10 dias", in_public_space=True),
     State("notice_affixed", "Notificação afixada no veículo", in_public_space=True),
     State("published", "Notificação publicada no Diário Oficial — prazo de 10 dias",
@@ -47,7 +50,10 @@ STATES = [
     State("closed_duplicate", "Encerrado: denúncia duplicada", final=True),
     State("closed_not_competent", "Encerrado: fora da competência desta lei", final=True),
     State("closed_removed_by_owner", "Encerrado: retirado pelo proprietário", final=True),
-    State("closed_police", "Encerrado: a cargo da polícia", final=True),
+    # publicly one of the law's closings that names no suspicion: the police took it over,
+    # outside this law's procedure
+    State("closed_police", "Encerrado: a cargo da polícia", final=True,
+          public_as="closed_not_competent"),
 ]
 
 
