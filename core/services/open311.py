@@ -9,15 +9,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.services.context import Core
 from core.services.errors import InvalidInput, NotFound
 from core.services.open311_services import services as open311_services  # noqa: F401
 from core.services.panel_common import state_label
+from core.services.photo_review import public_first_photos, public_photo_shas
 from core.storage.evidence import PublicCopy, UnsupportedMedia
-from core.storage.models import Case, Evidence
+from core.storage.models import Case
 from core.storage.protocol import PROTOCOL_RE
 
 
@@ -49,15 +50,9 @@ MEDIA_EXT = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp"}
 
 
 async def _first_photos(s: AsyncSession, case_ids: list[int]) -> dict[int, str]:
-    """Each case's first photo (the original's sha256)."""
-    if not case_ids:
-        return {}
-    first = (select(func.min(Evidence.id)).where(Evidence.case_id.in_(case_ids),
-                                                 Evidence.kind == "photo")
-             .group_by(Evidence.case_id))
-    rows = (await s.execute(select(Evidence.case_id, Evidence.sha256).where(
-        Evidence.id.in_(first)))).all()
-    return dict(rows)
+    """Each case's first photo a staff member approved for the public (the original's sha256;
+    core.services.photo_review)."""
+    return await public_first_photos(s, case_ids)
 
 
 async def _public_copy(core: Core, sha256: str) -> PublicCopy | None:
@@ -80,9 +75,7 @@ async def public_media(core: Core, protocol: str, public_sha: str) -> PublicCopy
                    ).scalar_one_or_none()
         if case_id is None:
             return None
-        shas = (await s.execute(select(Evidence.sha256).where(
-            Evidence.case_id == case_id, Evidence.kind == "photo").order_by(Evidence.id))
-                ).scalars().all()
+        shas = await public_photo_shas(s, case_id)
     for sha in shas:
         copy = await _public_copy(core, sha)
         if copy is not None and copy.sha256 == public_sha:

@@ -4,7 +4,7 @@ and a case's status page. Reads only.
 Public, and nothing else (LGPD, Lei 13.709/2018, art. 6º, III — necessity): the protocol, the
 category, the state in the law's plain words, the dates, an approximate place (coordinates
 rounded to COORD_DECIMALS, ≈ 110 m, and the neighbourhood) and the EXIF/GPS-free copy of the
-first photo. Never the reporter (Lei 13.460/2017, art. 10, §7º), the owner, the plate or
+first photo a staff member approved (core.services.photo_review: faces and plates blurred). Never the reporter (Lei 13.460/2017, art. 10, §7º), the owner, the plate or
 chassis, a CPF/CNPJ, the citizen's description or the street address.
 
 Cases shown: every open case, and those closed in the last RECENT_DAYS days. The map asks for
@@ -29,9 +29,10 @@ from core.services.context import Core
 from core.services.errors import InvalidInput, NotFound
 from core.services.evidence import public_photo
 from core.services.panel_common import state_label, tz
+from core.services.photo_review import public_first_photos
 from core.services.views import PublicCaseView, public_view
 from core.storage.geo import CELL_DEG, GRID_COLS, LEVEL_FACTOR, MAX_LEVEL, bbox_cells
-from core.storage.models import Case, Evidence, MapCell
+from core.storage.models import Case, MapCell
 from core.storage.protocol import PROTOCOL_RE
 
 RECENT_DAYS = 30
@@ -268,9 +269,7 @@ async def map_cases(core: Core, box: Bbox, category: str = "", situation: str = 
                 Case.created_at, Case.updated_at, Case.closed_at, Case.neighbourhood,
                 Case.lat, Case.lon).where(*where).limit(cap))).all()
         rows = sorted(rows, key=lambda r: r.created_at, reverse=True)[:cap]
-        photos = set((await s.execute(select(Evidence.case_id).where(
-            Evidence.case_id.in_([r.id for r in rows]), Evidence.kind == "photo")))
-            .scalars().all()) if rows else set()
+        photos = set(await public_first_photos(s, [r.id for r in rows]))
     return MapResult(len(rows), tuple(_public_case(core, r, r.id in photos) for r in rows), ())
 
 
@@ -318,9 +317,7 @@ async def iter_open_data(core: Core, batch: int = 2000):
                 Case.created_at, Case.updated_at, Case.closed_at, Case.neighbourhood, Case.lat,
                 Case.lon).where(Case.id > last, Case.is_open.is_(True) | (Case.closed_at >= cutoff))
                 .order_by(Case.id).limit(batch))).all()
-            photos = set((await s.execute(select(Evidence.case_id).where(
-                Evidence.case_id.in_([r.id for r in rows]), Evidence.kind == "photo")))
-                .scalars().all()) if rows else set()
+            photos = set(await public_first_photos(s, [r.id for r in rows]))
         if not rows:
             return
         for r in rows:
@@ -353,9 +350,7 @@ async def status(core: Core, protocol: str) -> PublicStatus:
     async with core.db.read() as s:
         case = (await s.execute(select(Case.id, Case.neighbourhood, Case.lat, Case.lon)
                                 .where(Case.protocol == protocol))).one()
-        photo = (await s.execute(select(Evidence.sha256).where(
-            Evidence.case_id == case.id, Evidence.kind == "photo").order_by(Evidence.id)
-            .limit(1))).scalar_one_or_none()
+        photo = (await public_first_photos(s, [case.id])).get(case.id)
     return PublicStatus(view, case.neighbourhood, round(case.lat, COORD_DECIMALS),
                         round(case.lon, COORD_DECIMALS), photo)
 

@@ -25,6 +25,7 @@ from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.evidence import EvidenceIn, attach
 from core.services.people import person_for
+from core.services.photo_review import public_first_photos
 from core.services.views import citizen_situation
 from core.storage.geo import cell_of
 from core.storage.group_commit import GroupCommit
@@ -271,19 +272,14 @@ _SUBMISSIONS: GroupCommit[_Job, Submitted] = GroupCommit(_write_group, max_group
 
 async def find_nearby(core: Core, category: str, lat: float, lon: float,
                       radius_m: float | None = None) -> list[NearbyCase]:
-    """Open cases of `category` within the duplicate radius, nearest first (indexed)."""
+    """Open cases of `category` within the duplicate radius, nearest first (indexed), each
+    with its first photo approved for the public (None before a staff member reviewed it)."""
     radius = radius_m if radius_m is not None else core.settings.duplicate_radius_m
     law = core.law
     async with core.db.read() as s:
         found = await nearby_open_cases(s, category, lat, lon, radius)
-        first_photo: dict[int, str] = {}
-        if found:  # one query for all their first photos
-            rows = await s.execute(
-                select(Evidence.case_id, Evidence.sha256)
-                .where(Evidence.case_id.in_([c.id for c, _ in found]), Evidence.kind == "photo")
-                .order_by(Evidence.id))
-            for case_id, sha in rows:
-                first_photo.setdefault(case_id, sha)
+        # another citizen's photo: only one staff approved (core.services.photo_review)
+        first_photo = await public_first_photos(s, [c.id for c, _ in found])
     return [NearbyCase(case.protocol, law.categories[case.category].label,
                        law.tracks[case.track].state(case.state).label, case.address,
                        round(dist, 1), first_photo.get(case.id),
