@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core import media
+from core import media, redact
 from core.services.context import Core
 from core.services.errors import InvalidInput, NotFound
 from core.storage.evidence import UnsupportedMedia
@@ -77,6 +77,11 @@ class ReviewItem:
     @property
     def status_label(self) -> str:
         return STATUS_LABELS[self.status]
+
+
+def detector_available() -> bool:
+    """Whether faces and plates are blurred automatically at upload (core.redact)."""
+    return redact.available()
 
 
 def _reviewable():
