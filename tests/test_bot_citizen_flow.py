@@ -225,7 +225,8 @@ async def test_meusdados_deletion_after_the_case_closed_unlinks_the_citizen(bot,
     from sqlalchemy import select as select_
 
     from core.services.cases import apply_transition
-    from core.storage.models import DataRequest, OutboxMessage, Person
+    from core.storage.models import OutboxMessage, Person
+    from core.storage.models_lgpd import DataRequest
     from core.storage.timeline import ActorRef, verify_chain
     protocol = await full_report(bot, MARIA)
     await apply_transition(core, protocol, "close_unfounded", ActorRef("staff", "u1", "Ana"),

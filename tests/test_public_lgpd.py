@@ -189,7 +189,7 @@ def _detail(data: bytes, box: tuple[int, int, int, int]) -> float:
     return ImageStat.Stat(img.resize((1600, 800)).crop(box)).stddev[0]
 
 
-FACE, PLATE = (330, 330, 470, 390), (1060, 385, 1340, 440)  # the eyes; the letters
+FACE_AREA, PLATE_AREA = (330, 330, 470, 390), (1060, 385, 1340, 440)  # eyes; letters
 
 
 async def test_faces_and_plates_blurred_and_no_photo_public_before_staff_review(panel):
@@ -204,8 +204,8 @@ async def test_faces_and_plates_blurred_and_no_photo_public_before_staff_review(
     original = _face_and_plate()
     sha, copy = core.evidence.put_image(original)  # as every upload path stores a photo
     assert available()
-    assert _detail(copy.data, FACE) < _detail(original, FACE) / 2
-    assert _detail(copy.data, PLATE) < _detail(original, PLATE) / 3
+    assert _detail(copy.data, FACE_AREA) < _detail(original, FACE_AREA) / 2
+    assert _detail(copy.data, PLATE_AREA) < _detail(original, PLATE_AREA) / 3
     assert core.evidence.get(sha) == original  # the evidence is untouched
     case = await new_case(core, None, 0, photos=[EvidenceIn(sha, "image/jpeg", "photo")])
     async with core.db.read() as s:

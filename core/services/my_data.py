@@ -31,9 +31,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core.formatting import fmt_date, fmt_datetime
 from core.services.context import Core
 from core.services.panel_common import state_label
-from core.storage.models import (Case, CaseOwner, ConversationState, DataRequest, Evidence,
-                                 Inspector, InviteCode, OutboxMessage, OwnerLink, Person,
-                                 Subscription, SupportingReport)
+from core.storage.models import (Case, CaseOwner, ConversationState, Evidence, Inspector,
+                                 InviteCode, OutboxMessage, OwnerLink, Person, Subscription,
+                                 SupportingReport)
+from core.storage.models_lgpd import DataRequest
 from core.storage.timeline import ActorRef, append_event
 
 ACCESS, DELETION = "access", "deletion"
@@ -255,6 +256,13 @@ async def _plan(core: Core, s: AsyncSession, telegram_id: int, apply: bool) -> E
         e.kept.append("seu cadastro de fiscal da prefeitura (vínculo de trabalho)")
     if person.display_name:
         e.count("name", 1, "o nome do seu perfil do Telegram")
+    needed = await _still_needed(s, person.id)
+    if needed:
+        e.partial = True
+        e.kept.append("seu identificador do Telegram, enquanto houver caso em andamento ligado "
+                      "a você")
+    else:
+        e.count("account", 1, "o registro da sua conta (identificador do Telegram)")
     if not apply:
         return e
     actor = ActorRef("system", None, "Sistema (LGPD)")
@@ -278,22 +286,24 @@ async def _plan(core: Core, s: AsyncSession, telegram_id: int, apply: bool) -> E
             .values(owner_contact=None, person_id=None)):
         await s.execute(stmt.execution_options(synchronize_session=False))
     person.display_name = None
-    await s.flush()
-    if not await _still_needed(s, person.id):
+    if not needed:
+        await s.flush()
         await s.delete(person)
-        e.count("account", 1, "o registro da sua conta (identificador do Telegram)")
-    else:
-        e.partial = True
-        e.kept.append("seu identificador do Telegram, enquanto houver caso em andamento ligado "
-                      "a você")
     return e
 
 
 async def _still_needed(s: AsyncSession, person_id: int) -> bool:
-    """Whether any row still refers to this person (then the account's row stays)."""
+    """Whether the account's row is still needed once its ties to closed cases are gone: a
+    tie to an open case, an inspector's registration or an invite it used. The same answer
+    before the deletion (the preview) and after it."""
+    open_ = select(Case.id).where(Case.is_open.is_(True))
     for column in (Case.reporter_id, SupportingReport.person_id, Subscription.person_id,
-                   OwnerLink.person_id, CaseOwner.person_id, Inspector.person_id,
-                   Evidence.uploaded_by, InviteCode.used_by):
+                   OwnerLink.person_id, CaseOwner.person_id, Evidence.uploaded_by):
+        case_col = Case.id if column.table is Case.__table__ else column.table.c.case_id
+        if await s.scalar(select(func.count()).select_from(column.table).where(
+                column == person_id, case_col.in_(open_))):
+            return True
+    for column in (Inspector.person_id, InviteCode.used_by):
         if await s.scalar(select(func.count()).select_from(column.table).where(
                 column == person_id)):
             return True

@@ -23,7 +23,8 @@ from core import media, redact
 from core.services.context import Core
 from core.services.errors import InvalidInput, NotFound
 from core.storage.evidence import UnsupportedMedia
-from core.storage.models import Case, Evidence, PhotoReview
+from core.storage.models import Case, Evidence
+from core.storage.models_lgpd import PhotoReview
 from core.storage.timeline import append_event
 
 if TYPE_CHECKING:
