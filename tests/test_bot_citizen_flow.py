@@ -177,6 +177,7 @@ async def test_what_happens_next_is_said_in_plain_words_not_a_state_name(bot, co
 
 # -- /meusdados: the citizen's rights over their data (LGPD, Lei 13.709/2018, arts. 18 e 16) --
 
+@pytest.mark.serial  # a real bot process, started within 30 s: alone on the machine
 async def test_meusdados_in_the_real_bot_process_shows_the_data_and_deletes_what_the_law_allows(
         tmp_path):
     """The real `python -m bot`: /meusdados is in the command menu; it lists the report (with its
