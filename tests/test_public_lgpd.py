@@ -255,10 +255,12 @@ async def test_photo_review_in_chromium_drag_to_blur_then_approve(chromium, serv
                                                                   photo):
     """The review page in a real browser: drag over the photo to mark an area, blur it, approve;
     the photo then appears on the public status page."""
+    from core.services.evidence import EvidenceIn
     from tests.browser import login
     from tests.test_admin_fixtures import new_case
     core = panel.core
-    case = await new_case(core, photo, 0)
+    sha, _ = core.evidence.put_image(_face_and_plate())  # the detector blurred face and plate
+    case = await new_case(core, photo, 0, photos=[EvidenceIn(sha, "image/jpeg", "photo")])
     base = await serve(core)
     page = await chromium.page()
     await login(page, base, "bruno")
