@@ -7,14 +7,11 @@ conventions and what the other processes need from it):
   inspector, a chat-scoped menu with the inspector's commands (/tarefas); a deactivated
   inspector's chat-scoped menu is deleted (the deactivation also queues that deletion in the
   outbox, see core.services.inspectors.MENU_WITHDRAWN, so it reaches Telegram at once);
-- the bot's description and short description in Portuguese, naming the city;
-- the face and plate detector's models loaded in the background (core.redact), so the first
-  photo a citizen sends is not the one that waits for them.
+- the bot's description and short description in Portuguese, naming the city.
 
 A refusal from Telegram is logged and never stops the bot."""
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from telegram import Bot, BotCommand, BotCommandScopeChat
@@ -22,14 +19,12 @@ from telegram.error import TelegramError
 
 from bot.router import Router
 from bot.texts import DESCRIPTION, SHORT_DESCRIPTION
-from core import redact
 from core.services.bot_identity import bot_username, clean_username, record_bot_username
 from core.services.context import Core
 from core.services.inspectors import inspector_chats
 from core.services.errors import StorageUnavailable
 
 log = logging.getLogger(__name__)
-_WARMING: set[asyncio.Future] = set()  # the detector's loading, referenced while it runs
 
 
 def inspector_menu(router: Router) -> list[BotCommand]:
@@ -49,9 +44,6 @@ def descriptions(core: Core) -> tuple[str, str]:
 
 async def on_start(bot: Bot, core: Core, router: Router) -> None:
     """Every step is attempted; a failure is logged and the next one still runs."""
-    warming = asyncio.ensure_future(asyncio.to_thread(redact.available))
-    _WARMING.add(warming)
-    warming.add_done_callback(_WARMING.discard)
     learnt = clean_username(bot.username)
     try:
         await record_bot_username(core, learnt)

@@ -3,7 +3,8 @@ art. 6º, III — necessity: a passer-by's face or a plate on a public page iden
 
 The detector is OpenCV's Haar cascades, whose models ship inside the `opencv-python-headless`
 package (cv2.data.haarcascades: frontal and profile faces, number plates); nothing is
-downloaded at run time. It runs once, when the photo arrives (core.storage.evidence makes the
+downloaded at run time. OpenCV is loaded on the first photo (in the upload's thread), not at
+start-up. It runs once, when the photo arrives (core.storage.evidence makes the
 public copy then), on a copy at most DETECT_SIDE pixels wide, on one thread (about 0.3 s a photo on one idle core). A Haar cascade
 misses many faces and most Brazilian (Mercosul) plates, so it is only the first pass: no photo
 is shown outside the city's staff until a staff member reviewed its public copy, and they may
@@ -16,12 +17,17 @@ every side: no letter or feature survives it.
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageFilter
 
 log = logging.getLogger(__name__)
+# numpy (under OpenCV) would start a BLAS thread per core: none is needed for a cascade, and
+# on a small shared machine they only compete with the bot's event loop.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 DETECT_SIDE = 960  # the detector looks at a copy this wide at most (speed)
 MARGIN = 0.15  # each blurred area grows by this fraction of its size on every side

@@ -21,6 +21,7 @@ to the panel's administrators.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -186,9 +187,12 @@ class Erasure:
     partial: bool = False
 
     def count(self, key: str, n: int | None, text: str) -> None:
+        """`text` with {n} and singular|plural choices ("{caso|casos}") for `n`."""
         if n:
             self.counts[key] = self.counts.get(key, 0) + n
-            self.removed.append(text.format(n=n))
+            self.removed.append(re.sub(r"\{([^{}|]*)\|([^{}|]*)\}",
+                                       lambda m: m.group(1 if n == 1 else 2),
+                                       text.replace("{n}", str(n))))
 
 
 async def _plan(core: Core, s: AsyncSession, telegram_id: int, apply: bool) -> Erasure:
@@ -205,7 +209,7 @@ async def _plan(core: Core, s: AsyncSession, telegram_id: int, apply: bool) -> E
     if apply and sent:
         await s.execute(update(OutboxMessage).where(OutboxMessage.id.in_(sent)).values(
             payload=ERASED_PAYLOAD).execution_options(synchronize_session=False))
-    e.count("messages", len(sent), "o texto das mensagens já entregues a você ({n})")
+    e.count("messages", len(sent), "o texto {da mensagem já entregue|das {n} mensagens já entregues} a você")
     draft = await s.get(ConversationState, telegram_id)
     if draft is not None:
         e.count("draft", 1, "a denúncia que você estava escrevendo (rascunho)")
@@ -229,20 +233,20 @@ async def _plan(core: Core, s: AsyncSession, telegram_id: int, apply: bool) -> E
                       "denunciado), encerrado, fica no arquivo da prefeitura"
                       + (f" até {fmt_date(until)}" if until else "")
                       + " (LGPD art. 16, I), mas sem o vínculo com você")
-    e.count("reports", len(done), "o seu vínculo, como denunciante, com {n} caso(s) encerrado(s)")
+    e.count("reports", len(done), "o seu vínculo, como denunciante, com {n} {caso encerrado|casos encerrados}")
     n_support = await s.scalar(select(func.count()).select_from(SupportingReport).where(
         SupportingReport.person_id == person.id, SupportingReport.case_id.in_(closed)))
-    e.count("supports", n_support, "o seu vínculo com {n} apoio(s) a casos encerrados")
+    e.count("supports", n_support, "o seu vínculo com {n} {apoio|apoios} a casos encerrados")
     n_follow = await s.scalar(select(func.count()).select_from(Subscription).where(
         Subscription.person_id == person.id, Subscription.case_id.in_(closed)))
-    e.count("follows", n_follow, "o acompanhamento (avisos) de {n} caso(s) encerrado(s)")
+    e.count("follows", n_follow, "o acompanhamento (avisos) de {n} {caso encerrado|casos encerrados}")
     n_links = await s.scalar(select(func.count()).select_from(OwnerLink).where(
         OwnerLink.person_id == person.id, OwnerLink.case_id.in_(closed)))
-    e.count("owner_links", n_links, "o seu acesso como responsável a {n} caso(s) encerrado(s)")
+    e.count("owner_links", n_links, "o seu acesso como responsável a {n} {caso encerrado|casos encerrados}")
     owned = (await s.execute(select(CaseOwner, Case.is_open, Case.protocol).join(
         Case, Case.id == CaseOwner.case_id).where(CaseOwner.person_id == person.id))).all()
     contacts = [o for o, is_open, _ in owned if not is_open and o.owner_contact]
-    e.count("contacts", len(contacts), "o contato que você deu em {n} caso(s) encerrado(s)")
+    e.count("contacts", len(contacts), "o contato que você deu em {n} {caso encerrado|casos encerrados}")
     e.partial = e.partial or bool(owned)
     for o, is_open, protocol in owned:
         e.kept.append(f"seus dados de proprietário(a)/responsável no caso {protocol} (nome e "
