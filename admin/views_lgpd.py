@@ -49,7 +49,7 @@ async def photo_action(request: web.Request) -> web.StreamResponse:
                    DONE[status])
 
 
-@require("admin")
+@require()
 async def requests_page(request: web.Request) -> web.Response:
     core = core_of(request)
     return render(request, "data_requests.html", {

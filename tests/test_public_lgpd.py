@@ -224,7 +224,7 @@ async def test_faces_and_plates_blurred_and_no_photo_public_before_staff_review(
     async with panel.client("bruno") as staff:
         listed = await (await staff.get("/fotos")).text()
         assert f"/fotos/{ev_id}/publica" in listed and case.protocol in listed
-        assert (await staff.get("/lgpd/pedidos")).status == 403  # the requests: admins only
+        assert (await staff.get("/lgpd/pedidos")).status == 200  # the requests: any staff
         bad = await post_form(staff, "/fotos", f"/fotos/{ev_id}/borrar", {"areas": "abc"})
         assert bad.status == 400 and "quatro números" in await bad.text()
         out = await post_form(staff, "/fotos", f"/fotos/{ev_id}/borrar", {"areas": "70,0,30,30"})
@@ -288,3 +288,23 @@ async def test_photo_review_in_chromium_drag_to_blur_then_approve(chromium, serv
     await public.goto(f"{base}/publico/protocolo/{case.protocol}")
     loaded = await public.locator("img.public-photo").evaluate("i => i.complete && i.naturalWidth")
     assert loaded > 0
+
+
+async def test_the_panel_lists_the_data_requests_with_their_answers(panel, photo):
+    """LGPD art. 18: each request from the bot (access, deletion) is on the staff's page with
+    its status and the answer the citizen got, word for word."""
+    from core.services.my_data import delete_my_data, my_data
+    core = panel.core
+    report = ReportIn(category="motor_vehicle", lat=CENTRE[0], lon=CENTRE[1], photos=[photo(0)])
+    protocol = (await submit_report(core, REPORTER_TID, report)).protocol
+    await my_data(core, REPORTER_TID)
+    answer = "\n".join(await delete_my_data(core, REPORTER_TID))
+    async with panel.client() as anon:
+        r = await anon.get("/lgpd/pedidos", allow_redirects=False)
+        assert r.status == 302 and r.headers["Location"].startswith("/login")
+    async with panel.client("bruno") as staff:
+        page = await (await staff.get("/lgpd/pedidos")).text()
+    assert "Acesso aos dados (art. 18, II)" in page and "Eliminação (art. 18, VI)" in page
+    assert "Atendido em parte" in page and str(REPORTER_TID) in page
+    assert f"sua denúncia {protocol}, em andamento" in answer
+    assert "sua denúncia " + protocol in page  # the answer itself, as the citizen read it

@@ -17,7 +17,7 @@ What is deleted, and what is kept with the reason said:
 
 Every request and the answer given, word for word, are recorded (`DataRequest`, by Telegram
 id, so the record outlives the deletion: the city must be able to show it answered) and listed
-to the panel's administrators.
+to the panel's staff.
 """
 from __future__ import annotations
 
