@@ -30,6 +30,10 @@ EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cid
                 "owner_statement_withdrawn": "Proprietário desfez a declaração (não é mais "
                                              "preciso verificar)",
                 "evidence_purged": "Arquivos apagados ao fim do prazo de guarda",
+                "photo_approve": "Foto aprovada para as páginas públicas (LGPD)",
+                "photo_hide": "Foto ocultada das páginas públicas (LGPD)",
+                "photo_redact": "Áreas da foto borradas à mão na cópia pública (LGPD)",
+                "lgpd_unlinked": "Dados pessoais do cidadão eliminados a pedido (LGPD)",
                 RECOUNT_ACTION: RECOUNT_LABEL}
 
 
@@ -59,6 +63,8 @@ EXTRA_FACT_LABELS = {
     "colour": "cor",
     "time_there": "tempo no local",
     "location_kind": "tipo de local",
+    "status": "situação da foto", "boxes": "áreas borradas à mão (% da imagem)",
+    "removed": "dados eliminados",
 }
 #: How the panel words a few coded values (the owner's statement, who submitted a step).
 VALUE_LABELS = {"owner_statement_kind": {"removed": "já retirei", "will_remove": "vou retirar",

@@ -5,7 +5,7 @@ from aiohttp import web
 
 from admin import views_admin as a, views_auth as auth, views_cases as c, \
     views_delivery as d, views_export as x, views_intake, views_open311 as o, \
-    views_public, views_publish as p
+    views_lgpd, views_public, views_publish as p
 
 
 def setup(app: web.Application) -> None:
@@ -42,6 +42,7 @@ def setup(app: web.Application) -> None:
     views_intake.setup(app)  # /balcao: counter and phone intake
     r.add_get("/entregas", d.dead_letters_page)
     r.add_post("/entregas/{id:[0-9]{1,9}}/reenviar", d.resend)
+    views_lgpd.setup(app)  # /fotos (review before public) and /lgpd/pedidos
     r.add_get("/exportar/casos.csv", x.cases_csv)
     fmt = "{fmt:xml|json}"  # Open311 GeoReport v2: both formats, XML the spec's default
     r.add_get(f"/open311/discovery.{fmt}", o.discovery)

@@ -15,6 +15,7 @@ from core.services.cases import apply_transition
 from core.services.evidence import EvidenceIn, attach
 from core.storage.models import Case, OutboxMessage, Subscription
 from core.storage.timeline import ActorRef
+from tests.lgpd_fixtures import approve_photos
 from tests.core_fixtures import clock, core, jpeg, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import CENTRE, Panel, new_case, panel  # noqa: F401
 
@@ -105,6 +106,10 @@ async def test_media_url_serves_only_the_exif_free_copy_of_the_first_photo(panel
         case = (await ses.execute(select(Case).where(Case.protocol == s.protocol))).scalar_one()
         await attach(core, ses, case.id, EvidenceIn(doc, "application/pdf", "document",
                                                     None, None), None)
+    async with panel.client() as c:  # no photo is public before staff reviewed it
+        one = (await (await c.get(f"/open311/v2/requests/{s.protocol}.json")).json())[0]
+        assert one["media_url"] is None
+    await approve_photos(core)
     async with panel.client() as c:  # anonymous: the media route is public
         one = (await (await c.get(f"/open311/v2/requests/{s.protocol}.json")).json())[0]
         listed = await (await c.get("/open311/v2/requests.json")).json()

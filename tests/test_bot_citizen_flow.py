@@ -173,3 +173,91 @@ async def test_what_happens_next_is_said_in_plain_words_not_a_state_name(bot, co
     await bot.api.send_text(MARIA, protocol)
     shown = (await said(bot, MARIA, f"Protocolo {protocol}")).text
     assert where in shown and "Situação:" not in shown
+
+
+# -- /meusdados: the citizen's rights over their data (LGPD, Lei 13.709/2018, arts. 18 e 16) --
+
+@pytest.mark.serial  # a real bot process, started within 30 s: alone on the machine
+async def test_meusdados_in_the_real_bot_process_shows_the_data_and_deletes_what_the_law_allows(
+        tmp_path):
+    """The real `python -m bot`: /meusdados is in the command menu; it lists the report (with its
+    protocol, place, plate and photos) and the messages sent; asking for deletion first says
+    what goes and what stays, then, confirmed, keeps the open case (an administrative process:
+    art. 16, I) and says why; both requests are recorded with their answers."""
+    from types import SimpleNamespace
+
+    from sqlalchemy import create_engine, text
+
+    from tests.bot_process import BotProcess
+    async with BotProcess.around(tmp_path) as proc:
+        h = SimpleNamespace(api=proc.api)
+        await proc.start()
+        assert "meusdados" in [c["command"] for c in proc.api.my_commands()]
+        await proc.api.send_command(MARIA, "meusdados")
+        empty = await said(h, MARIA, "Seus dados guardados")
+        assert "Nenhum dado pessoal seu está guardado" in empty.text
+        protocol = await full_report(h, MARIA)
+        await proc.api.send_command(MARIA, "meusdados")
+        shown = await said(h, MARIA, "Suas denúncias")
+        assert protocol in shown.text and "em andamento" in shown.text
+        assert "1 foto" in shown.text and str(MARIA.id) in shown.text
+        preview = await press(h, MARIA, "Pedir a eliminação", expect="Confirma a eliminação")
+        assert f"sua denúncia {protocol}, em andamento" in preview.text
+        assert "art. 16, I" in preview.text
+        done = await press(h, MARIA, "Sim, eliminar", expect="Pedido de eliminação atendido",
+                           method="editMessageText")
+        assert "Mantido, porque a lei manda guardar" in done.text and protocol in done.text
+        await proc.stop()
+    db = create_engine(f"sqlite:///{proc.database}")
+    with db.connect() as conn:
+        requests = conn.execute(text("SELECT kind, status, answer FROM data_requests "
+                                     "ORDER BY id")).all()
+        reporter = conn.execute(text("SELECT reporter_id FROM cases")).scalar_one()
+    db.dispose()
+    assert [(k, s) for k, s, _ in requests] == [("access", "answered"), ("access", "answered"),
+                                                ("deletion", "partial")]
+    assert requests[-1].answer == done.text
+    assert reporter is not None  # the open case keeps its reporter
+
+
+async def test_meusdados_deletion_after_the_case_closed_unlinks_the_citizen(bot, core):
+    """Art. 16: once the case is over, the citizen's tie to it, the text of the messages sent
+    and their profile name go; the case record stays in the archive, without them."""
+    from sqlalchemy import select as select_
+
+    from core.services.cases import apply_transition
+    from core.storage.models import OutboxMessage, Person
+    from core.storage.models_lgpd import DataRequest
+    from core.storage.timeline import ActorRef, verify_chain
+    protocol = await full_report(bot, MARIA)
+    await apply_transition(core, protocol, "close_unfounded", ActorRef("staff", "u1", "Ana"),
+                           {"reason": "não há nada no local"})
+    await said(bot, MARIA, f"Atualização do protocolo {protocol}")  # delivered (outbox)
+    await bot.api.send_command(MARIA, "meusdados")
+    shown = await said(bot, MARIA, "Suas denúncias")
+    assert "encerrado" in shown.text and "Mensagens que o sistema enviou" in shown.text
+    await press(bot, MARIA, "Pedir a eliminação", expect="Será apagado")
+    async with core.db.read() as s:  # the preview changed nothing
+        assert (await s.execute(select_(Case.reporter_id))).scalar_one() is not None
+    done = await press(bot, MARIA, "Sim, eliminar", expect="Pedido de eliminação atendido",
+                       method="editMessageText")
+    assert "o seu vínculo, como denunciante, com 1 caso encerrado" in done.text
+    assert "(s)" not in done.text
+    assert "o registro da sua conta" in done.text
+    assert f"o registro do caso {protocol}" in done.text  # kept, and said why
+    async with core.db.read() as s:
+        case = (await s.execute(select_(Case))).scalar_one()
+        assert case.reporter_id is None and case.description  # the record stays
+        assert (await s.execute(select_(Person).where(Person.telegram_id == MARIA.id))
+                ).scalar_one_or_none() is None
+        sent = (await s.execute(select_(OutboxMessage.payload).where(
+            OutboxMessage.chat_id == MARIA.id, OutboxMessage.status == "sent"))).scalars().all()
+        assert all("text" not in p for p in sent)
+        assert (await verify_chain(s, case.id)).ok  # the history is intact
+        request = (await s.execute(select_(DataRequest).where(
+            DataRequest.kind == "deletion"))).scalar_one()
+        assert request.status == "answered" and request.telegram_id == MARIA.id
+    # pressed again (a stale button): answered again, nothing left to delete, no error
+    await bot.api.send_command(MARIA, "meusdados")
+    again = await said(bot, MARIA, "Seus dados guardados")
+    assert protocol not in again.text

@@ -8,6 +8,7 @@ from sqlalchemy import func, select
 
 from core.storage.models import (Case, ConversationState, Evidence, Subscription,
                                  SupportingReport)
+from tests.lgpd_fixtures import approve_photos
 from tests.conversation_walk import conversation_walk  # noqa: F401
 from tests.test_bot_support import (BELO_HORIZONTE, CENTRE, JOAO, MARIA, bot, clock,  # noqa: F401
                                     core, full_report, jpeg, make_core, pin, press, said,
@@ -104,6 +105,7 @@ async def test_geocoder_slow_or_down_asks_for_the_pin_without_hanging(bot):
 
 async def test_duplicate_nearby_is_this_one_supports_the_case(bot, core):
     protocol = await full_report(bot, MARIA)
+    await approve_photos(core)  # MARIA's photo, reviewed by staff: JOÃO may see it (LGPD)
     await start_report(bot, JOAO)
     await send_photos(bot, JOAO)
     await press(bot, JOAO, "Pronto", expect="Onde fica")
@@ -216,6 +218,7 @@ async def test_duplicate_photo_shown_to_another_citizen_has_no_gps_lgpd(bot, cor
     await bot.api.send_text(MARIA, "Pular")
     await said(bot, MARIA, "Confira sua denúncia")
     await press(bot, MARIA, "Confirmar", expect="Protocolo:")
+    await approve_photos(core)
     await start_report(bot, JOAO)
     await send_photos(bot, JOAO)
     await press(bot, JOAO, "Pronto", expect="Onde fica")

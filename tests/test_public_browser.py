@@ -9,6 +9,7 @@ import io
 
 from PIL import Image
 
+from tests.lgpd_fixtures import approve_photos
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import new_case, to_notice_affixed
 TILES = "https://tiles.example.test/{z}/{x}/{y}.png"
@@ -28,6 +29,7 @@ async def test_public_map_in_chromium(chromium, serve, shots, make_core, photo):
                                     category="large_furniture" if i % 3 == 0 else "motor_vehicle",
                                     neighbourhood="Centro" if i % 2 else "Vila Nova"))
     await to_notice_affixed(core, cases[1].protocol)
+    await approve_photos(core)  # public only once staff reviewed them
     tile = _tile()
 
     async def network(route):

@@ -13,6 +13,7 @@ from core.services import public as pub
 from core.services import owner_access, public_access
 from core.storage.geo import GRID_COLS, MAX_LEVEL, cell_of, level_cell
 from core.storage.models import Case, MapCell
+from tests.lgpd_fixtures import approve_photos
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import (CENTRE, Panel, csrf_of, new_case, panel,  # noqa: F401
                                        to_notice_affixed)
@@ -33,6 +34,10 @@ async def test_map_shows_open_and_recently_closed_cases_only(core, photo):
     old = await new_case(core, photo, 2)
     await _close(core, recent.protocol, 3)
     await _close(core, old.protocol, pub.RECENT_DAYS + 1)
+    result = await pub.map_cases(core, BOX)
+    # no photo before staff reviewed it (LGPD, art. 6º, III: faces and plates)
+    assert not [c for c in result.cases if c.properties()["foto"]]
+    await approve_photos(core)
     result = await pub.map_cases(core, BOX)
     shown = {c.protocol: c for c in result.cases}
     assert set(shown) == {open_.protocol, recent.protocol}
@@ -83,6 +88,7 @@ async def test_status_page_in_plain_words(panel, photo):
     core = panel.core
     case = await new_case(core, photo, 0, plate="ABC1D23")
     await to_notice_affixed(core, case.protocol)
+    await approve_photos(core)
     async with panel.client() as client:
         page = await client.get(f"/publico/protocolo/{case.protocol}")
         html = await page.text()

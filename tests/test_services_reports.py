@@ -11,6 +11,7 @@ from core.services.reports import ReportIn, find_nearby, submit_report, support_
 from core.services.views import my_cases, status_view, set_notifications
 from core.storage.models import Case, Evidence, Event, Subscription, SupportingReport
 from core.storage.timeline import verify_chain
+from tests.lgpd_fixtures import approve_photos
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
 CENTRE = (-19.4628, -45.6003)
@@ -75,7 +76,11 @@ async def test_nearby_finds_same_category_within_radius_only(core, photo):
     await submit_report(core, 3, report(photo, lat=far[0], lon=far[1]))
     found = await find_nearby(core, "motor_vehicle", CENTRE[0] + 0.0002, CENTRE[1])
     assert [f.protocol for f in found] == ["2026-000001"]
-    assert 20 < found[0].distance_m < 25 and found[0].photo_sha256
+    # another citizen sees the photo only once staff approved it (LGPD, art. 6º, III)
+    assert 20 < found[0].distance_m < 25 and found[0].photo_sha256 is None
+    await approve_photos(core)
+    found = await find_nearby(core, "motor_vehicle", CENTRE[0] + 0.0002, CENTRE[1])
+    assert found[0].photo_sha256
     # another citizen's case: its public projection, never the address they typed
     assert found[0].address == "bairro não informado" and found[0].state_label
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select
 
 from core.services.cases import apply_transition
@@ -57,3 +59,54 @@ async def test_periodic_job_forgets_update_ids_older_than_a_week(core, clock):
     report = await run_periodic(core)
     assert report.forgotten_updates == 1
     assert not await is_processed(core, 100) and await is_processed(core, 101)
+
+
+# -- deletion at the data subject's request (LGPD art. 18, VI; art. 16) ----------------------
+
+_IDS = iter(range(10_000, 20_000))
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(closed=st.lists(st.booleans(), min_size=1, max_size=3))
+async def test_deletion_keeps_open_processes_and_unlinks_closed_ones_art_16(core, photo, closed):
+    """Whatever mix of open and closed reports a citizen has: deletion removes their tie to
+    every closed case and to no open one (an administrative process: art. 16, I), leaves other
+    citizens alone, does what its preview said, keeps each case's history valid, and records
+    the request with the answer given."""
+    from core.services.my_data import delete_my_data, preview_deletion
+    from core.storage.models import Case, Person
+    from core.storage.models_lgpd import DataRequest
+    me, other = next(_IDS), next(_IDS)
+    protocols = []
+    for i, is_closed in enumerate(closed):
+        r = ReportIn(category="motor_vehicle", lat=-19.4628 + (me % 100) * 1e-4 + i * 1e-5,
+                     lon=-45.6003, photos=[photo(i)], description="Carro parado há meses")
+        protocols.append((await submit_report(core, me, r)).protocol)
+        if is_closed:
+            await apply_transition(core, protocols[-1], "close_unfounded", STAFF,
+                                   {"reason": "não há nada"})
+    theirs = (await submit_report(core, other, ReportIn(
+        category="motor_vehicle", lat=-19.47, lon=-45.6003, photos=[photo(9)]))).protocol
+    await apply_transition(core, theirs, "close_unfounded", STAFF, {"reason": "não há nada"})
+    preview = await preview_deletion(core, me)
+    answer = "\n".join(await delete_my_data(core, me))
+    said_removed = [ln for ln in preview.splitlines() if ln.startswith("• ")]
+    assert [ln for ln in answer.splitlines() if ln.startswith("• ")] == said_removed
+    async with core.db.read() as s:
+        cases = {c.protocol: c for c in (await s.execute(select(Case))).scalars()}
+        person = (await s.execute(select(Person).where(Person.telegram_id == me))
+                  ).scalar_one_or_none()
+        for protocol, is_closed in zip(protocols, closed):
+            case = cases[protocol]
+            assert (case.reporter_id is None) == is_closed, protocol
+            assert case.description  # the case record itself stays
+            assert (await verify_chain(s, case.id)).ok
+            if not is_closed:
+                assert f"sua denúncia {protocol}, em andamento" in answer
+        assert (person is None) == all(closed)
+        assert cases[theirs].reporter_id is not None  # another citizen: untouched
+        request = (await s.execute(select(DataRequest).where(DataRequest.telegram_id == me))
+                   ).scalar_one()
+        assert request.kind == "deletion" and request.answer == answer
+        assert request.status == ("answered" if all(closed) else "partial")

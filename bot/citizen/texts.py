@@ -21,6 +21,7 @@ def welcome(core: Core, name: str | None) -> str:
             "/minhas — ver suas denúncias e os avisos de cada uma\n"
             "/status AAAA-NNNNNN — consultar um protocolo\n"
             "/privacidade — como tratamos seus dados\n"
+            "/meusdados — ver seus dados guardados ou pedir a eliminação\n"
             "/ajuda — ajuda\n"
             "/cancelar — desistir do que estiver fazendo")
 
@@ -70,6 +71,11 @@ def privacy(core: Core) -> str:
             "arquivo do município.\n"
             "Sua identidade como denunciante é informação restrita (Lei 13.460/2017, art. 10, "
             "§7º): não é mostrada ao responsável denunciado nem ao público.\n"
+            "Fotos: nas páginas públicas só aparece uma cópia sem os dados de localização do "
+            "aparelho, com rostos e placas borrados, depois que um servidor a revisou.\n"
+            "Seus direitos (art. 18): em /meusdados você vê tudo o que guardamos sobre você e "
+            "pode pedir a eliminação do que a lei não manda guardar; o que fizer parte de um "
+            "processo administrativo fica guardado (art. 16), e a resposta diz o motivo.\n"
             f"Encarregado de dados (DPO): {s.dpo_contact}.")
 
 

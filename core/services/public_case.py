@@ -24,6 +24,7 @@ from sqlalchemy import func, select
 
 from core.formatting import fmt_date
 from core.services.context import Core
+from core.services.photo_review import public_first_photos
 from core.storage.models import Case, Event, Evidence
 
 COORD_DECIMALS = 3  # ≈ 110 m: the block, not the house
@@ -149,15 +150,8 @@ def public_view(core: Core, case: Any, *, photo: str | None = None,
 async def public_photos(s, case_ids: Iterable[int]) -> dict[int, str]:
     """Case id → the original photo (sha256) whose EXIF/GPS-free copy the public may see; a
     case without one is absent. The one rule for which photo is public: every public output
-    asks it (today: the case's first photo)."""
-    ids = list(case_ids)
-    if not ids:
-        return {}
-    first = (select(func.min(Evidence.id)).where(Evidence.case_id.in_(ids),
-                                                 Evidence.kind == "photo")
-             .group_by(Evidence.case_id))
-    return dict((await s.execute(select(Evidence.case_id, Evidence.sha256).where(
-        Evidence.id.in_(first)))).all())
+    asks it (the first photo a staff member approved: core.services.photo_review)."""
+    return await public_first_photos(s, list(case_ids))
 
 
 async def public_cases(core: Core, s, rows: list) -> list[PublicCase]:

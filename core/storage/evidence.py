@@ -4,7 +4,9 @@ Files are written atomically (temporary file, fsync, rename), so a crash never l
 half-written photo under a valid name, and identical uploads are stored once. The public
 copy of a photo is re-encoded by Pillow without EXIF/XMP/comments (GPS position, camera
 serial, time), after applying the EXIF orientation so it still displays upright; it is
-stored content-addressed too, and `<sha256>.public` records which file it is.
+stored content-addressed too, and `<sha256>.public` records which file it is. Faces and
+number plates the detector finds are blurred in it (core.redact); a staff member may blur more
+by hand (`redact_public_copy`), which replaces the copy (the original is never changed).
 
 Public copies are made once, when the photo arrives (`make_public_copy`, called by
 core.services.evidence.store_upload); `public_copy` only reads one, so nothing a member of the
@@ -28,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageOps
+
+from core import redact
 
 _SHA_RE = re.compile(r"^[0-9a-f]{64}$")
 #: The most memory an image's decoded pixels may take (Pillow keeps RGB in 4 bytes a pixel).
@@ -119,14 +123,28 @@ class EvidenceStore:
             return self.public_copy(sha256)
         except UnsupportedMedia:
             pass
-        return self._link_public(sha256, *strip_metadata(self.get(sha256)))
+        return self._link_public(sha256, *public_version(self.get(sha256)))
 
     def put_image(self, data: bytes) -> tuple[str, PublicCopy]:
         """Store an arriving image with its public copy; the copy is made first, so an image
         that cannot be decoded (UnsupportedMedia) leaves nothing behind."""
-        clean, mime = strip_metadata(data)
+        clean, mime = public_version(data)
         sha = self.put(data)
         return sha, self._link_public(sha, clean, mime)
+
+    def redact_public_copy(self, sha256: str, boxes: list[list[float]]) -> PublicCopy:
+        """Blur `boxes` ([x, y, w, h] in fractions of the image) in the public copy of a stored
+        image, on top of what is already blurred; the copy replaces the previous one, whose
+        file is deleted. UnsupportedMedia if the image has no public copy."""
+        old = self.public_copy(sha256)
+        img = Image.open(io.BytesIO(old.data))
+        img.load()
+        fmt = img.format or "JPEG"
+        redact.blur(img, [redact.from_fraction(b, img.width, img.height) for b in boxes])
+        copy = self._link_public(sha256, _encode(img, fmt), old.mime)
+        if copy.sha256 != old.sha256:
+            self.path_of(old.sha256).unlink(missing_ok=True)
+        return copy
 
     def _link_public(self, sha256: str, data: bytes, mime: str) -> PublicCopy:
         public_sha = self.put(data)
@@ -174,14 +192,20 @@ class EvidenceStore:
         return await asyncio.to_thread(self.put_image, data)
 
 
-def strip_metadata(data: bytes) -> tuple[bytes, str]:
+def public_version(data: bytes) -> tuple[bytes, str]:
+    """The public copy of an image: without metadata, faces and plates found blurred."""
+    return strip_metadata(data, redact_detected=True)
+
+
+def strip_metadata(data: bytes, redact_detected: bool = False) -> tuple[bytes, str]:
     """Re-encode an image without any metadata; returns (bytes, mime). The dimensions are
-    checked before decoding: more than Image.MAX_IMAGE_PIXELS is refused, never decoded."""
+    checked before decoding: more than Image.MAX_IMAGE_PIXELS is refused, never decoded.
+    With `redact_detected`, what core.redact finds (faces, plates) is blurred too."""
     with _DECODE:
-        return _strip(data)
+        return _strip(data, redact_detected)
 
 
-def _strip(data: bytes) -> tuple[bytes, str]:
+def _strip(data: bytes, redact_detected: bool) -> tuple[bytes, str]:
     try:
         img = Image.open(io.BytesIO(data), formats=["JPEG", "PNG", "WEBP"])
         width, height = img.size
@@ -205,10 +229,18 @@ def _strip(data: bytes) -> tuple[bytes, str]:
     clean.paste(img)
     if img.mode == "P" and img.getpalette():
         clean.putpalette(img.getpalette())
+    if redact_detected:
+        if clean.mode not in ("RGB", "L", "RGBA"):
+            clean = clean.convert("RGBA" if "A" in clean.getbands() else "RGB")
+        clean, _ = redact.blur_detected(clean)
+    return _encode(clean, fmt), Image.MIME[fmt]
+
+
+def _encode(img: Image.Image, fmt: str) -> bytes:
     out = io.BytesIO()
     kwargs = {"quality": 90} if fmt in ("JPEG", "WEBP") else {}
-    clean.save(out, format=fmt, **kwargs)
-    return out.getvalue(), Image.MIME[fmt]
+    img.save(out, format=fmt, **kwargs)
+    return out.getvalue()
 
 
 def _mime_of(data: bytes) -> str:

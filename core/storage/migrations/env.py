@@ -11,6 +11,7 @@ import asyncio
 from alembic import context
 from sqlalchemy.engine import Connection
 
+from core.storage import models_lgpd  # noqa: F401  (its tables, in Base's metadata)
 from core.storage.models import Base
 
 config = context.config
