@@ -141,8 +141,10 @@ async def intake_post(request: web.Request) -> web.StreamResponse:
         report = _report(core, form, lat, lon)
         contact = intake.read_contact(form["contact_name"], form["contact_phone"],
                                       form["contact_email"])
-        if not report.photos:
-            raise InvalidInput(f"Envie de 1 a {MAX_PHOTOS} fotos do objeto.")
+        if not report.photos and form["channel"] != intake.PHONE:  # by phone: none to give
+            raise InvalidInput(f"Envie de 1 a {MAX_PHOTOS} fotos do objeto (numa ligação "
+                               "telefônica as fotos são opcionais: o fiscal fotografa no "
+                               "local).")
         key = f"{report.category}:{lat:.5f}:{lon:.5f}"
         if form["dup_key"] != key or post.get("confirm_new") != "1":
             nearby = await find_nearby(core, report.category, lat, lon)

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
+from sqlalchemy import select
 
 from core.formatting import fmt_date
 from core.lifecycle import Actor
@@ -24,8 +24,8 @@ from core.services.cases import TransitionResult, apply_transition, load_case
 from core.services.context import Core
 from core.services.errors import InvalidInput, NotFound
 from core.services.reports import ReportIn, Submitted, submit_report
-from core.storage.models import (Closure, Evidence, Person, StaffUser, Subscription,
-                                 SupportingReport, Tariff)
+from core.storage.models import (Closure, Evidence, StaffUser, Subscription, SupportingReport,
+                                 Tariff)
 from core.storage.timeline import ActorRef, append_event
 
 ROLES = ("admin", "staff")
@@ -38,8 +38,6 @@ _hasher = PasswordHasher()
 # Verified when the username does not exist, so a miss costs as long as a wrong password.
 _DUMMY_HASH = _hasher.hash("via-livre-dummy-password")
 
-#: Telegram ids are positive; negative ones mark reporters that are not Telegram users.
-OPEN311_REPORTER_ID = -311
 #: Who acts from the command line (python -m admin): staff, without a panel account.
 CLI_ACTOR = ActorRef(Actor.STAFF.value, None, "cli")
 
@@ -323,13 +321,6 @@ async def record_edital(core: Core, ref: str, kind: str, published_on: date, ref
 
 async def submit_external_report(core: Core, report: ReportIn, channel: str = "Open311"
                                  ) -> Submitted:
-    """A report from an Open311 client: a synthetic reporter (no Telegram account, so nobody
-    is subscribed to its updates and no message is queued for it)."""
-
-    return await submit_report(core, OPEN311_REPORTER_ID, report, display_name=channel,
-                               also=_unsubscribe_synthetic)
-
-
-async def _unsubscribe_synthetic(s) -> None:
-    pid = select(Person.id).where(Person.telegram_id == OPEN311_REPORTER_ID).scalar_subquery()
-    await s.execute(delete(Subscription).where(Subscription.person_id == pid))
+    """A report from an Open311 client: a reporter without Telegram (no chat, so nobody is
+    subscribed to its updates and no message is queued for it)."""
+    return await submit_report(core, None, report, display_name=channel)
