@@ -47,16 +47,19 @@ def read_contact(name: str, phone: str, email: str) -> ContactIn | None:
     """The optional contact as typed (None when nothing was given). A name alone is no way to
     reach anyone: it is refused, so nobody believes the citizen will be told."""
     name, phone, email = ((v or "").strip() for v in (name, phone, email))
-    try:
-        contact = ContactIn(parse_text(name, 200) if name else None,
-                            parse_phone(phone) if phone else None,
-                            parse_email(email) if email else None)
-    except ParseError as exc:
-        raise InvalidInput(exc.message) from None
+    read = {}
+    for key, value, parse in (("contact_name", name, lambda v: parse_text(v, 200)),
+                              ("contact_phone", phone, parse_phone),
+                              ("contact_email", email, parse_email)):
+        try:
+            read[key] = parse(value) if value else None
+        except ParseError as exc:
+            raise InvalidInput(exc.message, key) from None
+    contact = ContactIn(read["contact_name"], read["contact_phone"], read["contact_email"])
     if contact.phone is None and contact.email is None:
         if contact.name:
             raise InvalidInput("Para avisar o cidadão, informe um telefone ou um e-mail "
-                               "(ou deixe o nome em branco).")
+                               "(ou deixe o nome em branco).", "contact_phone")
         return None
     return contact
 

@@ -103,15 +103,17 @@ def validate_report(core: Core, r: ReportIn) -> dict:
     """Refuse bad data before anything is written; return the normalised fields."""
     law = core.law
     if r.category not in law.categories:
-        raise InvalidInput("Categoria desconhecida. Escolha uma das opções apresentadas.")
+        raise InvalidInput("Categoria desconhecida. Escolha uma das opções apresentadas.",
+                           "category")
     if not valid_point(r.lat, r.lon):
-        raise InvalidInput("Localização inválida. Envie a localização pelo botão do Telegram.")
+        raise InvalidInput("Localização inválida. Envie a localização pelo botão do Telegram.",
+                           "lat")
     if not core.area.contains(r.lat, r.lon):
         raise InvalidInput(f"Esse ponto fica fora da área de {law.city}. Esta prefeitura só pode "
-                           "atender ocorrências dentro do município.")
+                           "atender ocorrências dentro do município.", "lat")
     least = 1 if r.photos_required else 0
     if not least <= (len(r.photos) or len(r.media_urls)) <= MAX_PHOTOS:
-        raise InvalidInput(f"Envie de {least} a {MAX_PHOTOS} fotos do objeto.")
+        raise InvalidInput(f"Envie de {least} a {MAX_PHOTOS} fotos do objeto.", "photos")
     known = {c.code for c in law.criteria}
     unknown = [s for s in r.signs if s not in known]
     if unknown:
@@ -124,11 +126,14 @@ def validate_report(core: Core, r: ReportIn) -> dict:
     try:
         if r.plate:
             out["plate"] = normalize_plate(r.plate).value
+    except InvalidIdentifier as exc:
+        raise InvalidInput(str(exc), "plate") from None
+    try:
         if r.chassis:
             ch = validate_chassis(r.chassis)
             out["chassis"], out["warnings"] = ch.value, list(ch.warnings)
     except InvalidIdentifier as exc:
-        raise InvalidInput(str(exc)) from None
+        raise InvalidInput(str(exc), "chassis") from None
     return out
 
 

@@ -70,15 +70,16 @@ def _info(u: StaffUser) -> StaffUserInfo:
 async def create_user(core: Core, username: str, password: str, role: str) -> StaffUserInfo:
     username = (username or "").strip().lower()
     if not _USERNAME_RE.match(username):
-        raise InvalidInput("Nome de usuário inválido: use de 2 a 40 letras minúsculas, números, "
-                           "ponto, hífen ou sublinhado.")
+        raise InvalidInput("Nome de usuário inválido: use de 2 a 40 letras minúsculas, "
+                           "números, ponto, hífen ou sublinhado.", "username")
     if role not in ROLES:
-        raise InvalidInput("Perfil inválido: escolha administrador(a) ou servidor(a).")
+        raise InvalidInput("Perfil inválido: escolha administrador(a) ou servidor(a).", "role")
     if len(password or "") < MIN_PASSWORD:
-        raise InvalidInput(f"A senha precisa ter pelo menos {MIN_PASSWORD} caracteres.")
+        raise InvalidInput(f"A senha precisa ter pelo menos {MIN_PASSWORD} caracteres.",
+                           "password")
     async with core.db.unit_of_work() as s:
         if (await s.execute(select(StaffUser.id).where(StaffUser.username == username))).first():
-            raise InvalidInput(f"Já existe um usuário “{username}”.")
+            raise InvalidInput(f"Já existe um usuário “{username}”.", "username")
         user = StaffUser(username=username, password_hash=_hasher.hash(password), role=role,
                          active=True, created_at=core.now())
         s.add(user)
@@ -141,9 +142,10 @@ async def change_password(core: Core, user_id: int, current: str, new: str,
     """A user's own new password (the current one must be right); every other session of
     the user ends (the returned info carries the new session version)."""
     if len(new or "") < MIN_PASSWORD:
-        raise InvalidInput(f"A nova senha precisa ter pelo menos {MIN_PASSWORD} caracteres.")
+        raise InvalidInput(f"A nova senha precisa ter pelo menos {MIN_PASSWORD} caracteres.",
+                           "new")
     if new != repeated:
-        raise InvalidInput("A repetição não confere com a nova senha.")
+        raise InvalidInput("A repetição não confere com a nova senha.", "repeat")
     async with core.db.unit_of_work() as s:
         user = await s.get(StaffUser, user_id)
         if user is None or not user.active:
@@ -151,7 +153,7 @@ async def change_password(core: Core, user_id: int, current: str, new: str,
         try:
             _hasher.verify(user.password_hash, current or "")
         except (VerificationError, InvalidHashError):
-            raise InvalidInput("A senha atual está incorreta.") from None
+            raise InvalidInput("A senha atual está incorreta.", "current") from None
         user.password_hash = _hasher.hash(new)
         user.session_version = (user.session_version or 0) + 1
         await s.flush()
@@ -173,20 +175,23 @@ async def add_tariff(core: Core, code: str, amount: Decimal, valid_from: date, a
     may not start before today, so fees already charged are never rewritten."""
     seeds = {t.code: t for t in core.law.tariffs}
     if code not in seeds:
-        raise InvalidInput("Tarifa desconhecida para esta lei.")
+        raise InvalidInput("Tarifa desconhecida para esta lei.", "code")
     if amount <= 0:
-        raise InvalidInput("O valor precisa ser maior que zero.")
+        raise InvalidInput("O valor precisa ser maior que zero.", "amount")
     if valid_from < _today(core):
         raise InvalidInput("Um novo valor não pode valer para datas passadas: as taxas já "
-                           f"cobradas não mudam. Use {fmt_date(_today(core))} ou uma data futura.")
+                           f"cobradas não mudam. Use {fmt_date(_today(core))} ou uma data futura.",
+                           "valid_from")
     if not article.strip() or not source.strip():
-        raise InvalidInput("Informe o artigo e o ato (fonte legal) que fixou o novo valor.")
+        raise InvalidInput("Informe o artigo e o ato (fonte legal) que fixou o novo valor.",
+                           "source" if article.strip() else "article")
     async with core.db.unit_of_work() as s:
         clash = (await s.execute(select(Tariff.id).where(
             Tariff.municipality == core.law.slug, Tariff.code == code,
             Tariff.valid_from == valid_from))).first()
         if clash:
-            raise InvalidInput(f"Já existe um valor desta tarifa a partir de {fmt_date(valid_from)}.")
+            raise InvalidInput("Já existe um valor desta tarifa a partir de "
+                               f"{fmt_date(valid_from)}.", "valid_from")
         s.add(Tariff(municipality=core.law.slug, code=code, amount=amount, currency="BRL",
                      unit=seeds[code].unit, valid_from=valid_from, article=article.strip(),
                      source=source.strip(), created_by=by.username, created_at=core.now()))
