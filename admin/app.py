@@ -17,6 +17,7 @@ import jinja2
 from aiohttp import web
 
 from admin import filters, open311_format
+from admin.kept_form import render_back
 from admin.params import params_middleware
 from admin.security import (HSTS, SECURITY_HEADERS, csp, SESSION_COOKIE, SESSION_HOURS,
                             LoginThrottle, Session, Signer, load_secret, read_session, safe_next)
@@ -101,6 +102,9 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
     except USER_ERRORS as exc:
         if api:
             return open311_format.error(request, open311_format.status_of(exc), exc.message)
+        page = await render_back(request, exc, exc.message)  # the form kept, error inline
+        if page is not None:
+            return page
         back = _local_referer(request)
         if request.method == "POST" and back:
             from admin.web import redirect

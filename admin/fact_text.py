@@ -87,7 +87,11 @@ DOCUMENT_LABELS = {"notificacao": "Notificação ao proprietário",
 
 
 def fact_label(lc: Lifecycle, key: str) -> str:
-    return EXTRA_FACT_LABELS.get(key) or STEP_LABELS.get(key) or lc.label_fact(key)
+    label = EXTRA_FACT_LABELS.get(key) or STEP_LABELS.get(key) or lc.label_fact(key)
+    return UNLABELLED if label == key and "_" in key else label  # never a code on the page
+
+
+UNLABELLED = "outro dado registrado"
 
 
 def _as_list(value: Any) -> list:
@@ -149,7 +153,7 @@ def fact_text(core: Core, lc: Lifecycle, key: str, value: Any) -> str:
         return VALUE_LABELS[key].get(value, _plain(value))
     if key == "document":
         return DOCUMENT_LABELS.get(value, _plain(value))
-    if key == "deadline" and isinstance(value, dict):
+    if isinstance(value, dict) and value.get("due"):  # a deadline, whatever holds it
         due = _moment(str(value.get("due") or "")) or "—"
         art = f" ({value['article']})" if value.get("article") else ""
         return f"{value.get('description') or 'prazo'} até {due}{art}"
@@ -165,7 +169,23 @@ def fact_text(core: Core, lc: Lifecycle, key: str, value: Any) -> str:
             return fmt_money(Decimal(str(value)))
         except Exception:
             return _plain(value)
-    return _plain(value)
+    if isinstance(value, dict):  # each value in words, never the codes it holds
+        return "; ".join(fact_text(core, lc, k, v) for k, v in value.items()
+                         if k not in HIDDEN_FACTS and v not in (None, "", [], {})) or "—"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(fact_text(core, lc, key, v) for v in value) or "—"
+    return _coded(lc, value) or _plain(value)
+
+
+def _coded(lc: Lifecycle, value: Any) -> str | None:
+    """A state's or a step's code (e.g. "owner_notified", "lapse_deadline") as its label."""
+    if not isinstance(value, str):
+        return None
+    if value in lc.states:
+        return lc.states[value].label
+    if value in lc.transitions:
+        return lc.transitions[value].label
+    return None
 
 
 def fact_rows(core: Core, lc: Lifecycle, data: dict[str, Any]) -> list[tuple[str, str]]:

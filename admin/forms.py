@@ -64,7 +64,7 @@ def parse_fact(field: Field, form: Mapping[str, Any], tz: str) -> Any:
         try:
             return read_fact(READ_AS.get(field.kind, facts.TEXT), raw, ZoneInfo(tz))
         except ParseError as exc:
-            raise InvalidInput(f"{field.label}: {exc.message}") from None
+            raise InvalidInput(f"{field.label}: {exc.message}", field.name) from None
     if field.kind == "list":
         return [line.strip() for line in raw.splitlines() if line.strip()]
     return raw

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 
 from aiohttp import web
 
@@ -18,11 +19,18 @@ from core.services.staff import (CLOSURE_KINDS, ROLE_LABELS, add_closure, add_ta
 from core.services import affixed_notices, inspectors, tasks
 
 
-def _date(raw: str, label: str) -> date:
+def _date(raw: str, label: str, field: str) -> date:
     try:
         return parse_date(raw)
     except ParseError as exc:
-        raise InvalidInput(f"{label}: {exc.message}") from None
+        raise InvalidInput(f"{label}: {exc.message}", field) from None
+
+
+def _money(raw: str, field: str) -> Decimal:
+    try:
+        return parse_money(raw)
+    except ParseError as exc:
+        raise InvalidInput(exc.message, field) from None
 
 
 def _path_id(request: web.Request) -> int:
@@ -97,8 +105,8 @@ async def tariffs_page(request: web.Request) -> web.Response:
 async def tariff_add(request: web.Request) -> web.StreamResponse:
     core = core_of(request)
     form = await request.post()
-    await add_tariff(core, str(form.get("code", "")), parse_money(str(form.get("amount", ""))),
-                     _date(str(form.get("valid_from", "")), "Vigência"),
+    await add_tariff(core, str(form.get("code", "")), _money(str(form.get("amount", "")), "amount"),
+                     _date(str(form.get("valid_from", "")), "Vigência", "valid_from"),
                      str(form.get("article", "")), str(form.get("source", "")),
                      user_of(request))
     raise redirect(request, "/tarifas", "Novo valor cadastrado. Valores anteriores não mudam.")
@@ -119,8 +127,8 @@ def closure_recount_line(moved) -> str:
 @require("admin")
 async def closure_add(request: web.Request) -> web.StreamResponse:
     form = await request.post()
-    moved = await add_closure(core_of(request), _date(str(form.get("date", "")), "Data"),
-                              str(form.get("name", "")), str(form.get("kind", "")),
+    day = _date(str(form.get("date", "")), "Data", "date")
+    moved = await add_closure(core_of(request), day, str(form.get("name", "")), str(form.get("kind", "")),
                               str(form.get("source", "")), user_of(request))
     raise redirect(request, "/tarifas", "Fechamento cadastrado; os próximos prazos o consideram. "
                    + closure_recount_line(moved))

@@ -14,7 +14,8 @@ import re
 from aiohttp import web
 from geopy.adapters import AioHTTPAdapter
 
-from admin.web import SETTINGS, core_of, redirect, render, require, user_of
+from admin.kept_form import KeptForm
+from admin.web import KEPT, SETTINGS, core_of, redirect, render, require, user_of
 from core import media
 from core.area import valid_point
 from core.services import intake
@@ -55,8 +56,10 @@ def _geocoder(request: web.Request) -> Geocoder:
 
 
 async def _page(request: web.Request, form: dict, *, status: int = 200, error: str = "",
-                notice: str = "", nearby=()) -> web.Response:
+                field: str | None = None, notice: str = "", nearby=()) -> web.Response:
     core = core_of(request)
+    if error:  # shown beside its field (admin.kept_form), the typed form kept below
+        request[KEPT] = KeptForm("/balcao", {}, {field or "": error})
     law = core.law
     asked = {code: [q.field for q in rq.questions_for(law, code)] for code in law.categories}
     sign_cats: dict[str, str] = {}  # criterion → the categories that offer it
@@ -65,7 +68,7 @@ async def _page(request: web.Request, form: dict, *, status: int = 200, error: s
             sign_cats[c.code] = (sign_cats.get(c.code, "") + " " + code).strip()
     centre = form.get("lat") and form.get("lon")
     return render(request, "intake.html", {
-        "form": form, "error": error, "notice": notice, "nearby": nearby,
+        "form": form, "notice": notice, "nearby": nearby,
         "asked": asked, "sign_cats": sign_cats, "questions": rq.QUESTIONS,
         "time_options": rq.time_options(core.law), "channels": intake.CHANNELS,
         "purpose": intake.CONTACT_PURPOSE, "max_photos": MAX_PHOTOS,
@@ -117,12 +120,12 @@ def _point(form: dict) -> tuple[float, float]:
         raise ValueError
     except ValueError:
         raise InvalidInput("Marque o local clicando no mapa ou busque o endereço digitado "
-                           "(botão “Buscar endereço”).") from None
+                           "(botão “Buscar endereço”).", "lat") from None
 
 
 def _report(core, form: dict, lat: float, lon: float) -> ReportIn:
     if form["category"] not in core.law.categories:
-        raise InvalidInput("Escolha a categoria do objeto.")
+        raise InvalidInput("Escolha a categoria do objeto.", "category")
     asked = {q.field for q in rq.questions_for(core.law, form["category"])}
     keep = {f: (form[f] or None) if f in asked else None
             for f in ("plate", "colour", "make_model", "time_there", "description")}
@@ -139,15 +142,20 @@ async def intake_post(request: web.Request) -> web.StreamResponse:
     post = await request.post()
     form = _form_of(post)
     try:
-        await _store_photos(request, post, form)
+        try:
+            await _store_photos(request, post, form)
+        except InvalidInput as exc:
+            raise InvalidInput(exc.message, "photos") from None
         if post.get("action") == "geocode":
             return await _geocode(request, form)
         lat, lon = _point(form)
         report = _report(core, form, lat, lon)
         contact = intake.read_contact(form["contact_name"], form["contact_phone"],
                                       form["contact_email"])
-        if not report.photos:
-            raise InvalidInput(f"Envie de 1 a {MAX_PHOTOS} fotos do objeto.")
+        if not report.photos and form["channel"] != intake.PHONE:  # by phone: none to give
+            raise InvalidInput(f"Envie de 1 a {MAX_PHOTOS} fotos do objeto (numa ligação "
+                               "telefônica as fotos são opcionais: o fiscal fotografa no "
+                               "local).", "photos")
         key = f"{report.category}:{lat:.5f}:{lon:.5f}"
         if form["dup_key"] != key or post.get("confirm_new") != "1":
             nearby = await find_nearby(core, report.category, lat, lon)
@@ -166,7 +174,7 @@ async def intake_post(request: web.Request) -> web.StreamResponse:
         done = await intake.submit_counter_report(core, report, channel=form["channel"],
                                                   contact=contact, staff=user_of(request))
     except InvalidInput as exc:
-        return await _page(request, form, status=400, error=exc.message)
+        return await _page(request, form, status=400, error=exc.message, field=exc.field)
     told = " Anote o contato: o cidadão aparece na lista de avisos." if contact else ""
     raise redirect(request, f"/casos/{done.protocol}",
                    f"Caso registrado: protocolo {done.protocol}. Informe este número ao "
@@ -177,15 +185,17 @@ async def _geocode(request: web.Request, form: dict) -> web.Response:
     """The typed address → a point in the city, shown on the map for staff to confirm."""
     query = form["address"]
     if len(query) < 3:
-        raise InvalidInput("Digite o endereço (rua, número e bairro) antes de buscar.")
+        raise InvalidInput("Digite o endereço (rua, número e bairro) antes de buscar.",
+                           "address")
     try:
         place = await _geocoder(request).geocode(query)
     except GeocodingUnavailable:
         raise InvalidInput("O serviço de endereços não respondeu agora. Marque o local "
-                           "clicando no mapa.") from None
+                           "clicando no mapa.", "address") from None
     if place is None or not core_of(request).area.contains(place.lat, place.lon):
         raise InvalidInput(f"Não encontramos “{query}” em {core_of(request).law.city}. "
-                           "Confira a rua e o número, ou marque o local clicando no mapa.")
+                           "Confira a rua e o número, ou marque o local clicando no mapa.",
+                           "address")
     form.update(lat=f"{place.lat:.6f}", lon=f"{place.lon:.6f}", address=place.address,
                 neighbourhood=place.neighbourhood or "")
     return await _page(request, form, notice=(

@@ -22,6 +22,7 @@ THROTTLE = web.AppKey("throttle", LoginThrottle)
 USER = web.RequestKey("vl_user", StaffUserInfo)  # None when anonymous
 SESSION = web.RequestKey("vl_session", Session)
 PLACEHOLDERS = web.RequestKey("vl_placeholders", list)  # core.services.placeholders.warnings
+KEPT = web.RequestKey("vl_kept_form", object)  # admin.kept_form.KeptForm: a refused form
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -81,6 +82,10 @@ def render(request: web.Request, template: str, context: dict[str, Any],
     flashed = request.app[SIGNER].unsign(request.cookies.get(FLASH_COOKIE))
     if flashed:
         ctx["flash"] = flashed
+    kept = request.get(KEPT)
+    if kept is not None:  # a refused form rendered again (admin.kept_form)
+        ctx["kept"] = kept
+        ctx["flash"] = {"k": "error", "m": next(iter(kept.errors.values()), "")}
     resp = aiohttp_jinja2.render_template(template, request, ctx, status=status)
     if flashed:
         resp.del_cookie(FLASH_COOKIE, path="/")

@@ -199,8 +199,11 @@ async def test_new_tariff_is_a_dated_row_and_past_dates_are_refused_art_9_II(pan
                             {"code": "daily_storage", "amount": "10,00", "valid_from": "01/01/2020",
                              "article": "Art. 9º, II", "source": "Decreto nº 11/2026"},
                             headers={"Referer": f"http://{c.host}:{c.port}/tarifas"})
-        page = await (await c.get(r.headers["Location"])).text()
-        assert "não pode valer para datas passadas" in page
+        page = await r.text()  # the page again, the form as typed, the error beside the date
+        assert r.status == 400
+        assert ('<span class="field-error" role="alert" data-field="valid_from">Um novo valor '
+                'não pode valer para datas passadas') in page
+        assert 'value="01/01/2020"' in page and 'value="Decreto nº 11/2026"' in page
         assert "R$\xa045,50" in page
     book = await core.tariff_book()
     from datetime import date

@@ -119,3 +119,23 @@ async def test_neighbourhood_shown_once_when_the_address_names_it(panel, photo):
     facts = text[text.index("Dados"):text.index("Proprietário")]
     assert "Endereço Rua Goiás, 120 - Vila Nova, Dores" in facts
     assert facts.count("Vila Nova") == 1  # not "…Vila Nova, Dores · Vila Nova"
+
+
+def test_codes_inside_an_event_are_words_whatever_key_holds_them(core):
+    """A state, a step or a deadline held under a key the panel has no label for (e.g. the
+    deadline that was running before the owner's "Vou retirar", Art. 6º, §3º) is shown in
+    words: never `owner_notified`, `notify_owner` or `lapse_deadline`."""
+    from admin.fact_text import fact_rows
+    lc = core.law.tracks["dores_vehicle"]
+    rows = fact_rows(core, lc, {
+        "restored_deadline": {"due": "2026-12-11", "article": "Art. 4º, I",
+                              "description": "retirar o veículo do espaço público",
+                              "transition": "notify_owner", "on_lapse": "lapse_deadline",
+                              "state": "owner_notified"},
+        "state_before": "owner_notified", "steps": ["notify_owner", "lapse_deadline"],
+        "running": {"transition": "notify_owner", "on_lapse": "lapse_deadline"}})
+    text = " ".join(f"{label}: {value}" for label, value in rows)
+    assert "retirar o veículo do espaço público até 11/12/2026 (Art. 4º, I)" in text
+    assert lc.states["owner_notified"].label in text
+    assert lc.transitions["lapse_deadline"].label in text
+    assert SNAKE.findall(text) == []

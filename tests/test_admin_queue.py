@@ -32,9 +32,9 @@ async def task_of(core, protocol) -> Task:
 
 async def test_each_reason_is_in_the_queue_counted_and_oldest_first(panel, photo, clock):
     core = panel.core
-    nobody = await new_case(core, photo, 1)  # no inspector at all yet
+    nobody = await new_case(core, photo, 1, category="large_furniture")  # nobody competent
     clock.advance(hours=1)
-    await fiscal(core, 701, "Joana Fiscal")
+    await fiscal(core, 701, "Joana Fiscal", "transito")  # vehicles only (Art. 3º, §2º)
     refused = await new_case(core, photo, 2)
     clock.advance(hours=1)
     await refuse_task(core, 701, (await task_of(core, refused.protocol)).id, "Estou de férias")
@@ -64,45 +64,59 @@ async def test_each_reason_is_in_the_queue_counted_and_oldest_first(panel, photo
         assert "Nenhum fiscal ativo de órgão competente" in page
 
 
+async def everyone_refuses(core, photo, i: int, why: str = "Fora da minha área") -> str:
+    """Joana and Pedro are on duty; the case goes to one, then the other, and both refuse:
+    it waits for staff (binding someone new would move it on by itself)."""
+    case = await new_case(core, photo, i, address="Rua Goiás, 120")
+    for _ in range(2):
+        task = await task_of(core, case.protocol)
+        tg = 701 if task.inspector_id == JOANA else 702
+        await refuse_task(core, tg, task.id, why)
+    return case.protocol
+
+
+JOANA, PEDRO = 1, 2  # inspector ids, in binding order
+
+
 async def test_assigning_from_the_queue_uses_the_core_service_and_returns_to_it(panel, photo):
     core = panel.core
-    case = await new_case(core, photo, 1)
+    assert await fiscal(core, 701, "Joana Fiscal") == JOANA
     pedro = await fiscal(core, 702, "Pedro Fiscal")
+    protocol = await everyone_refuses(core, photo, 1)
     async with panel.client("bruno") as c:
-        r = await post_form(c, "/fila", f"/casos/{case.protocol}/atribuir",
+        r = await post_form(c, "/fila", f"/casos/{protocol}/atribuir",
                             {"inspector_id": str(pedro), "back": "fila"})
         assert r.status == 302 and r.headers["Location"] == "/fila"
         page = await (await c.get("/fila")).text()
-        assert f"Caso {case.protocol} atribuído a Pedro Fiscal" in page
-        assert f'data-protocol="{case.protocol}"' not in page
+        assert f"Caso {protocol} atribuído a Pedro Fiscal" in page
+        assert f'data-protocol="{protocol}"' not in page
         # a bad inspector id is a 400 in Portuguese, never a 500
-        r = await post_form(c, "/fila", f"/casos/{case.protocol}/atribuir",
+        r = await post_form(c, "/fila", f"/casos/{protocol}/atribuir",
                             {"inspector_id": "abc", "back": "fila"})
         assert r.status == 400 and "Fiscal: valor inválido" in await r.text()
-    assert (await task_of(core, case.protocol)).inspector_id == pedro
+    assert (await task_of(core, protocol)).inspector_id == pedro
     assert (await staff_queue(core)).items == []
 
 
 async def test_refused_case_appears_in_the_queue_and_leaves_it_when_assigned(
         chromium, serve, panel, photo):
     core = panel.core
-    await fiscal(core, 701, "Joana Fiscal")
-    case = await new_case(core, photo, 4, address="Rua Goiás, 120")
-    # Joana refuses through the core service, as the bot's Recusar button does
-    await refuse_task(core, 701, (await task_of(core, case.protocol)).id, "Fora da minha área")
+    assert await fiscal(core, 701, "Joana Fiscal") == JOANA
     pedro = await fiscal(core, 702, "Pedro Fiscal")
+    # both refuse through the core service, as the bot's Recusar button does
+    protocol = await everyone_refuses(core, photo, 4)
     base = await serve(core)
     page = await chromium.page()
     await login(page, base, "bruno")
-    assert "1 Recusado pelo fiscal" in await page.inner_text("#fila")
+    assert "1 Recusado pelo fiscal" in await page.inner_text("#fila")  # by both
     await page.click("#fila >> text=ver a fila e atribuir")
     await page.wait_for_url(f"{base}/fila")
-    row = page.locator(f"tr[data-protocol='{case.protocol}']")
+    row = page.locator(f"tr[data-protocol='{protocol}']")
     assert "Fora da minha área" in await row.inner_text()
     await row.locator("select[name=inspector_id]").select_option(str(pedro))
     await row.locator("button:has-text('Atribuir')").click()
     await page.wait_for_selector(".flash.ok")
     assert "Pedro Fiscal" in await page.inner_text(".flash.ok")
-    assert await page.locator(f"tr[data-protocol='{case.protocol}']").count() == 0
+    assert await page.locator(f"tr[data-protocol='{protocol}']").count() == 0
     assert "Nenhum caso aguardando fiscal" in await page.inner_text("main")
-    assert (await task_of(core, case.protocol)).inspector_id == pedro
+    assert (await task_of(core, protocol)).inspector_id == pedro

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from core.services.inspectors import NOT_INSPECTOR, WRONG_CODE
+from core.services.inspectors import NOT_INSPECTOR, WRONG_CODE, inspector_for, invite_inspector
 from core.services.task_views import open_tasks
 from core.storage.models import Event, Task
-from tests.test_bot_inspector_support import (ANA, BETO, FAR, INTRUDER, NEAR, bind, bot,  # noqa: F401
+from tests.test_bot_inspector_support import (ANA, BETO, CARLA, FAR, INTRUDER, NEAR, bind, bot,  # noqa: F401
                                               clock, core, make_core, open_card, photo, report,
                                               tap, task_message)
 from tests.test_bot_support import said
@@ -27,7 +27,6 @@ async def test_fiscal_binds_wrong_code_refused_and_five_wrong_cool_down(bot, cor
     for _ in range(5):
         await bot.api.send_command(INTRUDER, "fiscal", "AAAA-BBBB-CCCC")
         await said(bot, INTRUDER, WRONG_CODE)
-    from core.services.inspectors import invite_inspector
     code = await invite_inspector(core, "Intruso", "posturas", "staff")
     await bot.api.send_command(INTRUDER, "fiscal", code)  # even the right code waits
     assert "Muitas tentativas" in (await said(bot, INTRUDER)).text
@@ -128,3 +127,39 @@ async def test_non_inspector_forged_and_wrong_state_buttons_change_nothing(bot, 
     assert "não vale mais" in answer.params["text"]
     assert await events(core) == before
     assert (await open_tasks(core, ANA.id))[0].status == "offered"
+
+
+async def test_waiting_case_is_pushed_to_the_inspector_who_binds_art_3_5(bot, core, photo):
+    """A report nobody competent can take waits in the staff's queue; the moment a competent
+    inspector binds (/fiscal) — or is bound again after a deactivation — it is theirs, and
+    the "Nova tarefa" reaches them at once. Competence from the lifecycle: furniture is the
+    Secretaria de Saúde's or the posturas' (Art. 5º, caput; Art. 10), vehicles are not the
+    Saúde's (Art. 3º, §2º)."""
+    from core.services.staff_queue import staff_queue
+    from core.services.tasks import deactivate_inspector
+    from core.storage.timeline import ActorRef
+    sofa = await report(core, photo, category="large_furniture")
+    car = await report(core, photo, where=NEAR)
+    assert [(i.protocol, i.reason) for i in (await staff_queue(core)).items] == [
+        (sofa, "none"), (car, "none")]
+    await bind(bot, CARLA, "Carla Saúde", "saude")
+    await task_message(bot, CARLA, sofa)
+    assert [t.protocol for t in await open_tasks(core, CARLA.id)] == [sofa]
+    assert [i.protocol for i in (await staff_queue(core)).items] == [car]  # not hers to take
+    await bind(bot, ANA, "Ana Fiscal", "posturas")
+    await task_message(bot, ANA, car)
+    assert (await staff_queue(core)).items == []
+    # Ana is switched off: the car waits again (Carla may not take it), until Ana is back
+    ana = (await inspector_for(core, ANA.id)).id
+    await deactivate_inspector(core, ana, ActorRef("staff", 0, "seed"))
+    assert [(i.protocol, i.reason) for i in (await staff_queue(core)).items] == [
+        (car, "withdrawn")]
+    before = len(bot.api.calls)
+    await bot.api.send_command(ANA, "fiscal", await invite_inspector(core, "Ana Fiscal",
+                                                                     "posturas", "staff"))
+    await said(bot, ANA, "Conta vinculada")
+    again = await bot.api.wait_for(method="sendMessage", chat_id=ANA,
+                                   text=f"Nova tarefa — protocolo {car}", since=before)
+    assert "Aceitar" in [b.text for row in again.buttons for b in row]
+    assert (await staff_queue(core)).items == []
+

@@ -45,7 +45,7 @@ async def test_counter_case_shares_the_protocol_sequence_and_keeps_the_contact(c
             Subscription.case_id == done.case_id))).scalars().all()
     assert (row.name, row.phone, row.email, row.taken_by) == ("Maria", "(37) 99999-1234",
                                                               None, "clara")
-    assert subs == []  # the synthetic reporter follows nothing
+    assert subs == []  # a reporter without Telegram follows nothing by chat
     intake_event = events[-1]
     assert intake_event.action == "counter_intake" and not intake_event.public
     assert "99999" not in str(intake_event.data)  # the timeline never holds the contact
@@ -53,6 +53,30 @@ async def test_counter_case_shares_the_protocol_sequence_and_keeps_the_contact(c
     assert [t.protocol for t in todo] == [done.protocol] and todo[0].told_label is None
     await intake.mark_told(core, done.protocol, staff)
     assert await intake.contacts_to_tell(core) == []
+
+
+async def test_a_phoned_report_needs_no_photo_and_its_reporter_has_no_chat(core, photo):
+    """The caller has no photo to give: the inspector takes them on site. At the counter
+    the citizen still shows one, as in the bot."""
+    from core.storage.models import Case, Person
+    staff = await _staff(core)
+    report = ReportIn(category="motor_vehicle", lat=CENTRE[0], lon=CENTRE[1], photos=[],
+                      address="Rua Goiás, 120")
+    with pytest.raises(InvalidInput, match="Envie de 1 a 10 fotos"):
+        await intake.submit_counter_report(core, report, channel="balcao", contact=None,
+                                           staff=staff)
+    done = await intake.submit_counter_report(
+        core, report, channel="telefone", staff=staff,
+        contact=intake.read_contact("", "", "maria@example.com"))
+    again = await intake.submit_counter_report(core, _report(photo, lat=CENTRE[0] + 0.01),
+                                               channel="balcao", contact=None, staff=staff)
+    async with core.db.read() as s:
+        people = (await s.execute(select(Person).join(Case, Case.reporter_id == Person.id)
+                                  .order_by(Case.id))).scalars().all()
+    assert [p.telegram_id for p in people] == [None, None]  # no chat at all, none made up
+    assert people[0].id != people[1].id  # each report its own reporter
+    assert [t.protocol for t in await intake.contacts_to_tell(core)] == [done.protocol]
+    assert again.protocol != done.protocol
 
 
 async def test_outside_the_city_is_refused_and_nothing_is_written(core, photo):

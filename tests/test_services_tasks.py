@@ -172,6 +172,32 @@ async def test_open_tasks_by_deadline_then_distance(core, photo):
     assert tasks[1].distance_m < 100 < tasks[2].distance_m
 
 
+async def test_tarefas_puts_a_lapsed_removal_first_with_its_date_art_6(core, photo, clock):
+    """Art. 6º, caput: a lapsed notice makes removal due — the most urgent task, listed
+    first with the date that lapsed; the others by their due date, those without one last."""
+    from core.services.sweep import sweep_deadlines
+    await fiscal(core, 901, "Ana", "posturas", CENTRE)
+    me = await inspector_for(core, 901)
+    plain = await report(core, photo, where=NEAR)  # no deadline yet, the nearest
+    lapsing = await report(core, photo, where=FAR)
+    await apply_transition(core, lapsing, "notify_owner", actor_ref(me),
+                           {**ABANDONED, "owner_name": "José", "owner_document": "52998224725",
+                            "notification_number": "1/2026"}, agency="posturas")
+    clock.advance(days=6)  # Monday 07/12
+    later = await report(core, photo, where=FAR)
+    await apply_transition(core, later, "notify_owner", actor_ref(me),
+                           {**ABANDONED, "owner_name": "Rita", "owner_document": "11144477735",
+                            "notification_number": "2/2026"}, agency="posturas")
+    clock.advance(days=5)  # Saturday 12/12: the first notice lapsed on Friday 11/12
+    await sweep_deadlines(core)
+    tasks = await open_tasks(core, 901)
+    assert [t.protocol for t in tasks] == [lapsing, later, plain]
+    assert tasks[0].lapsed and "VENCIDO em 11/12/2026" in tasks[0].due_text
+    assert "remoção autorizada" in tasks[0].due_text
+    assert tasks[1].due_text.endswith("até 17/12/2026 (Art. 4º, I)")
+    assert tasks[2].due is None
+
+
 async def test_card_shows_only_actions_the_lifecycle_allows_for_the_agency(core, photo):
     await fiscal(core, 901, "Saúde", "saude", NEAR)
     p = await report(core, photo, category="large_furniture")
@@ -229,9 +255,10 @@ async def test_warned_the_day_before_and_on_the_day_once_each_then_removal_due_a
     assert "sexta-feira, 11 de dezembro de 2026" in before.payload["text"]
     assert "Art. 4º, I" in before.payload["text"] and "vence hoje" in today.payload["text"]
     clock.advance(days=1)  # Saturday 12/12: lapsed
-    await sweep_deadlines(core)
-    assert (await inspector_warnings(core)).queued == [(p, "removal_due")]
-    assert (await inspector_warnings(core)).queued == []
+    assert await outbox(core, "task_removal_due") == []
+    assert (await sweep_deadlines(core)).moved == [(p, "lapse_deadline")]
+    assert len(await outbox(core, "task_removal_due")) == 1  # told by the sweep, at once
+    assert (await inspector_warnings(core)).queued == []  # the hourly run: not twice
     [due] = await outbox(core, "task_removal_due")
     assert due.chat_id == 901 and due.payload["text"].startswith("Remoção devida")
     assert "Art. 6º, caput" in due.payload["text"] and len(due.payload["photos"]) == 2

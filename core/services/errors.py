@@ -8,9 +8,12 @@ from core.storage.db import StorageUnavailable
 
 
 class ServiceError(Exception):
-    def __init__(self, message: str):
+    """`field`: the input the message is about (a form shows it beside that field), if one."""
+
+    def __init__(self, message: str, field: str | None = None):
         super().__init__(message)
         self.message = message
+        self.field = field
 
 
 class NotFound(ServiceError):

@@ -73,7 +73,7 @@ def resolve_agency(core: Core, agency: str) -> str:
             return code
     names = "; ".join(f"{a.name} ({c})" for c, a in core.law.agencies.items())
     raise InvalidInput(f"Órgão desconhecido: “{agency}”. Órgãos previstos na "
-                       f"{core.law.short}: {names}.")
+                       f"{core.law.short}: {names}.", "agency")
 
 
 def agency_name(core: Core, code: str) -> str:
@@ -94,7 +94,7 @@ def clean_registration(value: str | None) -> str | None:
         return None
     if len(text) > 40 or not all(c.isalnum() or c in ".-/ " for c in text):
         raise InvalidInput("Matrícula inválida: use até 40 letras, números, ponto, hífen ou "
-                           "barra (ex.: 12.345-6).")
+                           "barra (ex.: 12.345-6).", "matricula")
     return text
 
 
@@ -104,10 +104,10 @@ async def invite_inspector(core: Core, name: str, agency: str, created_by: str |
     inspector's matrícula (`registration`) printed on the documents he signs."""
     name = " ".join((name or "").split())
     if not 2 <= len(name) <= 200:
-        raise InvalidInput("Informe o nome do fiscal (de 2 a 200 caracteres).")
+        raise InvalidInput("Informe o nome do fiscal (de 2 a 200 caracteres).", "name")
     if registration is not None and clean_registration(registration) is None:
         raise InvalidInput("Informe a matrícula do fiscal: ela é impressa nos documentos que "
-                           "ele assina.")
+                           "ele assina.", "matricula")
     registration = clean_registration(registration)
     code_agency = resolve_agency(core, agency)
     raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -128,7 +128,7 @@ async def set_registration(core: Core, inspector_id: int, value: str | None) -> 
     registration = clean_registration(value)
     if registration is None:
         raise InvalidInput("Informe a matrícula do fiscal: ela é impressa nos documentos que "
-                           "ele assina.")
+                           "ele assina.", "matricula")
     async with core.db.unit_of_work() as s:
         inspector = await s.get(Inspector, inspector_id, with_for_update=True)
         if inspector is None:
@@ -152,9 +152,11 @@ async def _cool_down_until(s: AsyncSession, telegram_id: int, now: datetime) -> 
 
 async def bind_inspector(core: Core, telegram_id: int, code: str,
                          display_name: str | None = None) -> BoundInspector:
-    """`/fiscal CÓDIGO`: bind this Telegram account as the invited inspector. A wrong, used or
-    expired code is refused; five wrong codes within 30 minutes cool the account down for an
-    hour (even the right code waits)."""
+    """`/fiscal CÓDIGO`: bind this Telegram account as the invited inspector (or bind a
+    deactivated one again: reactivated). A wrong, used or expired code is refused; five wrong
+    codes within 30 minutes cool the account down for an hour (even the right code waits).
+    Cases waiting in the staff's queue that the inspector can take are offered at once
+    (core.services.queue_flow)."""
     from core.formatting import fmt_datetime
     now = core.now()
     refusal: str | None = None
@@ -196,6 +198,9 @@ async def bind_inspector(core: Core, telegram_id: int, code: str,
                     await s.flush()
                     bound = BoundInspector(inspector.id, inspector.name, inspector.agency,
                                            agency_name(core, inspector.agency))
+                    # cases waiting for someone competent are offered at once
+                    from core.services.queue_flow import assign_waiting
+                    await assign_waiting(core, s)
     # The wrong try is committed above before the refusal is raised.
     if refusal is not None:
         raise Forbidden(refusal)

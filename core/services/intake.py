@@ -1,22 +1,25 @@
 """Counter and phone intake: staff open a case for a citizen who came to the counter or phoned.
 
 The report goes through the bot's own service (core.services.reports.submit_report): the same
-checks (category, city area, photos), the same protocol sequence and the same first event. The
-citizen has no Telegram account, so the reporter is a synthetic person (as for Open311) who
-follows no updates; the staff member who took the report is recorded in the timeline.
+checks (category, city area, photos), the same protocol sequence and the same first event. A
+report by phone needs no photo: the caller has none to give, the inspector takes them on site.
+The citizen has no Telegram account, so the reporter is a person of this report only with no
+chat at all (never a made-up chat id): nothing is queued to Telegram for them; the staff
+member who took the report is recorded in the timeline.
 
 Contact for updates (LGPD, Lei 13.709/2018 art. 7º, III and art. 23): a phone or e-mail the
 citizen chose to give, kept apart from the case in `reporter_contacts`, used only to tell them
 how this case goes, shown only to staff (never on public pages, documents, Open311 or the
 timeline, which records only that a contact was given), and erased with the reporter's data
-(retention setting after the case closes; core.services.retention). There is no SMS or e-mail
-gateway: the panel lists the citizens whose case moved since they were last told, for staff to
-call or write, and staff mark each one as told."""
+(retention setting after the case closes; core.services.retention). How the citizen is told
+is decided in one place (core.services.contact_updates): with no e-mail channel yet, the panel
+lists the citizens whose case moved since they were last told ("Cidadãos a avisar"), for staff
+to call or write, and staff mark each one as told."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from sqlalchemy import delete, select
+from sqlalchemy import select
 
 from core.parsing import ParseError, parse_email, parse_phone, parse_text
 from core.services.cases import load_case
@@ -24,12 +27,10 @@ from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.reports import ReportIn, Submitted, submit_report
 from core.services.staff import StaffUserInfo
-from core.storage.models import Case, Person, ReporterContact, Subscription
+from core.storage.models import Case, ReporterContact
 from core.storage.timeline import append_event
 
-#: Telegram ids are positive; negative ones mark reporters that are not Telegram users
-#: (Open311 uses -311). 156 is the usual number of a city hall's citizen service.
-COUNTER_REPORTER_ID = -156
+PHONE = "telefone"
 CHANNELS = {"balcao": "Atendimento no balcão", "telefone": "Ligação telefônica"}
 CONTACT_PURPOSE = ("Usado apenas para avisar o cidadão sobre o andamento deste caso; visível "
                    "somente para servidores; apagado junto com os dados da denúncia.")
@@ -46,16 +47,19 @@ def read_contact(name: str, phone: str, email: str) -> ContactIn | None:
     """The optional contact as typed (None when nothing was given). A name alone is no way to
     reach anyone: it is refused, so nobody believes the citizen will be told."""
     name, phone, email = ((v or "").strip() for v in (name, phone, email))
-    try:
-        contact = ContactIn(parse_text(name, 200) if name else None,
-                            parse_phone(phone) if phone else None,
-                            parse_email(email) if email else None)
-    except ParseError as exc:
-        raise InvalidInput(exc.message) from None
+    read = {}
+    for key, value, parse in (("contact_name", name, lambda v: parse_text(v, 200)),
+                              ("contact_phone", phone, parse_phone),
+                              ("contact_email", email, parse_email)):
+        try:
+            read[key] = parse(value) if value else None
+        except ParseError as exc:
+            raise InvalidInput(exc.message, key) from None
+    contact = ContactIn(read["contact_name"], read["contact_phone"], read["contact_email"])
     if contact.phone is None and contact.email is None:
         if contact.name:
             raise InvalidInput("Para avisar o cidadão, informe um telefone ou um e-mail "
-                               "(ou deixe o nome em branco).")
+                               "(ou deixe o nome em branco).", "contact_phone")
         return None
     return contact
 
@@ -68,7 +72,6 @@ async def submit_counter_report(core: Core, report: ReportIn, *, channel: str,
         raise InvalidInput("Escolha como o cidadão fez a denúncia: balcão ou telefone.")
 
     async def record(s, case: Case) -> None:
-        await _unsubscribe_synthetic(s)
         if contact is not None:
             s.add(ReporterContact(case_id=case.id, name=contact.name, phone=contact.phone,
                                   email=contact.email, channel=channel,
@@ -77,13 +80,10 @@ async def submit_counter_report(core: Core, report: ReportIn, *, channel: str,
                            {"channel": channel, "contact_given": contact is not None},
                            public=False, at=core.now())
 
-    return await submit_report(core, COUNTER_REPORTER_ID, report, display_name=CHANNELS[channel],
+    if channel == PHONE:
+        report = replace(report, photos_required=False)
+    return await submit_report(core, None, report, display_name=CHANNELS[channel],
                                with_case=record)
-
-
-async def _unsubscribe_synthetic(s) -> None:
-    pid = select(Person.id).where(Person.telegram_id == COUNTER_REPORTER_ID).scalar_subquery()
-    await s.execute(delete(Subscription).where(Subscription.person_id == pid))
 
 
 @dataclass(frozen=True)

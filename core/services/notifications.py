@@ -17,6 +17,7 @@ from core.formatting import fmt_date
 from core.identifiers import format_case_code
 from core.laws import get_law
 from core.lifecycle import Actor, Transition
+from core.services.contact_updates import tell_contact
 from core.storage import outbox
 from core.storage.models import Case, Event, Inspector, OwnerLink, Person, Subscription, Task
 
@@ -31,15 +32,15 @@ async def notify_subscribers(s: AsyncSession, case: Case, t: Transition, state_l
                              given: Mapping[str, Any], deadline: Mapping[str, Any] | None,
                              seq: int) -> None:
     """Queue "your case moved" for every subscriber who kept notifications on (outbox, same
-    transaction; one message per event and person, never twice). Linked owners are told too
-    (notify_owners: owner-facing texts never mention the reporter)."""
+    transaction; one message per event and person, never twice). A reporter without Telegram
+    is told by core.services.contact_updates (never through a chat). Linked owners are told
+    too (notify_owners: owner-facing texts never mention the reporter)."""
     await notify_owners(s, case, t, state_label, given, deadline, seq)
     rows = (await s.execute(
         select(Subscription.person_id, Person.telegram_id)
         .join(Person, Person.id == Subscription.person_id)
-        .where(Subscription.case_id == case.id, Subscription.notify.is_(True)))).all()
-    if not rows:
-        return
+        .where(Subscription.case_id == case.id, Subscription.notify.is_(True),
+               Person.telegram_id.is_not(None)))).all()
     lines = [f"Atualização do protocolo {case.protocol}: {state_label}."]
     reason = given.get("public_reason") or given.get("reason")
     if reason and not case.is_open:
@@ -48,6 +49,8 @@ async def notify_subscribers(s: AsyncSession, case: Case, t: Transition, state_l
         lines.append(f"Próximo prazo: {deadline['description']} até "
                      f"{fmt_date(date.fromisoformat(deadline['due']))} ({deadline['article']}).")
     text = "\n".join(lines)
+    # a reporter without Telegram: by the contact they gave, or on the panel's list
+    await tell_contact(s, case, text, seq)
     for person_id, chat_id in rows:
         await outbox.enqueue(s, chat_id, "case_update",
                              {"text": text, "protocol": case.protocol,

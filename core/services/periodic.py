@@ -15,6 +15,7 @@ from core.services.orphans import OrphanReport, remove_orphans_if_due
 from core.services.notice_photo import NoticePhotoReport, notice_photo_reminders
 from core.services.reminders import ReminderReport, owner_reminders
 from core.services.retention import PurgeReport, purge_expired_evidence
+from core.services.queue_flow import move_queue
 from core.services.sweep import SweepReport, sweep_deadlines
 from core.services.warnings import WarningReport, inspector_warnings
 from core.storage import leases, send_limits
@@ -41,8 +42,10 @@ class PeriodicReport:
 
 async def run_periodic(core: Core, now: datetime | None = None) -> PeriodicReport:
     now = now or core.now()
+    swept = await sweep_deadlines(core, now)
+    await move_queue(core)  # waiting cases an inspector can take now (queue_flow)
     report = PeriodicReport(
-        await sweep_deadlines(core, now), await inspector_warnings(core, now),
+        swept, await inspector_warnings(core, now),
         await owner_reminders(core, now), await purge_expired_evidence(core, now),
         await forget_processed(core, now=now), await notice_photo_reminders(core, now),
         await remove_orphans_if_due(core, now))

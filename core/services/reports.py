@@ -59,6 +59,8 @@ class ReportIn:
     # Photos by reference (an Open311 media_url): kept in the report's timeline fact as
     # `media_urls`; when no file came (not downloaded), they stand for the photos.
     media_urls: tuple[str, ...] = ()
+    # A report by phone has no photo to give: the inspector takes them on site.
+    photos_required: bool = True
 
 
 @dataclass(frozen=True)
@@ -100,14 +102,17 @@ def validate_report(core: Core, r: ReportIn) -> dict:
     """Refuse bad data before anything is written; return the normalised fields."""
     law = core.law
     if r.category not in law.categories:
-        raise InvalidInput("Categoria desconhecida. Escolha uma das opções apresentadas.")
+        raise InvalidInput("Categoria desconhecida. Escolha uma das opções apresentadas.",
+                           "category")
     if not valid_point(r.lat, r.lon):
-        raise InvalidInput("Localização inválida. Envie a localização pelo botão do Telegram.")
+        raise InvalidInput("Localização inválida. Envie a localização pelo botão do Telegram.",
+                           "lat")
     if not core.area.contains(r.lat, r.lon):
         raise InvalidInput(f"Esse ponto fica fora da área de {law.city}. Esta prefeitura só pode "
-                           "atender ocorrências dentro do município.")
-    if not 1 <= (len(r.photos) or len(r.media_urls)) <= MAX_PHOTOS:
-        raise InvalidInput(f"Envie de 1 a {MAX_PHOTOS} fotos do objeto.")
+                           "atender ocorrências dentro do município.", "lat")
+    least = 1 if r.photos_required else 0
+    if not least <= (len(r.photos) or len(r.media_urls)) <= MAX_PHOTOS:
+        raise InvalidInput(f"Envie de {least} a {MAX_PHOTOS} fotos do objeto.", "photos")
     known = {c.code for c in law.criteria}
     unknown = [s for s in r.signs if s not in known]
     if unknown:
@@ -120,20 +125,25 @@ def validate_report(core: Core, r: ReportIn) -> dict:
     try:
         if r.plate:
             out["plate"] = normalize_plate(r.plate).value
+    except InvalidIdentifier as exc:
+        raise InvalidInput(str(exc), "plate") from None
+    try:
         if r.chassis:
             ch = validate_chassis(r.chassis)
             out["chassis"], out["warnings"] = ch.value, list(ch.warnings)
     except InvalidIdentifier as exc:
-        raise InvalidInput(str(exc)) from None
+        raise InvalidInput(str(exc), "chassis") from None
     return out
 
 
-async def submit_report(core: Core, telegram_id: int, report: ReportIn, *,
+async def submit_report(core: Core, telegram_id: int | None, report: ReportIn, *,
                         display_name: str | None = None,
                         also: SessionHook | None = None,
                         with_case: CaseHook | None = None) -> Submitted:
     """Open a case from a citizen's report (Dores Art. 4º caput / Dracena Art. 1º): a protocol
-    AAAA-NNNNNN, the photos as evidence, the reporter subscribed to its updates. `also` runs
+    AAAA-NNNNNN, the photos as evidence, the reporter subscribed to its updates (a reporter
+    without Telegram, `telegram_id` None, is a person of this report only, with no chat and
+    no subscription: core.services.contact_updates tells them). `also` runs
     in the same transaction (the bot clears its draft there, so a retry cannot report twice),
     and so does `with_case` with the new case (the counter intake records its contact there).
     Concurrent calls are committed in groups (see the module docstring)."""
@@ -164,7 +174,7 @@ _TEXTS = ("address", "neighbourhood", "plate", "chassis", "colour", "make_model"
 @dataclass(eq=False)
 class _Job:
     core: Core
-    telegram_id: int
+    telegram_id: int | None
     report: ReportIn
     norm: dict
     display_name: str | None
@@ -178,15 +188,22 @@ async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
     """Write every submission of `batch` in the session's transaction, set-wise."""
     core = batch[0].core
     law = core.law
-    wanted = {j.telegram_id for j in batch}
-    people = {p.telegram_id: p for p in (await s.execute(
-        select(Person).where(Person.telegram_id.in_(wanted)))).scalars()}
+    wanted = {j.telegram_id for j in batch if j.telegram_id is not None}
+    known = {p.telegram_id: p for p in (await s.execute(
+        select(Person).where(Person.telegram_id.in_(wanted)))).scalars()} if wanted else {}
+    people: dict[int, Person] = {}  # id(job) → its reporter
     new_people = []
     for j in batch:  # person_for(): created on first contact
-        if j.telegram_id not in people:
-            people[j.telegram_id] = Person(telegram_id=j.telegram_id,
-                                           display_name=j.display_name, roles=["citizen"])
-            new_people.append(people[j.telegram_id])
+        if j.telegram_id is None:  # no Telegram: a person of this report only, with no chat
+            people[id(j)] = Person(telegram_id=None, display_name=j.display_name,
+                                   roles=["citizen"])
+            new_people.append(people[id(j)])
+            continue
+        if j.telegram_id not in known:
+            known[j.telegram_id] = Person(telegram_id=j.telegram_id,
+                                          display_name=j.display_name, roles=["citizen"])
+            new_people.append(known[j.telegram_id])
+        people[id(j)] = known[j.telegram_id]
     if new_people:
         s.add_all(new_people)
         await s.flush()
@@ -210,7 +227,7 @@ async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
                                 "time_there": r.time_there, "signs": list(r.signs),
                                 "location_kind": r.location_kind},
                      "facts": {}},
-            reporter_id=people[j.telegram_id].id, created_at=j.now, updated_at=j.now,
+            reporter_id=people[id(j)].id, created_at=j.now, updated_at=j.now,
             is_open=True))
     assignable = []
     for case in cases:  # nobody competent: flagged for staff in the INSERT itself
@@ -222,7 +239,7 @@ async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
     await s.flush()
     evidence, subscriptions, events = [], [], []  # plain rows: one INSERT each for the group
     for j, case in zip(batch, cases):
-        r, person = j.report, people[j.telegram_id]
+        r, person = j.report, people[id(j)]
         category = law.categories[r.category]
         seen: set[str] = set()
         for p in r.photos:  # attach(): once per case and hash
@@ -235,8 +252,9 @@ async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
                     telegram_file_unique_id=p.telegram_file_unique_id,
                     path=core.evidence.relative_path(p.sha256), uploaded_by=person.id,
                     created_at=j.now))
-        subscriptions.append(dict(person_id=person.id, case_id=case.id, notify=True,
-                                  created_at=j.now))
+        if person.telegram_id is not None:  # follows the case in the bot
+            subscriptions.append(dict(person_id=person.id, case_id=case.id, notify=True,
+                                      created_at=j.now))
         # the case's first event: created in this transaction, so no earlier one exists
         ev = build_event(case.id, 1, None, ActorRef(Actor.CITIZEN.value, person.id, None),
                          "report", category.article,

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
+from sqlalchemy import select
 
 from core.formatting import fmt_date
 from core.lifecycle import Actor
@@ -25,8 +25,8 @@ from core.services.context import Core
 from core.services.deadline_recount import Recounted, recount_for_closure
 from core.services.errors import InvalidInput, NotFound
 from core.services.reports import ReportIn, Submitted, submit_report
-from core.storage.models import (Closure, Evidence, Person, StaffUser, Subscription,
-                                 SupportingReport, Tariff)
+from core.storage.models import (Closure, Evidence, StaffUser, Subscription, SupportingReport,
+                                 Tariff)
 from core.storage.timeline import ActorRef, append_event
 
 ROLES = ("admin", "staff")
@@ -39,8 +39,6 @@ _hasher = PasswordHasher()
 # Verified when the username does not exist, so a miss costs as long as a wrong password.
 _DUMMY_HASH = _hasher.hash("via-livre-dummy-password")
 
-#: Telegram ids are positive; negative ones mark reporters that are not Telegram users.
-OPEN311_REPORTER_ID = -311
 #: Who acts from the command line (python -m admin): staff, without a panel account.
 CLI_ACTOR = ActorRef(Actor.STAFF.value, None, "cli")
 
@@ -73,15 +71,16 @@ def _info(u: StaffUser) -> StaffUserInfo:
 async def create_user(core: Core, username: str, password: str, role: str) -> StaffUserInfo:
     username = (username or "").strip().lower()
     if not _USERNAME_RE.match(username):
-        raise InvalidInput("Nome de usuário inválido: use de 2 a 40 letras minúsculas, números, "
-                           "ponto, hífen ou sublinhado.")
+        raise InvalidInput("Nome de usuário inválido: use de 2 a 40 letras minúsculas, "
+                           "números, ponto, hífen ou sublinhado.", "username")
     if role not in ROLES:
-        raise InvalidInput("Perfil inválido: escolha administrador(a) ou servidor(a).")
+        raise InvalidInput("Perfil inválido: escolha administrador(a) ou servidor(a).", "role")
     if len(password or "") < MIN_PASSWORD:
-        raise InvalidInput(f"A senha precisa ter pelo menos {MIN_PASSWORD} caracteres.")
+        raise InvalidInput(f"A senha precisa ter pelo menos {MIN_PASSWORD} caracteres.",
+                           "password")
     async with core.db.unit_of_work() as s:
         if (await s.execute(select(StaffUser.id).where(StaffUser.username == username))).first():
-            raise InvalidInput(f"Já existe um usuário “{username}”.")
+            raise InvalidInput(f"Já existe um usuário “{username}”.", "username")
         user = StaffUser(username=username, password_hash=_hasher.hash(password), role=role,
                          active=True, created_at=core.now())
         s.add(user)
@@ -144,9 +143,10 @@ async def change_password(core: Core, user_id: int, current: str, new: str,
     """A user's own new password (the current one must be right); every other session of
     the user ends (the returned info carries the new session version)."""
     if len(new or "") < MIN_PASSWORD:
-        raise InvalidInput(f"A nova senha precisa ter pelo menos {MIN_PASSWORD} caracteres.")
+        raise InvalidInput(f"A nova senha precisa ter pelo menos {MIN_PASSWORD} caracteres.",
+                           "new")
     if new != repeated:
-        raise InvalidInput("A repetição não confere com a nova senha.")
+        raise InvalidInput("A repetição não confere com a nova senha.", "repeat")
     async with core.db.unit_of_work() as s:
         user = await s.get(StaffUser, user_id)
         if user is None or not user.active:
@@ -154,7 +154,7 @@ async def change_password(core: Core, user_id: int, current: str, new: str,
         try:
             _hasher.verify(user.password_hash, current or "")
         except (VerificationError, InvalidHashError):
-            raise InvalidInput("A senha atual está incorreta.") from None
+            raise InvalidInput("A senha atual está incorreta.", "current") from None
         user.password_hash = _hasher.hash(new)
         user.session_version = (user.session_version or 0) + 1
         await s.flush()
@@ -176,20 +176,23 @@ async def add_tariff(core: Core, code: str, amount: Decimal, valid_from: date, a
     may not start before today, so fees already charged are never rewritten."""
     seeds = {t.code: t for t in core.law.tariffs}
     if code not in seeds:
-        raise InvalidInput("Tarifa desconhecida para esta lei.")
+        raise InvalidInput("Tarifa desconhecida para esta lei.", "code")
     if amount <= 0:
-        raise InvalidInput("O valor precisa ser maior que zero.")
+        raise InvalidInput("O valor precisa ser maior que zero.", "amount")
     if valid_from < _today(core):
         raise InvalidInput("Um novo valor não pode valer para datas passadas: as taxas já "
-                           f"cobradas não mudam. Use {fmt_date(_today(core))} ou uma data futura.")
+                           f"cobradas não mudam. Use {fmt_date(_today(core))} ou uma data futura.",
+                           "valid_from")
     if not article.strip() or not source.strip():
-        raise InvalidInput("Informe o artigo e o ato (fonte legal) que fixou o novo valor.")
+        raise InvalidInput("Informe o artigo e o ato (fonte legal) que fixou o novo valor.",
+                           "source" if article.strip() else "article")
     async with core.db.unit_of_work() as s:
         clash = (await s.execute(select(Tariff.id).where(
             Tariff.municipality == core.law.slug, Tariff.code == code,
             Tariff.valid_from == valid_from))).first()
         if clash:
-            raise InvalidInput(f"Já existe um valor desta tarifa a partir de {fmt_date(valid_from)}.")
+            raise InvalidInput("Já existe um valor desta tarifa a partir de "
+                               f"{fmt_date(valid_from)}.", "valid_from")
         s.add(Tariff(municipality=core.law.slug, code=code, amount=amount, currency="BRL",
                      unit=seeds[code].unit, valid_from=valid_from, article=article.strip(),
                      source=source.strip(), created_by=by.username, created_at=core.now()))
@@ -332,13 +335,6 @@ async def record_edital(core: Core, ref: str, kind: str, published_on: date, ref
 
 async def submit_external_report(core: Core, report: ReportIn, channel: str = "Open311"
                                  ) -> Submitted:
-    """A report from an Open311 client: a synthetic reporter (no Telegram account, so nobody
-    is subscribed to its updates and no message is queued for it)."""
-
-    return await submit_report(core, OPEN311_REPORTER_ID, report, display_name=channel,
-                               also=_unsubscribe_synthetic)
-
-
-async def _unsubscribe_synthetic(s) -> None:
-    pid = select(Person.id).where(Person.telegram_id == OPEN311_REPORTER_ID).scalar_subquery()
-    await s.execute(delete(Subscription).where(Subscription.person_id == pid))
+    """A report from an Open311 client: a reporter without Telegram (no chat, so nobody is
+    subscribed to its updates and no message is queued for it)."""
+    return await submit_report(core, None, report, display_name=channel)

@@ -15,6 +15,7 @@ from core.lifecycle import TransitionRefused
 from core.services.cases import LAPSE_ACTOR, apply_transition, undo_outdated_step
 from core.services.context import Core
 from core.services.deadline_recount import recount_if_closed
+from core.services.warnings import tell_lapse
 from core.storage.models import Case
 from core.storage.queries import due_cases
 
@@ -59,6 +60,7 @@ async def sweep_deadlines(core: Core, now: datetime | None = None, limit: int = 
             try:
                 await apply_transition(core, case.id, on_lapse, SYSTEM, {}, session=s)
                 report.moved.append((case.protocol, on_lapse))
+                await tell_lapse(core, s, case)  # the inspector knows at once
             except TransitionRefused as exc:
                 case.next_deadline_at = None
                 report.refused.append((case.protocol, exc.message))

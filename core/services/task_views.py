@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import or_, select
 
+from core.formatting import fmt_date
 from core.identifiers import InvalidIdentifier, normalize_plate, validate_chassis
 from core.lifecycle import Actor, Lifecycle
 from core.services.cases import load_case
@@ -17,6 +18,7 @@ from core.services.context import Core
 from core.services.errors import Forbidden, InvalidInput
 from core.services.inspectors import NOT_INSPECTOR, active_inspector
 from core.services.tasks import OPEN, _distance_m, deadline_text
+from core.services.warnings import lapse_targets
 from core.storage.models import Case, CaseOwner, Event, Evidence, Task
 
 
@@ -33,6 +35,7 @@ class TaskSummary:
     due: date | None
     due_text: str | None  # "retirar o veículo do espaço público até 11/12/2026 (Art. 4º, I)"
     distance_m: float | None
+    lapsed: bool = False  # a lapsed deadline made the removal due: the most urgent
 
 
 @dataclass(frozen=True)
@@ -80,9 +83,12 @@ class CaseCard:
 # -- what the inspector sees ------------------------------------------------------------------
 
 async def open_tasks(core: Core, telegram_id: int) -> list[TaskSummary]:
-    """/tarefas: open tasks by deadline (none last), then by distance from the inspector's
-    last shared location."""
+    """/tarefas, most urgent first: removals a lapsed deadline made due (e.g. Dores Art. 6º,
+    caput), the oldest lapse first; then by due date (none last); then by distance from the
+    inspector's last shared location. Each shows its due date (the lapsed one for a removal
+    due)."""
     law = core.law
+    lapse_states = {st for lc in law.tracks.values() for st in lapse_targets(lc)}
     async with core.db.read() as s:
         inspector = await active_inspector(s, telegram_id)
         if inspector is None:
@@ -90,17 +96,37 @@ async def open_tasks(core: Core, telegram_id: int) -> list[TaskSummary]:
         rows = (await s.execute(select(Task, Case).join(Case, Case.id == Task.case_id).where(
             Task.inspector_id == inspector.id, Task.status.in_(OPEN),
             Case.is_open.is_(True)))).all()
+        lapsed = await _lapsed_deadlines(
+            s, [c.id for _, c in rows if c.state in lapse_states])
     out = []
     for task, case in rows:
         d = case.deadline_json or {}
+        due, text = (date.fromisoformat(d["due"]) if d.get("due") else None), deadline_text(case)
+        was = lapsed.get(case.id)
+        if was is not None:
+            due = date.fromisoformat(was["due"])
+            text = (f"VENCIDO em {fmt_date(due)} ({was.get('description', '')}, "
+                    f"{was.get('article', '')}): remoção autorizada")
         out.append(TaskSummary(
             task.id, task.status, case.protocol, law.categories[case.category].label,
             law.tracks[case.track].state(case.state).label, case.address, case.lat, case.lon,
-            date.fromisoformat(d["due"]) if d.get("due") else None, deadline_text(case),
-            _distance_m(inspector, case)))
-    return sorted(out, key=lambda t: (t.due or date.max,
+            due, text, _distance_m(inspector, case), lapsed=was is not None))
+    return sorted(out, key=lambda t: (not t.lapsed, t.due or date.max,
                                       math.inf if t.distance_m is None else t.distance_m,
                                       t.task_id))
+
+
+async def _lapsed_deadlines(s, case_ids: list[int]) -> dict[int, dict]:
+    """The deadline that lapsed on each case (the latest one its timeline recorded)."""
+    if not case_ids:
+        return {}
+    out: dict[int, dict] = {}
+    for case_id, data in (await s.execute(select(Event.case_id, Event.data).where(
+            Event.case_id.in_(case_ids)).order_by(Event.seq.desc()))).all():
+        deadline = (data or {}).get("deadline")
+        if case_id not in out and isinstance(deadline, dict) and deadline.get("due"):
+            out[case_id] = deadline
+    return out
 
 
 async def case_card(core: Core, telegram_id: int, protocol: str) -> CaseCard:

@@ -31,7 +31,7 @@ class WarningReport:
     unassigned: list[str] = field(default_factory=list)  # protocols nobody holds
 
 
-def _lapse_targets(lifecycle: Lifecycle) -> set[str]:
+def lapse_targets(lifecycle: Lifecycle) -> set[str]:
     """States a lapse leads to in which an inspector has work (e.g. removal_due)."""
     out = set()
     for t in lifecycle.transitions.values():
@@ -52,7 +52,7 @@ async def inspector_warnings(core: Core, now: datetime | None = None) -> Warning
         soon = (await s.execute(select(Case.id).where(
             Case.is_open.is_(True), Case.next_deadline_at.is_not(None),
             Case.next_deadline_at >= now, Case.next_deadline_at <= horizon))).scalars().all()
-        lapsed_states = {st for lc in core.law.tracks.values() for st in _lapse_targets(lc)}
+        lapsed_states = {st for lc in core.law.tracks.values() for st in lapse_targets(lc)}
         returned = (await s.execute(select(Case.id).where(
             Case.is_open.is_(True), Case.state.in_(sorted(lapsed_states))))).scalars().all()
     for case_id in soon:
@@ -96,6 +96,18 @@ def _next_label(core: Core, case: Case, on_lapse: str) -> str:
     lifecycle = core.law.tracks[case.track]
     t = lifecycle.transitions.get(on_lapse)
     return lifecycle.state(t.target).label if t else on_lapse
+
+
+async def tell_lapse(core: Core, s, case: Case) -> bool:
+    """Right after the sweep moved `case` on a lapse (same transaction): when the lapse left
+    an inspector's step (e.g. removal due, Dores Art. 6º, caput), the inspector is told at
+    once, with the message the hourly run would send (same dedupe key: never twice)."""
+    lapsed = {st for lc in core.law.tracks.values() for st in lapse_targets(lc)}
+    if not case.is_open or case.state not in lapsed:
+        return False
+    report = WarningReport()
+    await _removal_due(core, s, case, report)
+    return bool(report.queued)
 
 
 async def _removal_due(core: Core, s, case: Case, report: WarningReport) -> None:

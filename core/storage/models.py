@@ -32,11 +32,13 @@ class Base(DeclarativeBase):
 
 
 class Person(Base):
-    """A Telegram user who talked to the bot (citizen, inspector or owner)."""
+    """A Telegram user who talked to the bot (citizen, inspector or owner), or a reporter
+    without Telegram (counter, phone, Open311: telegram_id None, no chat at all; reached only
+    through the contact they gave, ReporterContact)."""
 
     __tablename__ = "persons"
     id: Mapped[int] = mapped_column(primary_key=True)
-    telegram_id: Mapped[int] = mapped_column(BigInteger, unique=True)
+    telegram_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
     display_name: Mapped[str | None] = mapped_column(String(200))
     roles: Mapped[list[Any]] = mapped_column(default=list)  # e.g. ["citizen", "inspector"]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
