@@ -128,8 +128,9 @@ def closure_recount_line(moved) -> str:
 async def closure_add(request: web.Request) -> web.StreamResponse:
     form = await request.post()
     day = _date(str(form.get("date", "")), "Data", "date")
-    moved = await add_closure(core_of(request), day, str(form.get("name", "")), str(form.get("kind", "")),
-                              str(form.get("source", "")), user_of(request))
+    moved = await add_closure(core_of(request), day, str(form.get("name", "")),
+                              str(form.get("kind", "")), str(form.get("source", "")),
+                              user_of(request))
     raise redirect(request, "/tarifas", "Fechamento cadastrado; os próximos prazos o consideram. "
                    + closure_recount_line(moved))
 

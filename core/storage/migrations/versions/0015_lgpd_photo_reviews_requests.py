@@ -1,8 +1,8 @@
 """LGPD: staff review of each photo's public copy (photos are public only once approved) and
 the data subjects' requests with their answers (core.storage.models_lgpd).
 
-Revision ID: 0014_lgpd
-Revises: 0013_map_cells
+Revision ID: 0015_lgpd
+Revises: 0014_dayflow_contact_reporters
 """
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Sequence, Union
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0014_lgpd'
-down_revision: Union[str, Sequence[str], None] = '0013_map_cells'
+revision: str = '0015_lgpd'
+down_revision: Union[str, Sequence[str], None] = '0014_dayflow_contact_reporters'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
