@@ -184,12 +184,6 @@ async def open_case(phone, protocol: str, accept: bool = True) -> None:
     await phone.press(f"Abrir {protocol}", expect=f"Protocolo {protocol}")
 
 
-async def reissue(w: World, protocol: str, kind: str) -> bytes:
-    """The panel's "Emitir de novo" on the case page."""
-    r = await w.post(f"/casos/{protocol}", f"/casos/{protocol}/documentos/{kind}", {})
-    return await r.read()
-
-
 async def edital(w: World, kind: str, number: str) -> bytes:
     return await w.file(f"/diario-oficial/{kind}.pdf?number={number}&signer=Carlos+Souza"
                         "&role=Secret%C3%A1rio+de+Administra%C3%A7%C3%A3o")

@@ -87,6 +87,7 @@ async def test_the_days_notices_are_printed_before_and_the_step_records_the_same
     await _affix(bot, first, "Impressa do dia")
     summary = await said(bot, ANA, "Confira antes de registrar")
     assert "número da notificação" not in summary.text
+    assert "papel afixado no objeto: Impressa do dia" in summary.text
     step_from = len(bot.api.calls)
     await tap(bot, ANA, "Confirmar", expect="Registrado: Afixar notificação")
     copy = await bot.api.wait_for(method="sendDocument", chat_id=ANA, since=step_from)

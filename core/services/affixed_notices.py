@@ -52,8 +52,8 @@ KIND = "notificacao_afixada"
 PREPARED_EVENT = "notice_prepared"
 PAPER_FACT = "notice_paper"
 PAPER_LABEL = "papel afixado no objeto"
-NOTHING_PRINTED = (" (nenhuma notificação deste caso foi impressa hoje por você em "
-                   "/notificacoes: use um formulário em branco preenchido à mão)")
+NOTHING_PRINTED = ("; nenhuma notificação deste caso foi impressa hoje por você em "
+                   "/notificacoes")
 NUMBER_LABEL = "número da notificação (o escrito no formulário preenchido à mão)"
 NOT_PREPARED = ("Não há notificação deste caso impressa hoje por você (/notificacoes): a "
                 "impressa em outro dia traz outra data e não vale. Corrija o papel afixado: "
@@ -279,13 +279,13 @@ async def paper_choice(core: Core, telegram_id: int, protocol: str
         found = await prepared_notice(s, case, inspector.id, local_date(core.now()))
     options: tuple[tuple[str, str], ...] = (
         (PAPER_HANDWRITTEN, "formulário em branco preenchido à mão (em seguida, digite o "
-                            "número escrito nele)"),)
+                            "número escrito nele)" + ("" if found else NOTHING_PRINTED)),)
     buttons: tuple[str, ...] = ("Preenchida à mão",)
     if found is not None:
         options = ((PAPER_PREPARED, f"a notificação nº {found.number} impressa hoje "
                                     "(/notificacoes), com o código QR"), *options)
         buttons = ("Impressa do dia", *buttons)
-    return PAPER_LABEL + ("" if found else NOTHING_PRINTED), options, buttons
+    return PAPER_LABEL, options, buttons
 
 
 async def paper_facts(core: Core, s: AsyncSession, code: str, protocol: str,

@@ -333,6 +333,9 @@ def show_value(f: FormField, value: Any) -> str:
         return f"{len(value)} foto(s) ou vídeo(s)" if f.video else f"{len(value)} foto(s)"
     if f.kind == BOOL:
         return "sim" if value else "não"
+    if f.kind == CHOICE and f.buttons:  # what was tapped ("Preenchida à mão")
+        values = [v for v, _ in f.options]
+        return f.button(values.index(value)) if value in values else str(value)
     if f.kind == DATE:
         return fmt_date(date.fromisoformat(value))
     if f.kind == DATETIME:
