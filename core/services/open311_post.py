@@ -22,8 +22,7 @@ from core.services.errors import Forbidden, InvalidInput
 from core.services.evidence import EvidenceIn, store_upload
 from core.services.orphans import discard
 from core.services.reports import ReportIn, find_nearby, support_case, validate_report
-from core.services.staff import OPEN311_REPORTER_ID, _unsubscribe_synthetic, \
-    submit_external_report
+from core.services.staff import submit_external_report
 from core.storage.dialect import insert_ignore
 from core.storage.models import PublicGuard
 
@@ -121,9 +120,8 @@ async def post(core: Core, report: ReportIn, sources: list[Source]) -> Posted:
             nearby = await find_nearby(core, report.category, report.lat, report.lon)
             if nearby:
                 first = nearby[0]
-                await support_case(core, first.protocol, OPEN311_REPORTER_ID, report.photos,
-                                   report.description, display_name="Open311",
-                                   also=_unsubscribe_synthetic)
+                await support_case(core, first.protocol, None, report.photos,
+                                   report.description, display_name="Open311")
                 return Posted(first.protocol, first.state_label, True, first.distance_m)
             done = await submit_external_report(core, report)
         return Posted(done.protocol, done.state_label, False)

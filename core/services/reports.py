@@ -305,11 +305,13 @@ async def find_nearby(core: Core, category: str, lat: float, lon: float,
     return out
 
 
-async def support_case(core: Core, protocol: str, telegram_id: int,
+async def support_case(core: Core, protocol: str, telegram_id: int | None,
                        photos: list[EvidenceIn] = (), note: str | None = None, *,
                        display_name: str | None = None,
                        also: SessionHook | None = None) -> str:
-    """"É este": the citizen's report supports an open case; they follow its updates."""
+    """"É este": the citizen's report supports an open case; they follow its updates. A
+    reporter without Telegram (`telegram_id` None: an Open311 client's) is a person of this
+    report only, with no chat, and follows nothing."""
     from core.services.cases import load_case
     note, display_name = clean_optional(note), clean_optional(display_name)
     if note and len(note) > MAX_TEXT:
@@ -318,13 +320,18 @@ async def support_case(core: Core, protocol: str, telegram_id: int,
         case = await load_case(s, protocol, for_update=True)
         if not case.is_open:
             raise InvalidInput(f"O caso {case.protocol} já foi encerrado. Faça uma nova denúncia.")
-        person = await person_for(s, telegram_id, display_name)
+        if telegram_id is None:
+            person = Person(telegram_id=None, display_name=display_name, roles=["citizen"])
+            s.add(person)
+            await s.flush()
+        else:
+            person = await person_for(s, telegram_id, display_name)
         shas = [(await attach(core, s, case.id, p, person.id)).sha256 for p in photos]
         s.add(SupportingReport(case_id=case.id, person_id=person.id, note=note, photos=shas))
-        sub = (await s.execute(select(Subscription).where(
+        sub = None if telegram_id is None else (await s.execute(select(Subscription).where(
             Subscription.case_id == case.id, Subscription.person_id == person.id))
         ).scalar_one_or_none()
-        if sub is None:
+        if sub is None and telegram_id is not None:
             s.add(Subscription(person_id=person.id, case_id=case.id, notify=True))
         await append_event(s, case, ActorRef(Actor.CITIZEN.value, person.id, None), "support",
                            None, {"photos": shas}, at=core.now())
