@@ -14,7 +14,8 @@ from bot.startup import set_inspector_menu
 from bot.texts import STALE_BUTTON
 from core.services.conversation import IDLE
 from core.services.errors import Forbidden, InvalidInput
-from core.services.inspectors import bind_inspector, require_inspector, update_location
+from core.services.inspectors import require_inspector, update_location
+from core.services.queue_flow import bind_and_take_waiting
 from core.services.task_views import open_tasks
 from core.services.tasks import OPEN, accept_task, refuse_task
 
@@ -26,7 +27,8 @@ async def bind(turn: Turn) -> None:
     if not turn.args:
         await turn.reply(texts.BIND_USAGE)
         return
-    bound = await bind_inspector(turn.core, turn.user_id, "".join(turn.args), turn.display_name)
+    bound = await bind_and_take_waiting(turn.core, turn.user_id, "".join(turn.args),
+                                        turn.display_name)  # waiting cases offered at once
     try:  # the inspector's own menu, with /tarefas (set again at each start-up)
         await set_inspector_menu(turn.context.bot, turn.router, turn.user_id)
     except TelegramError as exc:

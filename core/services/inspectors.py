@@ -155,8 +155,8 @@ async def bind_inspector(core: Core, telegram_id: int, code: str,
     """`/fiscal CÓDIGO`: bind this Telegram account as the invited inspector (or bind a
     deactivated one again: reactivated). A wrong, used or expired code is refused; five wrong
     codes within 30 minutes cool the account down for an hour (even the right code waits).
-    Cases waiting in the staff's queue that the inspector can take are offered at once
-    (core.services.queue_flow)."""
+    The bot binds through core.services.queue_flow.bind_and_take_waiting, which then offers
+    the waiting cases the inspector can take."""
     from core.formatting import fmt_datetime
     now = core.now()
     refusal: str | None = None
@@ -198,9 +198,6 @@ async def bind_inspector(core: Core, telegram_id: int, code: str,
                     await s.flush()
                     bound = BoundInspector(inspector.id, inspector.name, inspector.agency,
                                            agency_name(core, inspector.agency))
-                    # cases waiting for someone competent are offered at once
-                    from core.services.queue_flow import assign_waiting
-                    await assign_waiting(core, s)
     # The wrong try is committed above before the refusal is raised.
     if refusal is not None:
         raise Forbidden(refusal)

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.services.cases import load_case
 from core.services.context import Core
+from core.services.inspectors import BoundInspector, bind_inspector
 from core.services.panel_common import needs_inspector
 from core.services.tasks import (AUTO, OPEN, REFUSED, Assignment, _open_diligence, load_roster,
                                  offer_task)
@@ -62,6 +63,17 @@ async def assign_waiting(core: Core, s: AsyncSession) -> list[Assignment]:
         roster.counts[best.id] = roster.counts.get(best.id, 0) + 1
         out.append(Assignment(task.id, case.protocol, best.id, best.name))
     return out
+
+
+async def bind_and_take_waiting(core: Core, telegram_id: int, code: str,
+                                display_name: str | None = None) -> BoundInspector:
+    """`/fiscal CÓDIGO` (inspectors.bind_inspector), then every waiting case the inspector
+    — new, or bound again after a deactivation — can take is offered at once (the "Nova
+    tarefa" is queued for them). Two units of work: a crash between them leaves the cases
+    waiting for the periodic job's `move_queue`."""
+    bound = await bind_inspector(core, telegram_id, code, display_name)
+    await move_queue(core)
+    return bound
 
 
 async def move_queue(core: Core) -> list[Assignment]:
