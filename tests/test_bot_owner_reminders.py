@@ -61,8 +61,11 @@ async def test_removal_and_auction_once_each_art_3_ctb_328(fast, core, photo, cl
     [removed] = await settle(fast, "foi removido")
     assert "endereço do pátio ainda não definido" in removed  # never the placeholder
     assert core.settings.depot_address not in removed and core.settings.depot_hours in removed
+    # the law's dates, as the termo and the owner's view state them (Art. 6º, caput; Art. 3º)
+    assert "Prazo para retirada: até 04/01/2027, 10 dias contados da remoção (Art. 6º, " \
+           "caput)." in removed
     clock.now = datetime.fromisoformat(res.deadline["due_at"]).astimezone(timezone.utc)
     clock.advance(hours=1)  # the loop's sweep makes it eligible for auction, then reminds
-    [auction] = await settle(fast, "pode ir a leilão (")
+    [auction] = await settle(fast, "o prazo para retirar terminou")
     assert "CTB art. 328" in auction
     assert len(delivered(fast, "foi removido")) == 1

@@ -42,22 +42,23 @@ async def test_owner_and_panel_see_the_same_statement_art_7_a_b(core, photo, clo
         await tap(bot, ANA, "Aceitar", expect=f"Protocolo {protocol}")
         await tap(bot, ANA, "Apreender",
                   expect="especificação das mercadorias")
-        await answer(bot, ANA, "3 cabeças de gado; 40 kg de ração", "lugar da infração")
+        await answer(bot, ANA, "3 cabeças de gado", "lugar da infração")
         await answer(bot, ANA, "Estrada Municipal DRC-010, km 3", "dia e hora da apreensão")
         await tap(bot, ANA, "Agora", expect="preceito de lei")
         await answer(bot, ANA, "Lei nº 56/1951, Art. 4º", "valor da multa")
         await answer(bot, ANA, "100,00", "livro do depósito")
         await answer(bot, ANA, "Livro 2, fl. 7", "impostos devidos")
         await answer(bot, ANA, "12,50", "número de animais")
-        await answer(bot, ANA, "3", "peso das mercadorias")
-        summary = await answer(bot, ANA, "40", "Confira antes")
+        # Art. 7º, b: kilograms are for mercadorias; semoventes are counted (a) only
+        summary = await answer(bot, ANA, "3", "Confira antes")
         shown = summary.text.replace("\xa0", " ")
-        assert "R$ 12,50" in shown and "40 kg" in shown
+        assert "R$ 12,50" in shown and "peso" not in shown
         await tap(bot, ANA, "Confirmar", expect="Registrado: Apreender e registrar")
 
         case = await case_row(core, protocol)
         facts = case.details["facts"]  # the facts the statement reads, named once
-        assert (facts[TAXES_AMOUNT], str(facts[ANIMALS]), facts[KILOGRAMS]) == ("12.50", "3", "40")
+        assert (facts[TAXES_AMOUNT], str(facts[ANIMALS])) == ("12.50", "3")
+        assert KILOGRAMS not in facts
 
         clock.advance(days=2, hours=3)  # 3 started days in the depot (Art. 7º: "por dia")
         view = await open_by_qr(bot, JOSE, case.case_code)
@@ -65,16 +66,19 @@ async def test_owner_and_panel_see_the_same_statement_art_7_a_b(core, photo, clo
     detail = await pq.case_detail(core, protocol)
     st = detail.statement
     keeping = [ln for ln in st.lines if ln.tariff_valid_from is not None]
-    assert {ln.article for ln in keeping} == {"Art. 7º, a", "Art. 7º, b"}
-    # 3 animals × 3 days × R$ 40,00 = 360,00; 40 kg × 3 days × R$ 0,50 = 60,00
-    assert sorted(ln.amount for ln in keeping) == [Decimal("60.00"), Decimal("360.00")]
-    assert st.total == Decimal("100.00") + Decimal("12.50") + Decimal("420.00")
+    assert {ln.article for ln in keeping} == {"Art. 7º, a"}
+    # 3 animals × 3 days × R$ 40,00 = 360,00
+    assert [ln.amount for ln in keeping] == [Decimal("360.00")]
+    assert st.total == Decimal("100.00") + Decimal("12.50") + Decimal("360.00")
 
     # the owner's view, line by line: the same labels, articles and amounts
     for ln in st.lines:
         assert f"• {ln.label}: {fmt_money(ln.amount)} ({ln.article}" in view.text
     # the keeping costs are still the law module's reference values (Art. 7º): estimate
     assert f"Total (estimativa): {fmt_money(st.total)}" in view.text
+    # what each further day is charged by: the 3 animals (Art. 7º, a)
+    assert f"Cada dia a mais custa {fmt_money(Decimal('120.00'))}: depósito de 3 animais " \
+           "(Art. 7º, a)." in view.text
 
     # the panel's case page shows the same lines
     await create_user(core, "bruno", PASSWORD, "staff")

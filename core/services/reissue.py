@@ -38,12 +38,13 @@ LABELS = {"notificacao": "Notificação ao proprietário",
           "notificacao_afixada": "Notificação afixada no objeto",
           "termo_recolhimento": "Termo de recolhimento",
           "auto_infracao": "Auto de infração", "intimacao": "Intimação",
-          "nota_apreensao": "Nota de apreensão", "registro_apreensao": "Auto de infração e apreensão"}
+          "nota_apreensao": "Nota de apreensão",
+          "registro_apreensao": "Auto de infração e apreensão"}
 #: The document's name on the inspector's "emitir de novo" button: a few words for a phone.
 BUTTONS = {"notificacao": "Notificação", "notificacao_afixada": "Notificação afixada",
            "termo_recolhimento": "Termo de recolhimento", "auto_infracao": "Auto de infração",
            "intimacao": "Intimação", "nota_apreensao": "Nota de apreensão",
-           "registro_apreensao": "Auto de infração e apreensão"}
+           "registro_apreensao": "Auto infr. e apreensão"}  # the paper's name, abridged
 NOT_ISSUED = ("Este documento ainda não foi emitido neste caso: ele é emitido junto com o "
               "passo correspondente.")
 
