@@ -20,7 +20,8 @@ from admin import filters, open311_format
 from admin.kept_form import render_back
 from admin.params import params_middleware
 from admin.security import (HSTS, SECURITY_HEADERS, csp, SESSION_COOKIE, SESSION_HOURS,
-                            LoginThrottle, Session, Signer, load_secret, read_session, safe_next)
+                            LoginThrottle, Session, Signer, load_secret, local_referer,
+                            read_session)
 from admin.web import CORE, PLACEHOLDERS, SESSION, SETTINGS, SIGNER, THROTTLE, USER, render
 from core.services import placeholders
 from core.services.context import Core
@@ -105,7 +106,7 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
         page = await render_back(request, exc, exc.message)  # the form kept, error inline
         if page is not None:
             return page
-        back = _local_referer(request)
+        back = local_referer(request)
         if request.method == "POST" and back:
             from admin.web import redirect
             raise redirect(request, back, exc.message, "error")
@@ -118,17 +119,6 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
         return render(request, "error.html", {
             "title": "Erro interno", "message": "Algo deu errado do nosso lado. A equipe técnica "
             "foi avisada pelo registro do servidor; tente de novo mais tarde."}, status=500)
-
-
-def _local_referer(request: web.Request) -> str | None:
-    """The Referer's path when it is a page of this panel, by the same check as the login's
-    `next` (safe_next); None otherwise ("http://host//evil.example/x" is another site)."""
-    prefix = f"{request.scheme}://{request.host}"
-    back = request.headers.get("Referer", "")
-    if not back.startswith(prefix + "/"):
-        return None
-    path = back[len(prefix):]
-    return path if safe_next(path) == path else None
 
 
 def _jinja(app: web.Application) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from admin.security import local_referer
 from admin.web import CORE, KEPT, PLACEHOLDERS, SESSION, USER
 from core.services import placeholders
 
@@ -42,11 +43,9 @@ async def render_back(request: web.Request, exc: Exception, message: str
                       ) -> web.StreamResponse | None:
     """The referring panel page rendered again with the posted form kept and `message`
     beside its field; None when that page cannot be rendered again."""
-    back = request.headers.get("Referer", "")
-    origin = f"{request.scheme}://{request.host}/"
-    if request.method != "POST" or not back.startswith(origin):
+    path = local_referer(request)
+    if request.method != "POST" or path is None:
         return None
-    path = "/" + back[len(origin):]
     try:
         post = await request.post()
         values: dict[str, list[str]] = {}

@@ -196,3 +196,14 @@ class LoginThrottle:
 
 def _at(ts: float) -> datetime:
     return datetime.fromtimestamp(ts, timezone.utc)
+
+
+def local_referer(request) -> str | None:
+    """The Referer's path when it is a page of this panel, by the same check as the login's
+    `next` (safe_next); None otherwise ("http://host//evil.example/x" is another site)."""
+    prefix = f"{request.scheme}://{request.host}"
+    back = request.headers.get("Referer", "")
+    if not back.startswith(prefix + "/"):
+        return None
+    path = back[len(prefix):]
+    return path if safe_next(path) == path else None

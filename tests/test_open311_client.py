@@ -15,6 +15,7 @@ from sqlalchemy import select
 from admin.open311_fetch import EGRESS, FAILED, Egress
 from core.storage.models import Case, Evidence
 from tests.core_fixtures import clock, core, jpeg, make_core, photo  # noqa: F401
+from tests.lgpd_fixtures import approve_photos
 from tests.test_admin_fixtures import Panel, new_case
 from tests.test_open311_spec import KEY, PERSONAL, SPEC_POST
 
@@ -28,6 +29,7 @@ async def test_a_third_party_client_reads_everything_in_both_formats(make_core, 
         apart = {**SPEC_POST, "lat": str(float(SPEC_POST["lat"]) - 0.003)}  # ~330 m: no duplicate
         posted = await c.post(f"{API}/requests.xml", data=apart)
         assert posted.status == 201, await posted.text()
+        await approve_photos(core)  # public only once staff reviewed them (LGPD)
         root = str(c.make_url(API))
         for fmt in ("json", "xml"):
             client = GeoReport(root, jurisdiction="city.gov", output_format=fmt)
@@ -112,6 +114,7 @@ async def test_media_url_downloaded_when_allowed_passes_the_upload_check(make_co
                              data={**SPEC_POST, "media_url": host.url("foto.jpg", PUBLIC_NAME)})
             assert r.status == 201, await r.text()
             protocol = (await r.json())[0]["service_request_id"]
+            await approve_photos(core)  # public only once staff reviewed them (LGPD)
             one = (await (await c.get(f"{API}/requests/{protocol}.json")).json())[0]
             photo_resp = await c.get(one["media_url"].split(str(c.make_url("")), 1)[1])
             assert photo_resp.status == 200 and photo_resp.content_type == "image/jpeg"
