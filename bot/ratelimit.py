@@ -14,7 +14,7 @@ request of the bot. That is right for a button's answer, wrong for messages that
 queue: a 429 is about one chat, so the outbox and the direct replies pass NO_RETRY, get the
 RetryAfter at once and reschedule only that chat (bot/sender.py, bot/replies.py).
 
-Across workers (issue 15) the limits are counted in the database (core.services.send_limits):
+Across workers the limits are counted in the database (core.services.send_limits):
 before a message the chat's turn is taken (one message in flight per chat, the next one
 TELEGRAM_CHAT_INTERVAL_S after Telegram answered), and each turn `FairLimiter` grants costs
 one of the bot's shared send slots. The limiter still chooses, inside the worker, which

@@ -1,4 +1,4 @@
-"""A local multi-worker bot (issue 15): N real `python -m bot` processes in webhook mode on one
+"""A local multi-worker bot: N real `python -m bot` processes in webhook mode on one
 PostgreSQL database and one shared DATA_DIR (the evidence volume), behind a small round-robin
 balancer (`Balancer`, what nginx does in production), talking to the Bot API stand-in. The
 workers benchmark and the killed-worker test drive it; it is also a way to try the set-up.

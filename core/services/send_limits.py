@@ -1,4 +1,4 @@
-"""The bot's sending limits, shared by every worker through the database (issue 15): at most
+"""The bot's sending limits, shared by every worker through the database: at most
 `max_rate` messages a second for the whole bot and one per `chat_interval_s` per chat after a
 burst of `chat_burst`, however many workers send (core.storage.send_limits keeps the count). SQLite runs the same statements
 (one process). The bot's rate limiter (bot/ratelimit.py) asks here before each message.

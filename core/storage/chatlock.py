@@ -1,4 +1,4 @@
-"""One update per chat at a time across bot workers (issue 15).
+"""One update per chat at a time across bot workers.
 
 On PostgreSQL each update is handled while its worker holds a transaction-level advisory lock
 on the chat (`pg_advisory_xact_lock(namespace, chat)`) on a connection of a pool of its own (so lock

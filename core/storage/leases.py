@@ -1,4 +1,4 @@
-"""Leases: one worker at a time runs a periodic job (issue 15).
+"""Leases: one worker at a time runs a periodic job.
 
 A row per job (`job_leases`) names its holder and until when the lease runs. A worker takes
 the lease when it is free or expired, or renews it when it holds it already, with one

@@ -1,4 +1,4 @@
-"""Wrong passwords at the panel, in the database (issue 15, part 4): every panel process
+"""Wrong passwords at the panel, in the database: every panel process
 behind one address counts the same failures, and a restart does not clear them."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Telegram's limits counted in the database, so every bot worker together keeps them
-(issue 15): about 30 messages a second per bot, one a second per chat.
+"""Telegram's limits counted in the database, so every bot worker together keeps them:
+about 30 messages a second per bot, one a second per chat.
 
 The bot: `send_slots` holds one row per message a second allowed (TELEGRAM_MAX_RATE). A send
 takes a free slot (`busy_until` passed) with one UPDATE (on PostgreSQL the free row is
