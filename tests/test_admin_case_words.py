@@ -21,6 +21,7 @@ from core.services.task_views import case_card
 from core.services.tasks import accept_task
 from core.storage.models import OutboxMessage
 from core.storage.timeline import ActorRef
+from core.services.sweep import sweep_deadlines
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import CENTRE, new_case, panel  # noqa: F401
 from tests.test_admin_queue import task_of
@@ -71,14 +72,16 @@ async def lived_case(core, photo):
                             "notification_number": "1/2026"}, agency="posturas")
     await link_by_code_and_plate(core, OWNER, sub.case_code, "ABC1D23")
     await owner_statement(core, OWNER, sub.case_code, "will_remove", date(2026, 12, 5))
+    core.clock.advance(days=11)  # 12/12: the notice's 10 days (Art. 4º, I) ran out on 11/12
+    await sweep_deadlines(core)  # removal due (Art. 6º, caput), never before
     await apply_transition(core, sub.protocol, "start_removal", fiscal,
                            {"removal_photos": ["sha1"],
-                            "removal_started_at": "2026-12-01T13:00:00-03:00"},
+                            "removal_started_at": "2026-12-12T13:00:00-03:00"},
                            agency="posturas")
     await apply_transition(core, sub.protocol, "depot_entry", fiscal,
                            {"termo_number": "T-1", "missing_parts": ["pneus"],
                             "odometer": "123456", "depot": "Pátio central",
-                            "collected_at": "2026-12-01T15:00:00-03:00"}, agency="posturas")
+                            "collected_at": "2026-12-12T15:00:00-03:00"}, agency="posturas")
     return sub, inspector
 
 
