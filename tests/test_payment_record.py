@@ -80,6 +80,15 @@ async def test_a_short_payment_is_recorded_with_the_difference_and_the_owner_tol
     told = await bot.api.wait_for(method="sendMessage", chat_id=JOSE,
                                   text="Pagamento registrado no seu caso")
     assert "R$\xa0400,00 por PIX" in told.text and "falta pagar R$\xa040,00" in told.text
+    # the owner's view shows it; no second PIX of the whole total is offered
+    await bot.api.press_button(JOSE, told_message(bot), text="Ver meu caso")
+    view = await bot.api.wait_for(method="sendMessage", chat_id=JOSE, text="Pagamento registrado:")
+    assert "falta pagar R$\xa040,00" in view.text and "Pagar por PIX" not in view.text
+
+
+def told_message(bot):
+    return next(m for m in reversed(bot.api.messages(JOSE))
+                if "Pagamento registrado no seu caso" in (m.text or ""))
 
 
 async def test_anonymous_cannot_record_a_payment(core, photo, clock):

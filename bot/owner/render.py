@@ -127,9 +127,11 @@ def _depot_text(d: DepotInfo) -> list[str]:
 def payment_lines(d: DepotInfo) -> list[str]:
     """How to pay today's total: the PIX (its code and QR code follow as their own messages)
     or the city's guia."""
+    paid = [f"Pagamento registrado: {fmt_money(r.amount)} em {fmt_date(r.paid_on)} por "
+            f"{r.method} ({r.reference}) — {r.words}." for r in d.paid]
     p = d.payment
     if p is None:
-        return []
+        return [""] + paid if paid else []
     if p.guia:
         return ["", f"Como pagar (guia da Prefeitura): {p.guia}"]
     return ["", f"Pagar por PIX: {fmt_money(p.amount)}, o total de hoje (identificador "
