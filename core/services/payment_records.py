@@ -71,17 +71,17 @@ def payments_of(events: list[Event]) -> list[RecordedPayment]:
         if ev.action != ACTION:
             continue
         d = ev.data or {}
-        out.append(RecordedPayment(ev.at, d["method"], d["reference"], Decimal(d["amount"]),
-                                   date.fromisoformat(d["paid_on"]),
-                                   Decimal(d["expected"]) if d.get("expected") else None,
-                                   d.get("by", "")))
+        out.append(RecordedPayment(ev.at, d["payment_method"], d["payment_reference"],
+                                   Decimal(d["paid_amount"]), date.fromisoformat(d["paid_on"]),
+                                   Decimal(d["amount_due"]) if d.get("amount_due") else None,
+                                   ev.actor_name or ""))
     return out
 
 
 def _reference(text: str, guia_city: bool) -> tuple[str, str]:
     ref = re.sub(r"\s+", " ", (text or "").strip())
-    if E2E.fullmatch(ref.upper() if ref[:1] in "eE" else ref):
-        return "PIX", ref.upper()
+    if E2E.fullmatch("E" + ref[1:] if ref[:1] == "e" else ref):
+        return "PIX", "E" + ref[1:]
     if guia_city and GUIA.fullmatch(ref):
         return "guia", ref
     if guia_city:
@@ -118,7 +118,7 @@ async def record_payment(core: Core, ref: str, amount_text: str, paid_on_text: s
         if not case.is_open or not lc.state(case.state).in_depot:
             raise InvalidInput("Pagamento só se registra para um caso aberto com o objeto no "
                                "pátio.")
-        if any((e.data or {}).get("reference") == reference for e in events
+        if any((e.data or {}).get("payment_reference") == reference for e in events
                if e.action == ACTION):
             raise InvalidInput(f"O pagamento {reference} já foi registrado neste caso.",
                                "reference")
@@ -133,11 +133,10 @@ async def record_payment(core: Core, ref: str, amount_text: str, paid_on_text: s
         done = RecordedPayment(now, method, reference, amount, paid_on, expected, actor.name
                                or "")
         ev = await append_event(s, case, actor, ACTION, data={
-            "method": method, "reference": reference, "amount": str(amount),
-            "paid_on": paid_on.isoformat(), "by": done.by,
-            "expected": str(expected) if expected is not None else None,
-            "difference": str(done.difference) if expected is not None else None},
-            public=False)
+            "payment_method": method, "payment_reference": reference,
+            "paid_amount": str(amount), "paid_on": paid_on.isoformat(),
+            "amount_due": str(expected) if expected is not None else None,
+            "payment_difference": done.words}, public=False)
         await _tell_owner(s, case, done, ev.seq)
     return done
 
