@@ -16,6 +16,7 @@ from core.services.deadline_recount import RECOUNT_ACTION, RECOUNT_LABEL
 from core.services.notifications import VIA_OWNER
 from core.services.step_forms import EXTRA_LABELS as STEP_LABELS
 from core.services.panel_cases import CaseDetail
+from core.services.payment_records import ACTION as PAYMENT_ACTION
 
 EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cidadão",
                 "merge_duplicate": "Denúncia duplicada incorporada",
@@ -34,6 +35,7 @@ EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cid
                 "photo_hide": "Foto ocultada das páginas públicas (LGPD)",
                 "photo_redact": "Áreas da foto borradas à mão na cópia pública (LGPD)",
                 "lgpd_unlinked": "Dados pessoais do cidadão eliminados a pedido (LGPD)",
+                PAYMENT_ACTION: "Pagamento das taxas do pátio registrado",
                 RECOUNT_ACTION: RECOUNT_LABEL}
 
 
@@ -65,6 +67,10 @@ EXTRA_FACT_LABELS = {
     "location_kind": "tipo de local",
     "status": "situação da foto", "boxes": "áreas borradas à mão (% da imagem)",
     "removed": "dados eliminados",
+    # a payment staff recorded (core.services.payment_records)
+    "payment_method": "forma de pagamento", "payment_reference": "identificador do PIX ou "
+    "número da guia", "paid_amount": "valor pago", "paid_on": "data do pagamento",
+    "amount_due": "total devido no dia", "payment_difference": "comparado ao total devido",
 }
 #: How the panel words a few coded values (the owner's statement, who submitted a step).
 VALUE_LABELS = {"owner_statement_kind": {"removed": "já retirei", "will_remove": "vou retirar",
@@ -164,7 +170,7 @@ def fact_text(core: Core, lc: Lifecycle, key: str, value: Any) -> str:
     if key == "auction_split":
         return "; ".join(f"{who}: {fmt_money(Decimal(str(amount)))}"
                          for who, amount in _as_list(value)) or "—"
-    if fact_kind(key) == MONEY:  # core.facts names the money facts once
+    if fact_kind(key) == MONEY or key in ("paid_amount", "amount_due"):  # core.facts names the money facts once
         try:
             return fmt_money(Decimal(str(value)))
         except Exception:

@@ -21,6 +21,7 @@ def setup(app: web.Application) -> None:
     r.add_get("/casos/{protocol}", c.case_page)
     r.add_post("/casos/{protocol}/acao/{code}", c.case_action)
     r.add_post("/casos/{protocol}/atribuir", c.assign)
+    r.add_post("/casos/{protocol}/pagamento", c.record_payment)
     r.add_post("/casos/{protocol}/documentos/{kind:[a-z_]{1,40}}", c.reissue_document)
     r.add_get("/evidencias/{sha:[0-9a-f]{64}}", c.evidence_file)
     r.add_get("/fiscais", a.inspectors_page)

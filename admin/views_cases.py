@@ -14,7 +14,8 @@ from core.parsing import ParseError, parse_date, parse_money
 from core.lifecycle import Actor
 from core.services import panel_queries as pq
 from core.services.errors import InvalidInput, NotFound
-from core.services import delivery, reissue, tasks
+from core.formatting import fmt_money
+from core.services import delivery, payment_records, reissue, tasks
 from core.services.staff import close_as_duplicate
 from core.services.staff_queue import staff_queue
 from core.services.steps import take_step
@@ -135,6 +136,21 @@ async def case_action(request: web.Request) -> web.StreamResponse:
     issued = "".join(f" Documento emitido: {name} (em Documentos)."
                      for _, name, _ in taken.documents)
     raise redirect(request, back, f"Registrado: {t.label}.{issued}")
+
+
+@require()
+async def record_payment(request: web.Request) -> web.StreamResponse:
+    """POST /casos/{protocol}/pagamento: the payment of the depot's fees (the PIX end-to-end
+    id or the guia's number, the amount, the date); a different amount is shown with its
+    difference."""
+    form = await request.post()
+    protocol = request.match_info["protocol"]
+    done = await payment_records.record_payment(
+        core_of(request), protocol, params.text(form.get("amount"), "Valor pago", 40),
+        params.text(form.get("paid_on"), "Data do pagamento", 40),
+        params.text(form.get("reference"), "Identificador", 80), user_of(request).actor())
+    raise redirect(request, f"/casos/{protocol}", f"Pagamento registrado: "
+                   f"{fmt_money(done.amount)} — {done.words}. O proprietário foi avisado.")
 
 
 @require()

@@ -15,6 +15,7 @@ from admin.visitor import visitor_ip
 from admin.web import SETTINGS, core_of, render
 from core.services import public as pub
 from core.services.errors import Forbidden, InvalidInput, NotFound
+from core.services.payments import PIX_HINT
 from core.services.public_access import RateLimited, hit, owner_page
 
 PREFIX = "/publico"
@@ -129,7 +130,8 @@ async def _owner(request: web.Request, code: str, answer: str | None) -> web.Res
             else 400
         return render(request, "public_owner.html", {"page": None, "error": exc.message},
                       status=status)
-    return render(request, "public_owner.html", {"page": page, "c": page.public})
+    return render(request, "public_owner.html", {"page": page, "c": page.public,
+                                                 "pix_hint": PIX_HINT})
 
 
 async def owner_lookup(request: web.Request) -> web.Response:

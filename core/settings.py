@@ -58,6 +58,14 @@ class Settings(BaseSettings):
     office_address: str = ""
     office_phone: str = ""
     office_hours: str = "segunda a sexta, das 8h às 17h"
+    # Paying the fees: a static PIX BR Code (all three set) or the city's guia (DAM)
+    pix_key: str = Field("", description="PIX key of the city's account; empty = no PIX")
+    pix_merchant_name: str = Field("", description="Beneficiary name in the BR Code (≤ 25, "
+                                   "accents removed)")
+    pix_merchant_city: str = Field("", description="Beneficiary city in the BR Code (≤ 15)")
+    payment_guia_instructions: str = Field("", description="Where the city collects by guia "
+                                           "(DAM): how the owner gets and pays it; set, no "
+                                           "PIX is offered")
 
     # Admin panel
     admin_host: str = "127.0.0.1"

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 from core.facts import DATE, DATETIME, MONEY, fact_kind, stored_decimal
 from core.formatting import fmt_date, fmt_datetime, fmt_money
 from core.identifiers import format_case_code
+from core.services.payments import PIX_HINT
 from core.services.owners import AppealInfo, DepotInfo, OwnerDeadline, OwnerView
 
 MAX_TEXT = 4096
@@ -119,4 +120,20 @@ def _depot_text(d: DepotInfo) -> list[str]:
         out.append(per_day_line(f))
     elif d.fees_error:
         out.append(d.fees_error)
+    out += payment_lines(d)
     return out
+
+
+def payment_lines(d: DepotInfo) -> list[str]:
+    """How to pay today's total: the PIX (its code and QR code follow as their own messages)
+    or the city's guia."""
+    paid = [f"Pagamento registrado: {fmt_money(r.amount)} em {fmt_date(r.paid_on)} por "
+            f"{r.method} ({r.reference}) — {r.words}." for r in d.paid]
+    p = d.payment
+    if p is None:
+        return [""] + paid if paid else []
+    if p.guia:
+        return ["", f"Como pagar (guia da Prefeitura): {p.guia}"]
+    return ["", f"Pagar por PIX: {fmt_money(p.amount)}, o total de hoje (identificador "
+                f"{p.txid}). O código “copia e cola” e o QR code seguem nas próximas mensagens.",
+            PIX_HINT]

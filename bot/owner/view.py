@@ -2,13 +2,20 @@
 its buttons (bot/buttons.py)."""
 from __future__ import annotations
 
-from telegram import InlineKeyboardMarkup
-from telegram.error import BadRequest
+import logging
+
+from telegram import InlineKeyboardMarkup, InputFile, MessageEntity
+from telegram.error import BadRequest, TelegramError
 
 from bot.buttons import SITUATION_FLAGS, callback_data  # noqa: F401 (actions.py reads it here)
 from bot.owner.render import view_text
 from bot.router import Turn, inline
+from core.documents.qr import qr_png
+from core.formatting import fmt_money
 from core.services.owners import OwnerAction, OwnerView
+from core.services.payments import PaymentOffer
+
+log = logging.getLogger(__name__)
 
 ALERT_MAX = 200  # Telegram's limit for a callback answer's text
 
@@ -29,6 +36,28 @@ def keyboard(view: OwnerView) -> InlineKeyboardMarkup | None:
 
 async def send_view(turn: Turn, view: OwnerView) -> None:
     await turn.reply(view_text(view), keyboard(view))
+    if view.depot is not None and view.depot.payment is not None and view.depot.payment.pix:
+        await send_pix(turn, view.depot.payment)
+
+
+async def send_pix(turn: Turn, payment: PaymentOffer) -> None:
+    """The PIX "copia e cola" as a monospace block (copied whole with a tap), then its QR code
+    as a photo. Telegram failing now: the code alone, through the outbox (never lost)."""
+    code = payment.pix
+    try:
+        await turn.bot.send_message(turn.chat_id, code,
+                                    entities=[MessageEntity(MessageEntity.PRE, 0, len(code))])
+    except TelegramError as exc:
+        log.warning("PIX code to chat %s not sent at once (%s): queued", turn.chat_id, exc)
+        await turn.reply(code)
+        return
+    try:
+        await turn.bot.send_photo(turn.chat_id, InputFile(qr_png(code, scale=8).getvalue(),
+                                                          filename=f"pix-{payment.txid}.png"),
+                                  caption=f"QR code do PIX de {fmt_money(payment.amount)} "
+                                          f"(caso {payment.txid})")
+    except TelegramError as exc:  # the code above pays as well
+        log.warning("PIX QR code to chat %s not sent (%s)", turn.chat_id, exc)
 
 
 async def edit_view(turn: Turn, view: OwnerView) -> None:

@@ -388,6 +388,11 @@ class OwnerSummaryData:
     #: (core.services.depot_dates); printed instead of `auction_after` when given.
     dates: tuple[str, ...] = ()
     per_day_basis: str = ""  # what each further day is charged by (Dracena Art. 7º, a, b)
+    #: How to pay today's total: the PIX BR Code ("copia e cola", also the QR code's content)
+    #: or the city's guia instructions (core.services.payments); empty: none offered.
+    pix: str = ""
+    pix_txid: str = ""
+    guia: str = ""
 
     @property
     def total(self) -> Decimal:

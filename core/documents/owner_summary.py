@@ -5,6 +5,7 @@ from __future__ import annotations
 from core.documents.data import OwnerSummaryData
 from core.documents.fmt import money, quantity
 from core.documents.pdf import FAMILY, NL, DocumentPDF
+from core.documents.qr import qr_png
 
 
 def owner_summary_pdf(data: OwnerSummaryData) -> bytes:
@@ -48,6 +49,7 @@ def owner_summary_pdf(data: OwnerSummaryData) -> bytes:
         basis = f": {data.per_day_basis}." if data.per_day_basis else f" ({data.per_day_article})."
         pdf.para(f"Cada dia a mais no pátio custa {money(data.per_day)}{basis}", size=9.5,
                  bold=True)
+    _payment(pdf, data)
     pdf.section("ONDE E QUANDO")
     dep = data.depot
     pdf.labelled("Pátio: ", f"{dep.name} — {dep.address}", 9.5)
@@ -68,3 +70,28 @@ def _fees_table(pdf: DocumentPDF, data: OwnerSummaryData) -> None:
     pdf.cell(widths[-1], 7, money(data.total), border=1, align="R", **NL)
     pdf.ln(2)
     pdf.set_font(FAMILY, "", 10)
+
+
+def _payment(pdf: DocumentPDF, data: OwnerSummaryData) -> None:
+    """The PIX of today's total (its QR code and the "copia e cola" text, one value for both),
+    or the city's guia instructions."""
+    if data.guia:
+        pdf.section("COMO PAGAR (GUIA DA PREFEITURA)")
+        pdf.para(data.guia, size=9.5, align="L")
+        return
+    if not data.pix:
+        return
+    pdf.section(f"PAGAR POR PIX: {money(data.total)} (TOTAL DE HOJE)")
+    size, top = 30.0, pdf.get_y()
+    pdf.image(qr_png(data.pix), x=pdf.l_margin, y=top, w=size, h=size)
+    pdf.set_left_margin(pdf.l_margin + size + 4)
+    pdf.set_xy(pdf.l_margin, top + 1)
+    pdf.para(f"Leia o QR code no aplicativo do banco ou use o PIX copia e cola abaixo "
+             f"(identificador {data.pix_txid}). O valor vale para o dia "
+             f"{data.fees_as_of or 'de emissão'}; depois, cada dia no pátio aumenta o total.",
+             size=9, align="L")
+    pdf.set_font("Courier", "", 7.5)
+    pdf.multi_cell(0, 3.6, data.pix, **NL)
+    pdf.set_left_margin(pdf.l_margin - size - 4)
+    pdf.set_y(max(pdf.get_y(), top + size) + 1)
+    pdf.set_x(pdf.l_margin)

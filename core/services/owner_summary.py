@@ -38,6 +38,7 @@ async def owner_summary_pdf(core: Core, telegram_id: int, case_code: str, *,
                  for f in (dep.fees.lines if dep and dep.fees else ()))
     release = tuple(doc.ReleaseItem(r.label, r.article, r.documents)
                     for r in (dep.release if dep else law.release_checklist(case.category)))
+    pay = dep.payment if dep else None
     data = doc.OwnerSummaryData(
         header=doc.CityHeader(law.city, law.uf, law.title, law.slug),
         case_code=format_case_code(case.case_code),
@@ -52,5 +53,7 @@ async def owner_summary_pdf(core: Core, telegram_id: int, case_code: str, *,
         fees_as_of=fmt_date(dep.fees.as_of) if dep and dep.fees else "",
         estimate=bool(dep and dep.fees and dep.fees.estimate),
         dates=tuple(d.paper for d in dep.dates) if dep else (),
-        per_day_basis=dep.fees.per_day_basis if dep and dep.fees else "")
+        per_day_basis=dep.fees.per_day_basis if dep and dep.fees else "",
+        pix=pay.pix if pay else "", pix_txid=pay.txid if pay else "",
+        guia=pay.guia if pay else "")
     return documents.owner_summary_pdf(data)

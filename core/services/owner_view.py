@@ -20,6 +20,8 @@ from core.identifiers import format_plate
 from core.laws.base import Law, ReleaseCondition, ReleaseSituation
 from core.lifecycle import Lifecycle, State, Transition
 from core.services import placeholders
+from core.services.payment_records import RecordedPayment, payments_of
+from core.services.payments import PaymentOffer, payment_offer
 from core.services.placeholders import depot_address
 from core.services import statements
 from core.services.cases import PRIOR_DEADLINE
@@ -118,6 +120,10 @@ class DepotInfo:
     #: The law's dates for the object in the depot, each once with its article (Dores
     #: Art. 6º, caput — the termo's 10 days — and Art. 3º, caput; Dracena Art. 6º, §2º).
     dates: tuple[StatedDate, ...] = ()
+    #: How to pay today's total (a PIX BR Code or the city's guia; core.services.payments).
+    payment: PaymentOffer | None = None
+    #: Payments staff recorded (core.services.payment_records), with any difference.
+    paid: tuple[RecordedPayment, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -391,8 +397,12 @@ async def _depot_info(core: Core, case: Case, events: list[Event], lifecycle: Li
     # release_after_auction_eligible); Dracena Art. 7º allows retrieval until the auction.
     setting = law.settings.get("release_after_auction_eligible")
     can_release = not (state.code in AUCTION_STATES and setting is not None and not setting.value)
+    paid = tuple(payments_of(events))  # once staff recorded a payment, no second PIX
+    payment = payment_offer(core.settings, case.case_code, fees.total if fees else None,
+                            bool(fees and fees.estimate)) if can_release and not paid else None
     return DepotInfo(depot_address(core.settings), core.settings.depot_hours, entered, release,
-                     fees, error, auction_after, article, can_release, situation, dates)
+                     fees, error, auction_after, article, can_release, situation, dates,
+                     payment, paid)
 
 
 async def _fees(core: Core, case: Case, entered: datetime, now: datetime) -> Fees:

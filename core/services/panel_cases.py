@@ -16,6 +16,7 @@ from core.fees import Statement
 from core.identifiers import InvalidIdentifier, normalize_plate
 from core.lifecycle import Actor, Lifecycle, Transition
 from core.services import statements
+from core.services.payment_records import RecordedPayment, payments_of
 from core.services.cases import case_facts, load_case
 from core.services.context import Core
 from core.services.depot_dates import StatedDate, depot_dates
@@ -263,6 +264,8 @@ class CaseDetail:
     #: The law's dates for the object in the depot, each with its article (the owner's view
     #: and the papers state the same: core.services.depot_dates).
     depot_dates: tuple[StatedDate, ...] = ()
+    #: Payments staff recorded (core.services.payment_records), oldest first.
+    payments: tuple[RecordedPayment, ...] = ()
 
 
 async def case_detail(core: Core, ref: str) -> CaseDetail:
@@ -306,7 +309,8 @@ async def case_detail(core: Core, ref: str) -> CaseDetail:
         case, core.law.categories[case.category].label, state.label, lc, timeline, chain,
         [e for e in evidence if e.kind == "photo"], [e for e in evidence if e.kind != "photo"],
         list(supports), lc.available(case.state, Actor.STAFF), who.get(case.id),
-        facts, bool(owner), state.in_depot, issued, collected, statement, fee_error, dates)
+        facts, bool(owner), state.in_depot, issued, collected, statement, fee_error, dates,
+        tuple(payments_of(events)))
 
 
 async def evidence_of(core: Core, sha256: str) -> Evidence | None:
