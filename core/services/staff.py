@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
+from sqlalchemy import select
 
 from core.formatting import fmt_date
 from core.lifecycle import Actor
@@ -339,13 +339,3 @@ async def submit_external_report(core: Core, report: ReportIn, channel: str = "O
     subscribed to its updates and no message is queued for it)."""
     return await submit_report(core, None, report, display_name=channel)
 
-
-#: The synthetic reporter an Open311 report supporting an existing case is recorded under
-#: (core.services.open311_post): nobody to notify, so never subscribed.
-OPEN311_REPORTER_ID = -311
-
-
-async def _unsubscribe_synthetic(s) -> None:
-    from core.storage.models import Person
-    pid = select(Person.id).where(Person.telegram_id == OPEN311_REPORTER_ID).scalar_subquery()
-    await s.execute(delete(Subscription).where(Subscription.person_id == pid))
