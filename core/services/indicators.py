@@ -1,0 +1,237 @@
+"""The city's numbers: the panel's indicators over the cases reported in a period (and,
+optionally, one neighbourhood). Reads only.
+
+Every count is an indexed COUNT (cases by (category, created_at), by (state, created_at), the
+due index; events by (action, at), migration 0016), so its cost follows the number of months,
+categories and states, not the number of cases. The durations (report → inspection,
+notification, removal, closure) are percentiles computed in Python over a bounded sample: the
+SAMPLE most recent cases of each category in the period, with their timeline events.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+
+from sqlalchemy import func, select
+
+from core.fees import TariffNotFound
+from core.lifecycle import Lifecycle
+from core.services.context import Core
+from core.services.panel_common import day_bounds, today
+from core.services.statements import case_statement, collected_at
+from core.storage.models import Case, Event
+
+SAMPLE = 1000  # cases per category for the durations
+FEE_CAP = 2000  # depot exits whose fees are computed (beyond it the figure says "parcial")
+MAX_MONTHS = 36
+MILESTONES = ("inspection", "notification", "removal", "closure")
+MILESTONE_LABELS = {"inspection": "até a vistoria", "notification": "até a notificação",
+                    "removal": "até a remoção", "closure": "até o encerramento"}
+OUTCOME_LABELS = {"owner": "Resolvido pelo proprietário", "removed": "Removido pela prefeitura",
+                  "auctioned": "Leiloado", "other": "Outros encerramentos"}
+
+
+@dataclass(frozen=True)
+class Period:
+    start: date  # first day, local
+    end: date  # last day, local (inclusive)
+    neighbourhood: str | None = None
+
+    def months(self) -> list[date]:
+        out, m = [], self.start.replace(day=1)
+        while m <= self.end:
+            out.append(m)
+            m = (m + timedelta(days=32)).replace(day=1)
+        return out
+
+
+def default_period(core: Core) -> Period:
+    end = today(core)
+    start = (end.replace(day=1) - timedelta(days=330)).replace(day=1)
+    return Period(start, end)
+
+
+def check_period(start: date | None, end: date | None, core: Core,
+                 neighbourhood: str | None = None) -> tuple[Period | None, str | None]:
+    """(period, None) or (None, a Portuguese reason): end after start, at most MAX_MONTHS."""
+    d = default_period(core)
+    p = Period(start or (d.start if end is None else (end.replace(day=1) - timedelta(days=330))
+                         .replace(day=1)), end or d.end, neighbourhood or None)
+    if p.end < p.start:
+        return None, "A data final é anterior à data inicial. Corrija o período."
+    if len(p.months()) > MAX_MONTHS:
+        return None, f"Escolha um período de até {MAX_MONTHS} meses."
+    return p, None
+
+
+@dataclass
+class Indicators:
+    period: Period
+    months: list[date]
+    categories: list[tuple[str, str]]  # (code, label)
+    per_month: dict[str, list[int]]  # category → count per month
+    open_by_state: list[tuple[str, int]]  # (label, count)
+    durations: dict[str, dict[str, tuple[float, float, int] | None]]  # cat → milestone → p50,p90,n
+    sampled: bool
+    outcomes: list[tuple[str, int]]  # (label, count)
+    depot: list[tuple[int, int, int]]  # per month: entries, exits, in the depot at its end
+    fees: list[Decimal]  # per month
+    fees_partial: bool
+    overdue: list[tuple[str, int]]  # (deadline description, open cases past it)
+
+
+def _bounds(core: Core, first: date, last: date) -> tuple[datetime, datetime]:
+    return day_bounds(core, first)[0], day_bounds(core, last)[1]
+
+
+def _month_bounds(core: Core, p: Period) -> list[tuple[datetime, datetime]]:
+    out = []
+    for m in p.months():
+        nxt = (m + timedelta(days=32)).replace(day=1)
+        out.append(_bounds(core, max(m, p.start), min(nxt - timedelta(days=1), p.end)))
+    return out
+
+
+def depot_actions(core: Core) -> tuple[set[str], set[str]]:
+    """Transition codes that bring an object into the depot and take it out, by the law's
+    states (State.in_depot), in every track."""
+    entries, exits = set(), set()
+    for lc in core.law.tracks.values():
+        for t in lc.transitions.values():
+            to_depot = lc.states[t.target].in_depot
+            from_depot = [lc.states[s].in_depot for s in t.sources]
+            if to_depot and not all(from_depot):
+                entries.add(t.code)
+            if not to_depot and any(from_depot):
+                exits.add(t.code)
+    return entries, exits
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Nearest-rank percentile of a non-empty list."""
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, int(-(-p * len(ordered) // 100)) - 1))
+    return ordered[k]
+
+
+async def compute(core: Core, p: Period) -> Indicators:
+    law = core.law
+    cats = [(c.code, c.label) for c in law.categories.values()]
+    lo, hi = _bounds(core, p.start, p.end)
+    months = _month_bounds(core, p)
+    nb = [Case.neighbourhood == p.neighbourhood] if p.neighbourhood else []
+    async with core.db.read() as s:
+        async def count(*where) -> int:
+            return (await s.execute(select(func.count()).select_from(Case).where(*where, *nb))
+                    ).scalar_one()
+
+        per_month = {code: [await count(Case.category == code, Case.created_at >= a,
+                                        Case.created_at < b) for a, b in months]
+                     for code, _ in cats}
+        states: dict[str, tuple[str, bool]] = {}
+        for lc in law.tracks.values():
+            for st in lc.states.values():
+                states.setdefault(st.code, (st.label, st.final))
+        by_state = {code: await count(Case.state == code, Case.created_at >= lo,
+                                      Case.created_at < hi) for code in states}
+        open_by_state = sorted(((states[c][0], n) for c, n in by_state.items()
+                                if n and not states[c][1]), key=lambda x: -x[1])
+        out_n = {k: 0 for k in OUTCOME_LABELS}
+        for code, n in by_state.items():
+            if states[code][1]:
+                out_n[law.outcomes.get(code, "other")] += n
+        outcomes = [(OUTCOME_LABELS[k], n) for k, n in out_n.items()]
+        durations, sampled = await _durations(core, s, p, lo, hi, cats)
+        depot, fees, partial = await _depot(core, s, p, months)
+        now = core.now()
+        rows = (await s.execute(
+            select(Case.next_deadline_kind, func.count()).where(
+                Case.next_deadline_at.is_not(None), Case.next_deadline_at < now, Case.is_open,
+                Case.created_at >= lo, Case.created_at < hi, *nb)
+            .group_by(Case.next_deadline_kind))).all()
+    overdue = sorted(((k or "prazo", n) for k, n in rows), key=lambda x: -x[1])
+    return Indicators(p, p.months(), cats, per_month, open_by_state, durations, sampled,
+                      outcomes, depot, fees, partial, overdue)
+
+
+async def _durations(core, s, p: Period, lo, hi, cats):
+    """Days from the report to each milestone, per category: (p50, p90, n) or None."""
+    ms = core.law.milestones
+    actions = set().union(*ms.values()) if ms else set()
+    nb = [Case.neighbourhood == p.neighbourhood] if p.neighbourhood else []
+    out, sampled = {}, False
+    for code, _ in cats:
+        rows = (await s.execute(
+            select(Case.id, Case.created_at, Case.closed_at)
+            .where(Case.category == code, Case.created_at >= lo, Case.created_at < hi, *nb)
+            .order_by(Case.created_at.desc(), Case.id.desc()).limit(SAMPLE + 1))).all()
+        sampled = sampled or len(rows) > SAMPLE
+        rows = rows[:SAMPLE]
+        firsts: dict[tuple[int, str], datetime] = {}
+        ids = [r.id for r in rows]
+        for i in range(0, len(ids), 500):
+            for case_id, action, at in (await s.execute(
+                    select(Event.case_id, Event.action, func.min(Event.at))
+                    .where(Event.case_id.in_(ids[i:i + 500]), Event.action.in_(actions))
+                    .group_by(Event.case_id, Event.action))).all():
+                for m, codes in ms.items():
+                    if action in codes:
+                        key = (case_id, m)
+                        firsts[key] = min(at, firsts.get(key, at))
+        days: dict[str, list[float]] = {m: [] for m in MILESTONES}
+        for r in rows:
+            for m in MILESTONES:
+                at = r.closed_at if m == "closure" else firsts.get((r.id, m))
+                if at is not None:
+                    days[m].append(max(0.0, (at - r.created_at).total_seconds() / 86400))
+        out[code] = {m: (percentile(v, 50), percentile(v, 90), len(v)) if v else None
+                     for m, v in days.items()}
+    return out, sampled
+
+
+async def _depot(core, s, p: Period, months):
+    """Per month: depot entries, exits and objects in the depot at its end; fees charged at
+    the exits (the fee statement at the moment the object left, Law.fee_statement)."""
+    entries, exits = depot_actions(core)
+    join = [Case.neighbourhood == p.neighbourhood] if p.neighbourhood else []
+
+    async def n_events(actions, *where) -> int:
+        q = select(func.count()).select_from(Event).where(Event.action.in_(actions), *where)
+        if join:
+            q = q.join(Case, Case.id == Event.case_id).where(*join)
+        return (await s.execute(q)).scalar_one()
+
+    depot, fees, partial, budget = [], [], False, FEE_CAP
+    for a, b in months:
+        e_in = await n_events(entries, Event.at >= a, Event.at < b)
+        e_out = await n_events(exits, Event.at >= a, Event.at < b)
+        stock = await n_events(entries, Event.at < b) - await n_events(exits, Event.at < b)
+        depot.append((e_in, e_out, max(0, stock)))
+        total = Decimal(0)
+        q = (select(Case, Event.at).join(Event, Event.case_id == Case.id)
+             .where(Event.action.in_(exits), Event.at >= a, Event.at < b, *join)
+             .limit(budget + 1))
+        rows = (await s.execute(q)).all() if budget > 0 else []
+        if len(rows) > budget or (budget <= 0 and e_out):
+            partial = True
+        for case, at in rows[:budget]:
+            total += await _charged(core, s, case, at)
+        budget -= len(rows)
+        fees.append(total)
+    return depot, fees, partial
+
+
+async def _charged(core: Core, s, case: Case, left: datetime) -> Decimal:
+    lc: Lifecycle = core.law.tracks[case.track]
+    entries, _ = depot_actions(core)
+    entered = (await s.execute(select(func.max(Event.at)).where(
+        Event.case_id == case.id, Event.action.in_(entries), Event.at <= left))).scalar_one()
+    collected = collected_at(core, case, entered)
+    if collected is None or lc is None:
+        return Decimal(0)
+    try:
+        return (await case_statement(core, case, collected, left)).total
+    except (TariffNotFound, ValueError):  # a missing tariff: nothing counted on this exit
+        return Decimal(0)
+
