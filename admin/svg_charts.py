@@ -8,6 +8,7 @@ from markupsafe import Markup, escape
 
 COLOURS = ("#1f5fa8", "#e07b24", "#2e8b57", "#b03a48", "#7a5cb8", "#8c8c2a", "#3b9cb3",
            "#a0522d")
+SCALE = 1.4  # drawn at this size on the page (narrower screens shrink it)
 FONT = 'font-family="system-ui, sans-serif" font-size="11"'
 
 
@@ -18,7 +19,7 @@ def _num(v: float) -> str:
 
 def _svg(width: int, height: int, title: str, body: list[str]) -> Markup:
     return Markup(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-                  f'width="100%" role="img" aria-label="{escape(title)}" {FONT}>'
+                  f'width="{int(width * SCALE)}" height="{int(height * SCALE)}" style="max-width:100%;height:auto" role="img" aria-label="{escape(title)}" {FONT}>'
                   f'<title>{escape(title)}</title>{"".join(body)}</svg>')
 
 
@@ -27,13 +28,13 @@ def stacked_bars(title: str, labels: Sequence[str],
     """Vertical bars, one per label (e.g. "mm/aaaa"), stacked by series, total on top."""
     n = max(1, len(labels))
     step = max(28, min(60, 640 // n))
-    left, top, h = 10, 34 + 16 * ((len(series) + 2) // 3), 180
+    left, top, h = 10, 30 + 16 * len(series), 180
     width = left * 2 + step * n
     totals = [sum(s[1][i] for s in series) for i in range(len(labels))]
     peak = max(totals, default=0) or 1
     body = []
     for k, (name, _) in enumerate(series):  # legend
-        x, y = left + (k % 3) * 210, 14 + 16 * (k // 3)
+        x, y = left, 14 + 16 * k
         body.append(f'<rect x="{x}" y="{y - 9}" width="10" height="10" '
                     f'fill="{COLOURS[k % len(COLOURS)]}"/><text x="{x + 14}" y="{y}">'
                     f'{escape(name)}</text>')
@@ -58,14 +59,14 @@ def stacked_bars(title: str, labels: Sequence[str],
 def hbars(title: str, rows: Sequence[tuple[str, float]],
           fmt: Callable[[float], str] = _num) -> Markup:
     """Horizontal bars: a label, the bar and its value written after it."""
-    label_w, bar_w, row_h = 300, 300, 20
+    label_w, bar_w, row_h = 360, 280, 20
     peak = max((v for _, v in rows), default=0) or 1
     body = []
     for i, (label, value) in enumerate(rows):
         y = 6 + i * row_h
         w = value / peak * bar_w
         body.append(f'<text x="{label_w - 6}" y="{y + 13}" text-anchor="end">'
-                    f'{escape(label[:60])}</text>'
+                    f'{escape(label if len(label) <= 58 else label[:57] + "…")}</text>'
                     f'<rect x="{label_w}" y="{y + 3}" width="{w:.1f}" height="{row_h - 6}" '
                     f'fill="{COLOURS[0]}"/>'
                     f'<text x="{label_w + w + 4:.1f}" y="{y + 13}">{escape(fmt(value))}</text>')

@@ -79,14 +79,15 @@ def _charts(data: ind.Indicators) -> dict:
             if any(data.per_month[c])]
     med = []
     for c, label in data.categories:
-        d = data.durations[c]["closure"]
-        if d:
-            med.append((f"{label} — mediana", d[0]))
+        for m in ind.MILESTONES:
+            d = data.durations[c][m]
+            if d:
+                row = f"{label.split(' (')[0]}: {ind.MILESTONE_LABELS[m]}"
+                med.append((row, d[0]))
     return {
         "casos-por-mes": svg.stacked_bars(CHARTS["casos-por-mes"], months, cats),
         "abertos-por-situacao": svg.hbars(CHARTS["abertos-por-situacao"], data.open_by_state),
-        "tempos": svg.hbars("Dias até o encerramento (mediana), por categoria", med,
-                            lambda v: _days(v) + " dias"),
+        "tempos": svg.hbars(CHARTS["tempos"], med, lambda v: _days(v) + " dias (mediana)"),
         "desfechos": svg.hbars(CHARTS["desfechos"], data.outcomes),
         "patio": svg.line("Objetos no pátio ao fim de cada mês", months,
                           [d[2] for d in data.depot]),
