@@ -13,17 +13,16 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 
 from core.fees import TariffNotFound
-from core.lifecycle import Lifecycle
 from core.services.context import Core
 from core.services.panel_common import day_bounds, today
 from core.services.statements import case_statement, collected_at
 from core.storage.models import Case, Event
 
 SAMPLE = 1000  # cases per category for the durations
-FEE_CAP = 2000  # depot exits whose fees are computed (beyond it the figure says "parcial")
+FEE_CAP = 300  # depot exits whose fees are computed (beyond it the figure says "parcial")
 MAX_MONTHS = 36
 MILESTONES = ("inspection", "notification", "removal", "closure")
 MILESTONE_LABELS = {"inspection": "até a vistoria", "notification": "até a notificação",
@@ -119,11 +118,24 @@ def _nb(p: Period) -> list:
     return [Case.neighbourhood == p.neighbourhood] if p.neighbourhood else []
 
 
+def _bucket(column, bounds: list[tuple[datetime, datetime]]):
+    """The month (its index in `bounds`) a timestamp falls in, as SQL (both engines)."""
+    return case(*[(column < b, i) for i, (_, b) in enumerate(bounds)], else_=len(bounds))
+
+
 async def per_month(core: Core, s, p: Period) -> dict[str, list[int]]:
-    """Cases reported per month, per category (index-only counts)."""
-    return {c.code: [(await s.execute(select(func.count()).select_from(Case).where(
-        Case.category == c.code, Case.created_at >= a, Case.created_at < b, *_nb(p))))
-        .scalar_one() for a, b in _month_bounds(core, p)] for c in core.law.categories.values()}
+    """Cases reported per month, per category: one grouped scan of the (category,
+    created_at) index over the period."""
+    bounds = _month_bounds(core, p)
+    out = {c.code: [0] * len(bounds) for c in core.law.categories.values()}
+    month = _bucket(Case.created_at, bounds)
+    for cat, i, n in (await s.execute(
+            select(Case.category, month, func.count())
+            .where(Case.created_at >= bounds[0][0], Case.created_at < bounds[-1][1], *_nb(p))
+            .group_by(Case.category, month))).all():
+        if cat in out and i < len(bounds):
+            out[cat][i] = n
+    return out
 
 
 async def by_state(core: Core, s, p: Period):
@@ -220,46 +232,55 @@ async def _durations(core, s, p: Period, lo, hi, cats):
 
 async def _depot(core, s, p: Period, months):
     """Per month: depot entries, exits and objects in the depot at its end; fees charged at
-    the exits (the fee statement at the moment the object left, Law.fee_statement)."""
+    the exits (the fee statement at the moment the object left, Law.fee_statement), computed
+    for at most FEE_CAP exits (beyond them the figure is marked partial)."""
     entries, exits = depot_actions(core)
-    join = _nb(p)
+    nb = _nb(p)
 
-    async def n_events(actions, *where) -> int:
-        q = select(func.count()).select_from(Event).where(Event.action.in_(actions), *where)
-        if join:
-            q = q.join(Case, Case.id == Event.case_id).where(*join)
-        return (await s.execute(q)).scalar_one()
+    def q(*cols):
+        stmt = select(*cols).select_from(Event)
+        return stmt.join(Case, Case.id == Event.case_id).where(*nb) if nb else stmt
 
-    depot, fees, partial, budget = [], [], False, FEE_CAP
-    for a, b in months:
-        e_in = await n_events(entries, Event.at >= a, Event.at < b)
-        e_out = await n_events(exits, Event.at >= a, Event.at < b)
-        stock = await n_events(entries, Event.at < b) - await n_events(exits, Event.at < b)
+    lo, hi = months[0][0], months[-1][1]
+    before = dict((await s.execute(
+        q(Event.action.in_(entries), func.count())
+        .where(Event.action.in_(entries | exits), Event.at < lo)
+        .group_by(Event.action.in_(entries)))).all())
+    stock = before.get(True, 0) - before.get(False, 0)
+    month = _bucket(Event.at, months)
+    moves = {(bool(k), i): n for k, i, n in (await s.execute(
+        q(Event.action.in_(entries), month, func.count())
+        .where(Event.action.in_(entries | exits), Event.at >= lo, Event.at < hi)
+        .group_by(Event.action.in_(entries), month))).all()}
+    fees = [Decimal(0)] * len(months)
+    rows = (await s.execute(
+        q(Event.case_id, Event.at).where(Event.action.in_(exits), Event.at >= lo,
+                                         Event.at < hi)
+        .order_by(Event.at.desc()).limit(FEE_CAP + 1))).all()
+    partial = len(rows) > FEE_CAP
+    cases = {c.id: c for c in (await s.execute(select(Case).where(
+        Case.id.in_({r.case_id for r in rows[:FEE_CAP]})))).scalars()} if rows else {}
+    entered = dict((await s.execute(
+        select(Event.case_id, func.max(Event.at))
+        .where(Event.case_id.in_(list(cases)), Event.action.in_(entries))
+        .group_by(Event.case_id))).all()) if cases else {}
+    for case_id, at in rows[:FEE_CAP]:
+        i = next(k for k, (_, b) in enumerate(months) if at < b)
+        fees[i] += await _charged(core, cases[case_id], entered.get(case_id), at)
+    depot = []
+    for i in range(len(months)):
+        e_in, e_out = moves.get((True, i), 0), moves.get((False, i), 0)
+        stock += e_in - e_out
         depot.append((e_in, e_out, max(0, stock)))
-        total = Decimal(0)
-        q = (select(Case, Event.at).join(Event, Event.case_id == Case.id)
-             .where(Event.action.in_(exits), Event.at >= a, Event.at < b, *join)
-             .limit(budget + 1))
-        rows = (await s.execute(q)).all() if budget > 0 else []
-        if len(rows) > budget or (budget <= 0 and e_out):
-            partial = True
-        for case, at in rows[:budget]:
-            total += await _charged(core, s, case, at)
-        budget -= len(rows)
-        fees.append(total)
     return depot, fees, partial
 
 
-async def _charged(core: Core, s, case: Case, left: datetime) -> Decimal:
-    lc: Lifecycle = core.law.tracks[case.track]
-    entries, _ = depot_actions(core)
-    entered = (await s.execute(select(func.max(Event.at)).where(
-        Event.case_id == case.id, Event.action.in_(entries), Event.at <= left))).scalar_one()
+async def _charged(core: Core, case: Case, entered: datetime | None,
+                   left: datetime) -> Decimal:
     collected = collected_at(core, case, entered)
-    if collected is None or lc is None:
+    if collected is None:
         return Decimal(0)
     try:
         return (await case_statement(core, case, collected, left)).total
     except (TariffNotFound, ValueError):  # a missing tariff: nothing counted on this exit
         return Decimal(0)
-
