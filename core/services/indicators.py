@@ -21,7 +21,7 @@ from core.services.panel_common import day_bounds, today
 from core.services.statements import case_statement, collected_at
 from core.storage.models import Case, Event
 
-SAMPLE = 1000  # cases per category for the durations
+SAMPLE = 500  # cases per category for the durations
 FEE_CAP = 300  # depot exits whose fees are computed (beyond it the figure says "parcial")
 MAX_MONTHS = 36
 MILESTONES = ("inspection", "notification", "removal", "closure")
