@@ -6,6 +6,7 @@ import csv
 import io
 
 from core.services.cases import apply_transition
+from core.services.sweep import sweep_deadlines
 from core.storage.timeline import ActorRef
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import (Panel, new_case, panel,  # noqa: F401
@@ -15,20 +16,24 @@ STAFF = ActorRef("staff", 0, "seed")
 
 
 async def _city(core, photo, clock):
-    """Three cases reported in November/December 2026: a car whose notice was affixed two days
-    after the report (Dores Art. 4º, II, a), a sofa removed to the depot a day after its report
-    (Art. 5º, II), and an unfounded report closed at once, in another neighbourhood."""
+    """Three cases reported in November 2026: a car whose notice was affixed two days after
+    the report (Dores Art. 4º, II, a) and published, whose period the sweep finds lapsed
+    (removal due, Art. 6º), a sofa removed to the depot a day after its report (Art. 5º, II),
+    and an unfounded report closed at once, in another neighbourhood."""
     clock.advance(days=-10)
     car = await new_case(core, photo, 1)
     clock.advance(days=2)
     await to_notice_affixed(core, car.protocol)
+    await apply_transition(core, car.protocol, "record_publication", STAFF,
+                           {"publication_date": "2026-11-23", "publication_reference": "DOM 1"})
     sofa = await new_case(core, photo, 2, category="large_furniture")
     clock.advance(days=1)
     await to_depot_furniture(core, sofa.protocol)
     other = await new_case(core, photo, 3, neighbourhood="Vila Nova")
     await apply_transition(core, other.protocol, "close_unfounded", STAFF,
                            {"reason": "nada no local"})
-    clock.advance(days=7)
+    clock.advance(days=21)  # 22/12/2026: the published notice's 10 days lapsed (Art. 4º, II, b)
+    await sweep_deadlines(core)
     return car, sofa, other
 
 
@@ -44,6 +49,7 @@ async def test_the_page_shows_each_indicator_with_its_csv(panel, photo, clock):
     assert "<td>Veículo automotor</td><td>até a notificação</td><td>2,0</td>" in html \
         or "até a notificação</td><td>2,0</td>" in html
     assert "No pátio municipal" in html  # the sofa is open in the depot
+    assert "Prazo vencido — remoção autorizada" in html  # the car, after the sweep
     assert "Resolvido pelo proprietário" in html
 
 
