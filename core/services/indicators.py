@@ -22,7 +22,7 @@ from core.services.statements import case_statement, collected_at
 from core.storage.models import Case, Event
 
 SAMPLE = 500  # cases per category for the durations
-FEE_CAP = 300  # depot exits whose fees are computed (beyond it the figure says "parcial")
+FEE_CAP = 100  # depot exits whose fees are computed (beyond it the figure says "parcial")
 MAX_MONTHS = 36
 MILESTONES = ("inspection", "notification", "removal", "closure")
 MILESTONE_LABELS = {"inspection": "até a vistoria", "notification": "até a notificação",
