@@ -124,17 +124,19 @@ def _bucket(column, bounds: list[tuple[datetime, datetime]]):
 
 
 async def per_month(core: Core, s, p: Period) -> dict[str, list[int]]:
-    """Cases reported per month, per category: one grouped scan of the (category,
-    created_at) index over the period."""
+    """Cases reported per month, per category: per category, one grouped range scan of the
+    (category, created_at) index over the period (index-only)."""
     bounds = _month_bounds(core, p)
-    out = {c.code: [0] * len(bounds) for c in core.law.categories.values()}
     month = _bucket(Case.created_at, bounds)
-    for cat, i, n in (await s.execute(
-            select(Case.category, month, func.count())
-            .where(Case.created_at >= bounds[0][0], Case.created_at < bounds[-1][1], *_nb(p))
-            .group_by(Case.category, month))).all():
-        if cat in out and i < len(bounds):
-            out[cat][i] = n
+    out = {}
+    for c in core.law.categories.values():
+        out[c.code] = counts = [0] * len(bounds)
+        for i, n in (await s.execute(
+                select(month, func.count()).where(
+                    Case.category == c.code, Case.created_at >= bounds[0][0],
+                    Case.created_at < bounds[-1][1], *_nb(p)).group_by(month))).all():
+            if i < len(bounds):
+                counts[i] = n
     return out
 
 
