@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from sqlalchemy import case, func, select
+from sqlalchemy import case, func, select, text
 
 from core.fees import TariffNotFound
 from core.services.context import Core
@@ -127,14 +127,14 @@ async def per_month(core: Core, s, p: Period) -> dict[str, list[int]]:
     """Cases reported per month, per category: per category, one grouped range scan of the
     (category, created_at) index over the period (index-only)."""
     bounds = _month_bounds(core, p)
-    month = _bucket(Case.created_at, bounds)
+    month = _bucket(Case.created_at, bounds).label("m")
     out = {}
     for c in core.law.categories.values():
         out[c.code] = counts = [0] * len(bounds)
         for i, n in (await s.execute(
                 select(month, func.count()).where(
                     Case.category == c.code, Case.created_at >= bounds[0][0],
-                    Case.created_at < bounds[-1][1], *_nb(p)).group_by(month))).all():
+                    Case.created_at < bounds[-1][1], *_nb(p)).group_by(text("m")))).all():
             if i < len(bounds):
                 counts[i] = n
     return out
@@ -244,16 +244,17 @@ async def _depot(core, s, p: Period, months):
         return stmt.join(Case, Case.id == Event.case_id).where(*nb) if nb else stmt
 
     lo, hi = months[0][0], months[-1][1]
+    is_entry = Event.action.in_(entries).label("k")
     before = dict((await s.execute(
-        q(Event.action.in_(entries), func.count())
+        q(is_entry, func.count())
         .where(Event.action.in_(entries | exits), Event.at < lo)
-        .group_by(Event.action.in_(entries)))).all())
+        .group_by(text("k")))).all())
     stock = before.get(True, 0) - before.get(False, 0)
-    month = _bucket(Event.at, months)
+    month = _bucket(Event.at, months).label("m")
     moves = {(bool(k), i): n for k, i, n in (await s.execute(
-        q(Event.action.in_(entries), month, func.count())
+        q(is_entry, month, func.count())
         .where(Event.action.in_(entries | exits), Event.at >= lo, Event.at < hi)
-        .group_by(Event.action.in_(entries), month))).all()}
+        .group_by(text("k"), text("m")))).all()}
     fees = [Decimal(0)] * len(months)
     rows = (await s.execute(
         q(Event.case_id, Event.at).where(Event.action.in_(exits), Event.at >= lo,
