@@ -1,5 +1,6 @@
 """The city's numbers (/indicadores): counts, durations and the depot over cases made by the
-real services, each chart as SVG on the page and as CSV; who may see it; bad filters."""
+real services, each chart as SVG on the page and as CSV; bad filters (who may see it:
+test_admin_security)."""
 from __future__ import annotations
 
 import csv
@@ -88,14 +89,3 @@ async def test_bad_filters_show_the_form_again_with_the_reason(panel):
             assert 'name="date_from"' in html  # the form, with what was typed
         r = await c.get("/indicadores.csv", params={"grafico": "nada"})
         assert r.status == 400 and "Gráfico desconhecido" in await r.text()
-
-
-async def test_who_may_see_the_indicators(panel):
-    """Staff and admins see the city's numbers; anonymous visitors go to the login."""
-    for url in ("/indicadores", "/indicadores.csv?grafico=desfechos"):
-        async with panel.client() as anon:
-            r = await anon.get(url, allow_redirects=False)
-            assert r.status == 302 and r.headers["Location"].startswith("/login")
-        for user in ("bruno", "ana"):
-            async with panel.client(user) as c:
-                assert (await c.get(url)).status == 200, (url, user)
