@@ -5,7 +5,7 @@ from aiohttp import web
 
 from admin import views_admin as a, views_auth as auth, views_cases as c, \
     views_delivery as d, views_export as x, views_intake, views_open311 as o, \
-    views_lgpd, views_public, views_publish as p
+    views_indicators as ind, views_lgpd, views_public, views_publish as p
 
 
 def setup(app: web.Application) -> None:
@@ -45,6 +45,8 @@ def setup(app: web.Application) -> None:
     r.add_post("/entregas/{id:[0-9]{1,9}}/reenviar", d.resend)
     views_lgpd.setup(app)  # /fotos (review before public) and /lgpd/pedidos
     r.add_get("/exportar/casos.csv", x.cases_csv)
+    r.add_get("/indicadores", ind.indicators_page)  # the city's numbers (staff)
+    r.add_get("/indicadores.csv", ind.indicators_csv)
     fmt = "{fmt:xml|json}"  # Open311 GeoReport v2: both formats, XML the spec's default
     r.add_get(f"/open311/discovery.{fmt}", o.discovery)
     r.add_get(f"/open311/v2/discovery.{fmt}", o.discovery)

@@ -208,3 +208,16 @@ async def test_an_error_after_a_post_never_redirects_off_the_panel(panel):
                          headers={"Referer": f"http://{host}/publico/proprietario"},
                          allow_redirects=False)
         assert r.status == 302 and r.headers["Location"] == "/publico/proprietario"
+
+
+# -- who may see what ------------------------------------------------------------------------------
+
+async def test_who_may_see_the_indicators(panel):
+    """Staff and admins see the city's numbers; anonymous visitors go to the login."""
+    for url in ("/indicadores", "/indicadores.csv?grafico=desfechos"):
+        async with panel.client() as anon:
+            r = await anon.get(url, allow_redirects=False)
+            assert r.status == 302 and r.headers["Location"].startswith("/login")
+        for user in ("bruno", "ana"):
+            async with panel.client(user) as c:
+                assert (await c.get(url)).status == 200, (url, user)

@@ -240,6 +240,11 @@ class Law:
     # The name of the paper the owner's appeal is against, from the case facts (e.g. Dracena:
     # "Auto de infração e apreensão", or "Nota de apreensão", Art. 4º, §1º); None: "Auto".
     record_name: Callable[[Mapping[str, Any]], str] | None = None
+    # The panel's indicators (core.services.indicators): which steps (transition codes) mark
+    # the inspection, the notification and the removal of an object, and which final states
+    # count as resolved by the owner, removed or auctioned.
+    milestones: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    outcomes: Mapping[str, str] = field(default_factory=dict)
 
     def terms_in_depot(self, category: str, facts: Mapping[str, Any]
                        ) -> tuple[DepotTerm, ...]:

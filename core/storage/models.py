@@ -157,7 +157,9 @@ class Event(Base):
     prev_hash: Mapped[str | None] = mapped_column(String(64))
     hash: Mapped[str] = mapped_column(String(64))
 
-    __table_args__ = (UniqueConstraint("case_id", "seq"),)
+    __table_args__ = (UniqueConstraint("case_id", "seq"),
+                      # the panel's indicators: steps per month (migration 0016)
+                      Index("ix_events_action_at", "action", "at"))
 
 
 class Inspector(Base):

@@ -15,6 +15,8 @@ from core.laws.dores_do_indaia.settings import SETTINGS
 from core.laws.dores_do_indaia.texts import EDITAIS, STATE_TEXTS
 from core.laws.dores_do_indaia.terms import depot_terms
 
+from core.laws.dores_do_indaia import indicators as _indicators  # noqa: E402
+
 LAW = Law(
     slug="dores-do-indaia",
     title="Lei Ordinária nº 3.043, de 08/09/2022",
@@ -48,6 +50,8 @@ LAW = Law(
     # Art. 6º, caput (10 days to retrieve) and Art. 3º, caput (60 days before auction), for
     # vehicles; Art. 5º, III for furniture (terms.py).
     depot_terms=depot_terms,
+    milestones=_indicators.MILESTONES,  # the panel's indicators
+    outcomes=_indicators.OUTCOMES,
 )
 
 __all__ = ["LAW", "assess"]

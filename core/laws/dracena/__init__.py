@@ -11,6 +11,8 @@ from core.laws.dracena.settings import SETTINGS
 from core.laws.dracena.texts import EDITAIS, STATE_TEXTS
 from core.laws.dracena import terms
 
+from core.laws.dracena import indicators as _indicators  # noqa: E402
+
 LAW = Law(
     slug="dracena",
     title="Lei nº 56, de 09/10/1951",
@@ -43,6 +45,8 @@ LAW = Law(
     category_facts=terms.CATEGORY_FACTS,  # Art. 7º, a and b; Art. 6º, §2º
     per_day_basis=terms.per_day_basis,  # Art. 7º, a and b
     record_name=terms.record_name,  # Art. 2º; Art. 4º, §1º; Art. 5º
+    milestones=_indicators.MILESTONES,  # the panel's indicators
+    outcomes=_indicators.OUTCOMES,
 )
 
 __all__ = ["LAW"]
