@@ -44,8 +44,8 @@ async def render_back(request: web.Request, exc: Exception, message: str
     """The referring panel page rendered again with the posted form kept and `message`
     beside its field; None when that page cannot be rendered again."""
     path = local_referer(request)
-    if request.method != "POST" or path is None:
-        return None
+    if request.method != "POST" or path is None or request.get(USER) is None:
+        return None  # a public page is answered by the redirect back, with the message
     try:
         post = await request.post()
         values: dict[str, list[str]] = {}

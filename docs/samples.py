@@ -289,7 +289,8 @@ async def dracena_abandoned_thing(w: World, citizen) -> None:
     await open_case(ana, protocol)
     mark = w.bot.api.mark()
     await ana.fill_step("Apreender")
-    w.out["auto-de-apreensao"] = await ana.document("auto-de-apreensao", since=mark)
+    w.out["auto-de-apreensao"] = await ana.document("auto-de-infracao-e-apreensao",
+                                                  since=mark)
     w.clock.now += timedelta(days=3)  # Art. 4º, §2º: the 48 hours to appeal
     await w.sweep()
     w.out["edital-leilao-dracena"] = await edital(w, "leilao", "12/2026")
