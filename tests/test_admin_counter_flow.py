@@ -59,7 +59,7 @@ async def _inspect(bot, protocol: str, number: str) -> None:
     await open_card(bot, ANA, protocol)
     await affix_notice_up_to_confirm(bot, ANA, number)
     await tap(bot, ANA, "Confirmar", expect="Registrado: Afixar notificação")
-    await said(bot, ANA, "envie aqui a foto dela afixada")
+    await said(bot, ANA, "envie aqui a foto da notificação afixada")
     await send_photo(bot, ANA, 7)
     await tap(bot, ANA, "Pronto", expect="Foto da notificação afixada registrada")
 

@@ -17,7 +17,7 @@ from core.services.owners import (file_appeal, link_by_code_and_plate, owner_sta
                                   owner_view)
 from core.services.staff import add_closure, authenticate, create_user, remove_closure
 from core.services.sweep import sweep_deadlines
-from core.services.views import public_view
+from core.services.views import status_view
 from core.storage.models import Case, Closure, Event, OutboxMessage
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import PASSWORD, panel, post_form  # noqa: F401
@@ -131,7 +131,7 @@ async def test_ponto_facultativo_on_the_due_day_moves_it_and_says_so_art_66_par_
         "(14/12/2026)" in inspector_msg
     view = await owner_view(core, OWNER, sub.case_code)
     assert view.deadline.due == date(2026, 12, 14) and view.remove_by == "Retire até 14/12/2026"
-    public = await public_view(core, sub.protocol)
+    public = await status_view(core, sub.protocol)
     assert public.deadline.due == date(2026, 12, 14) and RECOUNT_LABEL in \
         [step.label for step in public.steps]
     # the removal waits for the new date (Art. 6º, caput)
@@ -218,5 +218,6 @@ async def test_an_hours_deadline_moves_to_the_same_hour_of_the_next_business_day
     assert told.startswith("Prazo prorrogado no seu caso")
     assert "até sexta-feira, 4 de dezembro de 2026 (04/12/2026), às 13:00 — Art. 4º, §2º" in told
     clock.advance(hours=50)  # Thu 03/12, 15:00: past the old deadline, within the new one
-    res = await file_appeal(core, OWNER, sub.case_code, "O gado não é meu.", [])
+    res = await file_appeal(core, OWNER, sub.case_code, "O gado não é meu.", [],
+                            appellant=("José da Silva", "529.982.247-25"))
     assert res.protocol == sub.protocol

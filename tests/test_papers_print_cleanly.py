@@ -110,8 +110,8 @@ async def test_every_paper_of_dracena_prints_cleanly_with_the_agents_matricula(
 
 def test_every_sample_prints_cleanly():
     """docs/samples (core.documents.samples: long names, several fees, both laws)."""
-    from core.documents import samples
-    problems = {name: layout_problems(blob) for name, blob in samples.build_all().items()}
+    from tests import document_samples as samples
+    problems = {name: layout_problems(blob) for name, blob in ((n, b()) for n, b in samples.builders().items())}
     assert {k: v for k, v in problems.items() if v} == {}
 
 
@@ -140,7 +140,7 @@ def test_a_long_footer_keeps_its_two_halves_apart():
     runs together ("…pela remoçãoGerado em"): too long for one line, the name goes above."""
     from dataclasses import replace
 
-    from core.documents import samples
+    from tests import document_samples as samples
     from core.documents.removal_term import removal_term_pdf
     from tests.pdf_layout import page_lines
     blob = removal_term_pdf(replace(samples.removal(), number="2026/000042-SEC-ADM-FISC-POSTURAS"))

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from core.laws import get_law
 from core.services import owner_access, public_access
 from core.services.public_access import client_key
+from tests.lgpd_fixtures import approve_photos
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import Panel, csrf_of, new_case, to_notice_affixed
 
@@ -92,6 +93,7 @@ async def test_status_page_and_photo_share_one_rate_limit_per_64(make_core, phot
     panel = await _panel(make_core)
     case = await _case(panel, photo)
     page, foto = f"/publico/protocolo/{case.protocol}", f"/publico/protocolo/{case.protocol}/foto"
+    await approve_photos(panel.core)  # public only once staff reviewed it (LGPD)
     async with panel.client() as client:
         def at(i: int) -> dict:
             return {"X-Forwarded-For": f"2001:db8:9:9::{i}"}

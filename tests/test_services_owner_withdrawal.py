@@ -22,6 +22,7 @@ from core.services.owners import (link_by_code, link_by_code_and_plate, owner_st
 from core.services.sweep import sweep_deadlines
 from core.storage.models import Case, Event
 from core.services.staff import create_user
+from tests.test_public_limits import _owner_post
 from tests.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.test_admin_fixtures import PASSWORD, Panel, login
 from tests.test_services_owners import (ABANDONED, DRACENA, FISCAL, INSPECTOR_CHAT, OWNER,
@@ -244,10 +245,10 @@ async def test_public_owner_page_and_panel_timeline_show_the_withdrawal(core, ph
     await create_user(core, "ana", PASSWORD, "admin")
     panel = Panel(core)
     async with panel.client() as client:
-        page = await (await client.get(f"/publico/proprietario/{sub.case_code}")).text()
+        page = await (await _owner_post(client, sub.case_code, "ABC1D23")).text()
         assert "Sua data: você disse que vai retirar até 05/12/2026" in page
         await withdraw_owner_statement(core, OWNER, sub.case_code)
-        page = await (await client.get(f"/publico/proprietario/{sub.case_code}")).text()
+        page = await (await _owner_post(client, sub.case_code, "ABC-1D23")).text()
         assert "Sua data" not in page and "Retire até 11/12/2026" in page
         await login(client, "ana")
         case_page = await (await client.get(f"/casos/{sub.protocol}")).text()

@@ -24,6 +24,7 @@ from sqlalchemy import func, select
 
 from core.formatting import fmt_date
 from core.services.context import Core
+from core.services.deadline_recount import RECOUNT_ACTION, RECOUNT_LABEL
 from core.services.photo_review import public_first_photos
 from core.storage.models import Case, Event, Evidence
 
@@ -134,8 +135,8 @@ def public_view(core: Core, case: Any, *, photo: str | None = None,
     for ev in events or ():
         if not ev.public or ev.action == "support" or not lifecycle.public_step(ev.action):
             continue
-        label = REPORTED if ev.action == "report" else (
-            lifecycle.step_label(ev.action) or ev.action)
+        label = REPORTED if ev.action == "report" else RECOUNT_LABEL \
+            if ev.action == RECOUNT_ACTION else (lifecycle.step_label(ev.action) or ev.action)
         steps.append(PublicStep(ev.at.astimezone(zone).date(), label, ev.article))
     lat, lon = coarse(case.lat, case.lon)
     return PublicCase(
