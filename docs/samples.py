@@ -141,6 +141,10 @@ async def report(w: World, citizen, category_label: str, where: tuple[float, flo
         buttons = [b.text for b in citizen.last().flat_buttons()]
         if "Protocolo:" in text:
             return text.split("Protocolo: ")[1].split()[0]
+        if text.startswith("Atualização do protocolo"):  # assigned at once: the receipt before
+            said = [m.text or "" for m in citizen.h.api.messages(citizen.user)]
+            return next(t for t in reversed(said) if "Protocolo:" in t
+                        ).split("Protocolo: ")[1].split()[0]
         if "Confira sua denúncia" in text:
             await citizen.press("Confirmar", expect="Protocolo:")
         elif "placa" in text.lower() and "Qual" in text:
