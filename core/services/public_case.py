@@ -86,14 +86,7 @@ class PublicCase:
         return f"/publico/protocolo/{self.protocol}/foto" if self.photo else None
 
     def next_step_text(self) -> str:
-        if not self.is_open:
-            return "Caso encerrado."
-        lead = f"{self.situation} " if self.situation else ""
-        if self.deadline is None:
-            return self.situation or "Aguardando a próxima providência da prefeitura."
-        d = self.deadline
-        then = f" Depois disso: {d.then}." if d.then else ""
-        return f"{lead}Prazo: {d.description} até {fmt_date(d.due)} ({d.article}).{then}"
+        return next_step_text(self.is_open, self.situation, self.deadline)
 
     def properties(self) -> dict[str, Any]:
         """The GeoJSON properties (map and open data)."""
@@ -170,3 +163,15 @@ async def load_public(core: Core, s, protocol: str) -> PublicCase | None:
                               .order_by(Event.seq))).scalars().all()
     photos = await public_photos(s, [row.id])
     return public_view(core, row, photo=photos.get(row.id), events=events)
+
+
+def next_step_text(is_open: bool, situation: str, deadline: PublicDeadline | None) -> str:
+    """What happens next, in words: the track's situation and the running deadline."""
+    if not is_open:
+        return "Caso encerrado."
+    lead = f"{situation} " if situation else ""
+    if deadline is None:
+        return situation or "Aguardando a próxima providência da prefeitura."
+    then = f" Depois disso: {deadline.then}." if deadline.then else ""
+    return (f"{lead}Prazo: {deadline.description} até {fmt_date(deadline.due)} "
+            f"({deadline.article}).{then}")

@@ -18,8 +18,7 @@ from core.services.cases import load_case
 from core.services.context import Core
 from core.services.inspectors import BoundInspector, bind_inspector
 from core.services.panel_common import needs_inspector
-from core.services.tasks import (AUTO, OPEN, REFUSED, Assignment, _open_diligence, load_roster,
-                                 offer_task)
+from core.services.tasks import OPEN, REFUSED, Assignment, give, load_roster
 from core.storage.models import Case, Task
 
 LIMIT = 500  # waiting cases offered in one go (the staff's queue shows as many)
@@ -57,11 +56,7 @@ async def assign_waiting(core: Core, s: AsyncSession) -> list[Assignment]:
                   if i.id not in refused.get(case_id, set())]
         if not ranked:
             continue
-        best = ranked[0]
-        await _open_diligence(core, s, case, AUTO)
-        task = await offer_task(core, s, case, best, AUTO)
-        roster.counts[best.id] = roster.counts.get(best.id, 0) + 1
-        out.append(Assignment(task.id, case.protocol, best.id, best.name))
+        out.append(await give(core, s, case, ranked[0], roster))
     return out
 
 

@@ -165,12 +165,17 @@ async def assign_new_cases(core: Core, s: AsyncSession, cases: list[Case],
             await _flag_for_staff(core, s, case, event=False)
             out.append(Assignment(None, case.protocol, None, None))
             continue
-        best = ranked[0]
-        await _open_diligence(core, s, case, AUTO)
-        task = await offer_task(core, s, case, best, AUTO)
-        roster.counts[best.id] = roster.counts.get(best.id, 0) + 1
-        out.append(Assignment(task.id, case.protocol, best.id, best.name))
+        out.append(await give(core, s, case, ranked[0], roster))
     return out
+
+
+async def give(core: Core, s, case, best, roster) -> Assignment:
+    """Open the diligence and offer `case` to `best`, the roster's first competent inspector
+    (a new report, or a waiting case when an inspector binds: core.services.queue_flow)."""
+    await _open_diligence(core, s, case, AUTO)
+    task = await offer_task(core, s, case, best, AUTO)
+    roster.counts[best.id] = roster.counts.get(best.id, 0) + 1
+    return Assignment(task.id, case.protocol, best.id, best.name)
 
 
 async def assign_case(core: Core, protocol: str, inspector_id: int, by: ActorRef) -> Assignment:

@@ -8,14 +8,13 @@ from datetime import date, datetime
 
 from sqlalchemy import select
 
-from core.formatting import fmt_date
 from core.laws.base import Law
 from core.services.cases import NOT_FOUND, load_case
 from core.services.context import Core
 from core.services.deadline_recount import RECOUNT_ACTION, RECOUNT_LABEL
 from core.services.errors import NotFound
 from core.services.people import person_for
-from core.services.public_case import PublicDeadline, PublicStep, load_public
+from core.services.public_case import PublicDeadline, PublicStep, load_public, next_step_text
 from core.storage.models import Case, Event, Person, Subscription
 
 
@@ -34,14 +33,7 @@ class PublicCaseView:
     situation: str = ""
 
     def next_step_text(self) -> str:
-        if not self.is_open:
-            return "Caso encerrado."
-        lead = f"{self.situation} " if self.situation else ""
-        if self.deadline is None:
-            return self.situation or "Aguardando a próxima providência da prefeitura."
-        d = self.deadline
-        then = f" Depois disso: {d.then}." if d.then else ""
-        return f"{lead}Prazo: {d.description} até {fmt_date(d.due)} ({d.article}).{then}"
+        return next_step_text(self.is_open, self.situation, self.deadline)
 
 
 def _tz(core: Core):
