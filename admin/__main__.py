@@ -129,29 +129,29 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         if args.cmd == "create-user":
-            from core.services.staff import create_user
+            from core.services.staff.accounts import create_user
             password = _password()
             user = asyncio.run(_with_core(lambda core: create_user(core, args.username,
                                                                    password, args.role)))
             print(f"Usuário {user.username} criado ({user.role}).")
             return 0
         if args.cmd == "invite-inspector":
-            from core.services.inspectors import invite_inspector
+            from core.services.inspectors.accounts import invite_inspector
             code = asyncio.run(_with_core(lambda core: invite_inspector(
                 core, args.name, args.agency, "cli", registration=args.matricula)))
             print(f"Código de convite para {args.name} (uso único; o fiscal envia ao bot):")
             print(code)
             return 0
         if args.cmd == "deactivate-inspector":
-            from core.services.tasks import deactivate_inspector
-            from core.services.staff import CLI_ACTOR
+            from core.services.inspectors.tasks import deactivate_inspector
+            from core.services.staff.accounts import CLI_ACTOR
             asyncio.run(_with_core(lambda core: deactivate_inspector(
                 core, args.inspector_id, CLI_ACTOR)))
             print(f"Fiscal {args.inspector_id} desativado: as tarefas abertas foram "
                   "redistribuídas e o menu de fiscal será removido do Telegram dele.")
             return 0
         if args.cmd == "public-copies":
-            from core.services.evidence import make_missing_public_copies
+            from core.services.cases.evidence import make_missing_public_copies
             made, refused = asyncio.run(_with_core(make_missing_public_copies))
             print(f"Cópias públicas feitas: {made}; fotos recusadas (não decodificáveis ou "
                   f"grandes demais): {refused}.")

@@ -23,10 +23,10 @@ from admin.security import (HSTS, SECURITY_HEADERS, csp, SESSION_COOKIE, SESSION
                             LoginThrottle, Session, Signer, load_secret, local_referer,
                             read_session)
 from admin.web import CORE, PLACEHOLDERS, SESSION, SETTINGS, SIGNER, THROTTLE, USER, render
-from core.services import placeholders
+from core.services.papers import placeholders
 from core.services.context import Core
 from core.services.errors import USER_ERRORS
-from core.services.staff import get_user
+from core.services.staff.accounts import get_user
 from core.settings import Settings, get_settings
 
 HERE = Path(__file__).resolve().parent

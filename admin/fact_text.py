@@ -12,11 +12,11 @@ from core.facts import MONEY, fact_kind
 from core.formatting import fmt_date, fmt_datetime, fmt_money, fmt_place
 from core.lifecycle import Lifecycle
 from core.services.context import Core
-from core.services.deadline_recount import RECOUNT_ACTION, RECOUNT_LABEL
-from core.services.notifications import VIA_OWNER
-from core.services.step_forms import EXTRA_LABELS as STEP_LABELS
-from core.services.panel_cases import CaseDetail
-from core.services.payment_records import ACTION as PAYMENT_ACTION
+from core.services.cases.deadline_recount import RECOUNT_ACTION, RECOUNT_LABEL
+from core.services.messaging.notifications import VIA_OWNER
+from core.services.inspectors.step_forms import EXTRA_LABELS as STEP_LABELS
+from core.services.staff.case_pages import CaseDetail
+from core.services.staff.payment_records import ACTION as PAYMENT_ACTION
 
 EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cidadão",
                 "merge_duplicate": "Denúncia duplicada incorporada",
@@ -67,7 +67,7 @@ EXTRA_FACT_LABELS = {
     "location_kind": "tipo de local",
     "status": "situação da foto", "boxes": "áreas borradas à mão (% da imagem)",
     "removed": "dados eliminados",
-    # a payment staff recorded (core.services.payment_records)
+    # a payment staff recorded (core.services.staff.payment_records)
     "payment_method": "forma de pagamento", "payment_reference": "identificador do PIX ou "
     "número da guia", "paid_amount": "valor pago", "paid_on": "data do pagamento",
     "amount_due": "total devido no dia", "payment_difference": "comparado ao total devido",

@@ -8,7 +8,7 @@ from typing import Any
 from core.formatting import fmt_date, fmt_datetime, fmt_money
 from core.identifiers import format_case_code
 from core.lifecycle import ACTOR_LABELS, Actor
-from core.services.document_facts import plate_text
+from core.services.papers.facts import plate_text
 
 
 def _date(value: Any) -> str:

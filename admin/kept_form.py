@@ -16,7 +16,7 @@ from aiohttp import web
 
 from admin.security import local_referer
 from admin.web import CORE, KEPT, PLACEHOLDERS, SESSION, USER
-from core.services import placeholders
+from core.services.papers import placeholders
 
 log = logging.getLogger(__name__)
 

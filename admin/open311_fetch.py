@@ -5,7 +5,7 @@ checked again, at most MAX_REDIRECTS), a time limit for the whole download and a
 read as the bytes arrive. Every failure — refused address, no answer, closed port, an HTTP
 error, too big, too slow — gives the one same answer (FAILED), so the API cannot be used to
 map a network. The bytes then pass the same upload check as an uploaded file
-(core.services.evidence.store_upload). Only clients holding OPEN311_API_KEY reach this."""
+(core.services.cases.evidence.store_upload). Only clients holding OPEN311_API_KEY reach this."""
 from __future__ import annotations
 
 import asyncio

@@ -21,7 +21,7 @@ def fmt_of(request: web.Request) -> str:
     return "json" if request.path.endswith(".json") else "xml"
 
 
-#: What XML 1.0 cannot carry (refused at input: core.services.open311_post.NOT_XML); dropped
+#: What XML 1.0 cannot carry (refused at input: core.services.public.open311_post.NOT_XML); dropped
 #: here too, so text stored before that check cannot make a whole document unparseable.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 

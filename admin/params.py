@@ -15,7 +15,7 @@ from datetime import date
 from aiohttp import web
 
 from core.parsing import ParseError, parse_date
-from core.services import panel_queries as pq
+from core.services import staff as pq
 from core.services.errors import InvalidInput
 
 MAX_VALUE = 10_000  # characters in one parameter (a long textarea fits)

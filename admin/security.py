@@ -34,7 +34,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from core.services import login_failures
+from core.services.staff import login_failures
 
 if TYPE_CHECKING:
     from core.storage.db import Database

@@ -11,12 +11,14 @@ from admin.files import file_response
 from admin.web import core_of, redirect, render, require, user_of
 from core.formatting import fmt_date
 from core.parsing import ParseError, parse_date, parse_money
-from core.services import panel_queries as pq
+from core.services import staff as pq
 from core.services.errors import InvalidInput
-from core.services.staff import (CLOSURE_KINDS, ROLE_LABELS, add_closure, add_tariff,
+from core.services.staff.accounts import (CLOSURE_KINDS, ROLE_LABELS, add_closure, add_tariff,
                                  create_user, list_closures, list_users,
                                  remove_closure, set_user_active)
-from core.services import affixed_notices, inspectors, tasks
+from core.services.inspectors import day_notices as affixed_notices
+from core.services.inspectors import accounts as inspectors
+from core.services.inspectors import tasks
 
 
 def _date(raw: str, label: str, field: str) -> date:
@@ -77,7 +79,7 @@ async def registration(request: web.Request) -> web.StreamResponse:
 @require()
 async def day_notices(request: web.Request) -> web.StreamResponse:
     """The inspector's notices of the day, one PDF to print before going out (the same
-    documents the affixing step records: core.services.affixed_notices)."""
+    documents the affixing step records: core.services.inspectors.day_notices)."""
     day = await affixed_notices.prepare_day_notices(core_of(request), _path_id(request),
                                                     user_of(request).actor())
     if not day.notices:

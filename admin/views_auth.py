@@ -8,8 +8,8 @@ from aiohttp import web
 from admin.security import Session, safe_next
 from admin.visitor import visitor_ip
 from admin.web import CORE, SESSION, THROTTLE, USER, redirect, render, require
-from core.services.public_access import client_key
-from core.services.staff import StaffUserInfo, authenticate, change_password, end_sessions
+from core.services.public.access import client_key
+from core.services.staff.accounts import StaffUserInfo, authenticate, change_password, end_sessions
 
 
 async def login_page(request: web.Request) -> web.Response:

@@ -12,13 +12,16 @@ from admin.forms import fields_for, parse_fact
 from admin.web import CORE, core_of, redirect, render, require, user_of
 from core.parsing import ParseError, parse_date, parse_money
 from core.lifecycle import Actor
-from core.services import panel_queries as pq
+from core.services import staff as pq
 from core.services.errors import InvalidInput, NotFound
 from core.formatting import fmt_money
-from core.services import delivery, payment_records, reissue, tasks
-from core.services.staff import close_as_duplicate
-from core.services.staff_queue import staff_queue
-from core.services.steps import take_step
+from core.services.messaging import delivery
+from core.services.staff import payment_records
+from core.services.papers import reissue
+from core.services.inspectors import tasks
+from core.services.staff.accounts import close_as_duplicate
+from core.services.staff.queue import staff_queue
+from core.services.cases.steps import take_step
 
 SPECIAL = {"close_duplicate"}
 

@@ -1,11 +1,11 @@
 """Messages that did not reach their person: the dead-letter page and its re-send button
-(the rules and queries are core.services.delivery; this module only renders)."""
+(the rules and queries are core.services.messaging.delivery; this module only renders)."""
 from __future__ import annotations
 
 from aiohttp import web
 
 from admin.web import core_of, redirect, render, require, user_of
-from core.services import delivery
+from core.services.messaging import delivery
 
 
 @require()

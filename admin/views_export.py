@@ -11,8 +11,8 @@ from admin.files import FILE_CSP
 from admin.views_cases import _filter_from
 from admin.web import core_of, require
 from core.formatting import fmt_datetime
-from core.services import panel_queries as pq
-from core.services.document_facts import plate_text
+from core.services import staff as pq
+from core.services.papers.facts import plate_text
 
 CSV_HEADER = ["protocolo", "categoria", "situação", "aberto", "bairro", "endereço", "placa",
               "responsável (fiscal)", "criado em", "atualizado em", "encerrado em",

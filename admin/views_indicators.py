@@ -1,4 +1,4 @@
-"""The city's numbers (/indicadores): the indicators of core.services.indicators drawn as SVG
+"""The city's numbers (/indicadores): the indicators of core.services.staff.indicators drawn as SVG
 on the server, each chart also as CSV (/indicadores.csv?grafico=...). Staff and admins."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from admin.files import FILE_CSP
 from admin.views_export import csv_cell
 from admin.web import core_of, render, require
 from core.formatting import fmt_date, fmt_money
-from core.services import indicators as ind
+from core.services.staff import indicators as ind
 from core.services.errors import InvalidInput
 
 CHARTS = {"casos-por-mes": "Casos por mês, por categoria",

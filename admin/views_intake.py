@@ -2,9 +2,9 @@
 
 The face only reads the form: the location from a click on the map (Leaflet) or a typed
 address geocoded by the bot's geocoder (core.services.geocoding) and shown for staff to
-confirm; the photos through the one upload check (core.services.evidence.store_upload); the
-category's questions as core.services.report_questions lists them. The case is opened by
-core.services.intake (the bot's submit_report). Nearby open cases of the category are shown
+confirm; the photos through the one upload check (core.services.cases.evidence.store_upload); the
+category's questions as core.services.citizens.questions lists them. The case is opened by
+core.services.staff.counter_intake (the bot's submit_report). Nearby open cases of the category are shown
 before anything is written. Every refusal is a 400 with the form kept (uploaded photos stay
 as their hashes)."""
 from __future__ import annotations
@@ -18,12 +18,12 @@ from admin.kept_form import KeptForm
 from admin.web import KEPT, SETTINGS, core_of, redirect, render, require, user_of
 from core import media
 from core.area import valid_point
-from core.services import intake
-from core.services import report_questions as rq
+from core.services.staff import counter_intake as intake
+from core.services.citizens import questions as rq
 from core.services.errors import InvalidInput
-from core.services.evidence import EvidenceIn, store_upload
+from core.services.cases.evidence import EvidenceIn, store_upload
 from core.services.geocoding import Geocoder, GeocodingUnavailable
-from core.services.reports import MAX_PHOTOS, ReportIn, find_nearby
+from core.services.citizens.reports import MAX_PHOTOS, ReportIn, find_nearby
 
 GEOCODERS = web.AppKey("intake_geocoders", dict)
 _SHA = re.compile(r"^[0-9a-f]{64}$")

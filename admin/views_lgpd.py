@@ -1,13 +1,14 @@
 """LGPD in the panel: the review of photos before they are public (approve, hide, blur more
-by hand) and the list of the citizens' data requests (the rules: core.services.photo_review
-and core.services.my_data; this module only renders)."""
+by hand) and the list of the citizens' data requests (the rules: core.services.public.photos
+and core.services.citizens.my_data; this module only renders)."""
 from __future__ import annotations
 
 from aiohttp import web
 
 from admin.files import file_response
 from admin.web import core_of, redirect, render, require, user_of
-from core.services import my_data, photo_review as pr
+from core.services.citizens import my_data
+from core.services.public import photos as pr
 from core.services.errors import InvalidInput
 
 TABS = {"pendentes": pr.PENDING, "aprovadas": pr.APPROVED, "ocultas": pr.HIDDEN}

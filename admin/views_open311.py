@@ -1,7 +1,7 @@
 """The public Open311 GeoReport v2 API (http://wiki.open311.org/GeoReport_v2), every endpoint in
 XML (the spec's default) and JSON: discovery, services, services/{service_code}, requests (GET
 and POST) and requests/{service_request_id}; plus the public copies of case photos. Public data
-only (core.services.open311); errors in the spec's shape with the HTTP status."""
+only (core.services.public.open311); errors in the spec's shape with the HTTP status."""
 from __future__ import annotations
 
 import asyncio
@@ -17,11 +17,11 @@ from admin.open311_fetch import EGRESS, Egress, fetch_media
 from admin.open311_format import error, respond, status_of
 from admin.web import SETTINGS, Handler, core_of
 from core.parsing import YEARS, ParseError, parse_text
-from core.services import open311 as o3
-from core.services import open311_post as post311
-from core.services import open311_services as svc
+from core.services.public import open311 as o3
+from core.services.public import open311_post as post311
+from core.services.public import open311_services as svc
 from core.services.errors import USER_ERRORS, Forbidden, InvalidInput
-from core.services.evidence import EvidenceIn
+from core.services.cases.evidence import EvidenceIn
 
 ATTRIBUTE = re.compile(r"^attribute\[([A-Za-z0-9_]{1,40})\](\[\])?$")
 #: The discovery document's changeset: when this API last changed its shape.
@@ -126,7 +126,7 @@ async def post_request(request: web.Request) -> web.Response:
     The API key is checked first, then its rate limit, then every field (text XML cannot carry
     is refused) and the whole report, before any file is stored or any media_url fetched; the
     report then goes through the same core service as the bot's, with a synthetic reporter,
-    and the bot's duplicate check (core.services.open311_post). email, first_name, last_name,
+    and the bot's duplicate check (core.services.public.open311_post). email, first_name, last_name,
     phone and device_id are accepted and not stored (LGPD: Via Livre never contacts an Open311
     reporter; the client that holds the key does). A media_url is recorded by reference, and
     downloaded and checked as an upload only when OPEN311_FETCH_MEDIA is true."""

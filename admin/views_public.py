@@ -1,6 +1,6 @@
 """The public face, without login (paths under /publico): the transparency map and list, the
 open data (GeoJSON), a case's status page and the owner's page. The rules (what is public,
-the rate limit, the owner's cool-down) are in core.services.public and public_access; this
+the rate limit, the owner's cool-down) are in core.services.public.map and public_access; this
 module parses, calls and renders."""
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from admin import params
 from admin.files import FILE_CSP, file_response
 from admin.visitor import visitor_ip
 from admin.web import SETTINGS, core_of, render
-from core.services import public as pub
+from core.services.public import map as pub
 from core.services.errors import Forbidden, InvalidInput, NotFound
-from core.services.payments import PIX_HINT
-from core.services.public_access import RateLimited, hit, owner_page
+from core.services.owners.payments import PIX_HINT
+from core.services.public.access import RateLimited, hit, owner_page
 
 PREFIX = "/publico"
 

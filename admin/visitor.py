@@ -1,5 +1,5 @@
 """Who is asking: the visitor's address, the key of the public pages' rate limit and owner
-cool-down (core.services.public_access) and of the panel's login throttle.
+cool-down (core.services.public.access) and of the panel's login throttle.
 
 It is the TCP peer (`request.remote`), unless the peer is one of TRUSTED_PROXIES (addresses
 or CIDR networks; none by default). Then X-Forwarded-For is read from the right, skipping the

@@ -11,7 +11,7 @@ from aiohttp import web
 
 from admin.security import FLASH_COOKIE, LoginThrottle, Session, Signer
 from core.services.context import Core
-from core.services.staff import StaffUserInfo
+from core.services.staff.accounts import StaffUserInfo
 from core.settings import Settings
 
 CORE = web.AppKey("core", Core)
@@ -21,7 +21,7 @@ THROTTLE = web.AppKey("throttle", LoginThrottle)
 
 USER = web.RequestKey("vl_user", StaffUserInfo)  # None when anonymous
 SESSION = web.RequestKey("vl_session", Session)
-PLACEHOLDERS = web.RequestKey("vl_placeholders", list)  # core.services.placeholders.warnings
+PLACEHOLDERS = web.RequestKey("vl_placeholders", list)  # core.services.papers.placeholders.warnings
 KEPT = web.RequestKey("vl_kept_form", object)  # admin.kept_form.KeptForm: a refused form
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

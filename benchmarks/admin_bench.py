@@ -14,7 +14,7 @@ from pathlib import Path
 from sqlalchemy import insert
 
 from core.laws import get_law
-from core.services import panel_queries as pq
+from core.services import staff as pq
 from core.services.context import Core
 from core.settings import Settings
 from core.storage.db import Database

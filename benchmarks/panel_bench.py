@@ -1,4 +1,4 @@
-"""The panel's indicators (/indicadores, core.services.indicators) on N cases (1,000,000;
+"""The panel's indicators (/indicadores, core.services.staff.indicators) on N cases (1,000,000;
 10,000 with quick=True; BENCH_PANEL_N overrides), SQLite in a temporary directory.
 
 Cases are seeded as in storage_bench (six years, ~85 % closed, weighted categories, six
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from benchmarks.storage_bench import MUNICIPALITY, seed
 from core.laws import get_law
-from core.services import indicators as ind
+from core.services.staff import indicators as ind
 from core.services.context import Core, utc_clock
 from core.settings import Settings
 from core.storage.db import Database, migrate

@@ -21,9 +21,9 @@ Measured on each database, through the application's own code:
 - sweep: `core.storage.queries.due_cases` in a read session, as `sweep_deadlines` runs it
   (median of SWEEP_RUNS; the first, cold run is printed too);
 - nearby: `core.storage.queries.nearby_open_cases` in a read session, 50 m, at NEARBY_POINTS
-  random points drawn like the cases (p50/p99); `core.services.reports.find_nearby` (which
+  random points drawn like the cases (p50/p99); `core.services.citizens.reports.find_nearby` (which
   adds a photo look-up per case found) is printed for information;
-- submissions: `core.services.reports.submit_report` through a `Core` on the database,
+- submissions: `core.services.citizens.reports.submit_report` through a `Core` on the database,
   SUBMISSIONS reports (1–3 photos each, already in the evidence store; half the reporters
   new, half known) with CONCURRENCY concurrent submitters; wall-clock rate.
 
@@ -49,8 +49,8 @@ from pathlib import Path
 
 from core.laws import get_law
 from core.services.context import Core, utc_clock
-from core.services.evidence import EvidenceIn
-from core.services.reports import ReportIn, find_nearby, submit_report
+from core.services.cases.evidence import EvidenceIn
+from core.services.citizens.reports import ReportIn, find_nearby, submit_report
 from core.settings import Settings
 from core.storage.db import Database, migrate
 from core.storage.evidence import EvidenceStore

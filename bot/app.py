@@ -26,13 +26,14 @@ from bot.router import Router, Turn
 from bot.startup import on_start
 from bot.sender import DeliveryState, sender_is_dead
 from bot.texts import APOLOGY, FLOOD, STALE_BUTTON, UNKNOWN_COMMAND
-from core.services import conversation, delivery
+from core.services.messaging import conversation
+from core.services.messaging import delivery
 from core.services.context import Core
-from core.services.conversation import IDLE, AlreadyProcessed, Conversation
+from core.services.messaging.conversation import IDLE, AlreadyProcessed, Conversation
 from core.services.errors import USER_ERRORS, StorageUnavailable
-from core.services.send_limits import SendLimits
+from core.services.messaging.send_limits import SendLimits
 from core.settings import Settings
-from core.services.chats import ChatLocks, chat_state
+from core.services.messaging.chats import ChatLocks, chat_state
 
 log = logging.getLogger(__name__)
 Flow = Callable[[Router], None]

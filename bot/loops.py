@@ -12,7 +12,7 @@ from datetime import timedelta
 from bot.sender import DeliveryState, send_due, sender_is_dead
 from core.services.context import Core
 from core.services.periodic import give_up, run_if_due
-from core.services.delivery import release_orphaned_claims
+from core.services.messaging.delivery import release_orphaned_claims
 from core.services.errors import StorageUnavailable
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ request of the bot. That is right for a button's answer, wrong for messages that
 queue: a 429 is about one chat, so the outbox and the direct replies pass NO_RETRY, get the
 RetryAfter at once and reschedule only that chat (bot/sender.py, bot/replies.py).
 
-Across workers the limits are counted in the database (core.services.send_limits):
+Across workers the limits are counted in the database (core.services.messaging.send_limits):
 before a message the chat's turn is taken (one message in flight per chat, the next one
 TELEGRAM_CHAT_INTERVAL_S after Telegram answered), and each turn `FairLimiter` grants costs
 one of the bot's shared send slots. The limiter still chooses, inside the worker, which
@@ -35,7 +35,7 @@ from typing import Any, Hashable
 
 from telegram.ext import AIORateLimiter
 
-from core.services.send_limits import Grant, SendLimits
+from core.services.messaging.send_limits import Grant, SendLimits
 
 log = logging.getLogger(__name__)
 _CHAT: ContextVar[Hashable] = ContextVar("rate_limited_chat", default=None)
@@ -54,7 +54,7 @@ class FairLimiter:
     """`async with limiter:` at most `max_rate` entries per `time_period` (bursts up to
     `max_rate`), waiting chats served least-used first. The chat is read from a context
     variable set by FairRateLimiter.process_request. With `shared` each entry also takes one
-    of the bot's send slots (core.services.send_limits), given back by the caller (see
+    of the bot's send slots (core.services.messaging.send_limits), given back by the caller (see
     FairRateLimiter.process_request) or on exit."""
 
     def __init__(self, max_rate: float, time_period: float = 1.0, *, memory_s: float = 10.0,

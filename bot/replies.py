@@ -14,8 +14,8 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
 from bot.ratelimit import NO_RETRY
 from bot.sender import DeliveryState, retry_seconds
-from core.services import delivery
-from core.services.delivery import utcnow
+from core.services.messaging import delivery
+from core.services.messaging.delivery import utcnow
 from core.services.context import Core
 
 log = logging.getLogger(__name__)

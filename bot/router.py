@@ -11,7 +11,7 @@ and adds its commands, button domains, deep-link prefixes and conversation state
         router.deep_link("own_", on_owner_link)          # /start own_<code>
 
 The dispatcher (bot/app.py) builds a `Turn` per update: the update, the user's durable
-conversation (core.services.conversation) and helpers that write the next state in the same
+conversation (core.services.messaging.conversation) and helpers that write the next state in the same
 transaction as the step's effect and the update's idempotency mark.
 """
 from __future__ import annotations
@@ -28,9 +28,9 @@ from telegram import (BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Ke
 from telegram.ext import ContextTypes
 
 from bot.replies import edit_or_send, send_or_queue
-from core.services import conversation
+from core.services.messaging import conversation
 from core.services.context import Core
-from core.services.conversation import Conversation
+from core.services.messaging.conversation import Conversation
 
 log = logging.getLogger(__name__)
 Handler = Callable[["Turn"], Awaitable[None]]

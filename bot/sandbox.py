@@ -22,8 +22,8 @@ from typing import AsyncIterable, AsyncIterator, Callable, Iterable
 from bot.harness import BotHarness
 from bot.sandbox_chat import YOU, Chat, describe, generated_jpeg  # noqa: F401 (re-exported)
 from bot.standin.botapi import BotApiStandIn
-from core.services import conversation
-from core.services.bot_identity import learnt_username
+from core.services.messaging import conversation
+from core.services.messaging.bot_identity import learnt_username
 from core.services.context import Core
 from core.settings import Settings
 

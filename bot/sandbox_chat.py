@@ -18,7 +18,7 @@ from typing import Callable
 
 from bot.harness import BotHarness
 from bot.standin.botapi import BotMessage, Button, Call, User
-from core.services.inspectors import inspector_for
+from core.services.inspectors.accounts import inspector_for
 
 REPLY_TIMEOUT_S = 5.0   # how long to wait for the bot's first answer to an input
 QUIET_S = 0.4           # the bot is done answering after this long without a new call

@@ -36,10 +36,10 @@ from telegram.warnings import PTBDeprecationWarning
 
 from bot.buttons import markup
 from bot.ratelimit import NO_RETRY
-from core.services import delivery
+from core.services.messaging import delivery
 from core.services.context import Core
-from core.services.inspectors import MENU_WITHDRAWN
-from core.services.delivery import (FAILED, ClaimedMessage, claim_due, mark_failed, mark_sent,
+from core.services.inspectors.accounts import MENU_WITHDRAWN
+from core.services.messaging.delivery import (FAILED, ClaimedMessage, claim_due, mark_failed, mark_sent,
                                     release, save_progress, utcnow)
 from core.services.errors import StorageUnavailable
 

@@ -1,12 +1,12 @@
 """What the bot does at each start-up, idempotently, before it takes updates (Telegram's
 conventions and what the other processes need from it):
 
-- records the username it learnt from getMe (core.services.bot_identity), so the owner links
+- records the username it learnt from getMe (core.services.messaging.bot_identity), so the owner links
   on documents, issued by the bot or by the panel, never lack it;
 - the command menus: the citizens' for everyone (default scope) and, for each bound active
   inspector, a chat-scoped menu with the inspector's commands (/tarefas); a deactivated
   inspector's chat-scoped menu is deleted (the deactivation also queues that deletion in the
-  outbox, see core.services.inspectors.MENU_WITHDRAWN, so it reaches Telegram at once);
+  outbox, see core.services.inspectors.accounts.MENU_WITHDRAWN, so it reaches Telegram at once);
 - the bot's description and short description in Portuguese, naming the city.
 
 A refusal from Telegram is logged and never stops the bot."""
@@ -19,9 +19,9 @@ from telegram.error import TelegramError
 
 from bot.router import Router
 from bot.texts import DESCRIPTION, SHORT_DESCRIPTION
-from core.services.bot_identity import bot_username, clean_username, record_bot_username
+from core.services.messaging.bot_identity import bot_username, clean_username, record_bot_username
 from core.services.context import Core
-from core.services.inspectors import inspector_chats
+from core.services.inspectors.accounts import inspector_chats
 from core.services.errors import StorageUnavailable
 
 log = logging.getLogger(__name__)

@@ -1,5 +1,5 @@
 """What kind of value each lifecycle fact holds, for the faces that ask for it: the bot's step
-forms (core.services.step_forms) and the panel's forms (admin/forms.py). One table, so both
+forms (core.services.inspectors.step_forms) and the panel's forms (admin/forms.py). One table, so both
 ask for a fact the same way, and core.parsing.read_fact reads a typed answer by its kind for
 both. Facts not listed are free text; a name ending in "_date" is a
 date and one ending in "_at" a date and time.

@@ -170,7 +170,7 @@ def case_code_keys(text: str | None) -> tuple[str, ...]:
 def parse_case_code(text: str | None) -> str:
     """A typed or scanned case code as stored ("k7qm 42xd" → "K7QM42XD"; an old code as is),
     or InvalidIdentifier with a Portuguese message. Whether a case has it is the lookup's
-    business (core.services.owner_access tries every form case_code_keys gives)."""
+    business (core.services.owners.access tries every form case_code_keys gives)."""
     keys = case_code_keys(text)
     if not keys:
         raise InvalidIdentifier(BAD_CASE_CODE)

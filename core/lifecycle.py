@@ -64,7 +64,7 @@ class DeadlineRule:
 class Undo:
     """Taking a step back (declared on the step it undoes, Transition.undo): the case returns
     to the state it was in before the step and to the deadline that was running then, counted
-    as it was — neither the step nor its withdrawal extends it (core.services.cases
+    as it was — neither the step nor its withdrawal extends it (core.services.cases.transitions
     .revert_transition). Allowed only while the case is still where the step left it."""
 
     code: str  # the timeline event's action, e.g. "owner_withdraws"

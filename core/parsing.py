@@ -1,7 +1,7 @@
 """What a person types, read once: one parser per kind of fact, for the bot's step forms
-(core.services.step_forms) and the panel's forms (admin/forms.py and the panel's own pages).
+(core.services.inspectors.step_forms) and the panel's forms (admin/forms.py and the panel's own pages).
 core.formatting writes the same kinds; parsing what it writes gives the value back
-(tests/test_parsing.py checks it with hypothesis for every kind).
+(tests/unit/test_parsing.py checks it with hypothesis for every kind).
 
 Each parser returns the value or raises `ParseError`, whose `message` is Portuguese that the
 person can act on (it names the format and gives an example), safe to show as is.

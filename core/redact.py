@@ -8,7 +8,7 @@ start-up. It runs once, when the photo arrives (core.storage.evidence makes the
 public copy then), on a copy at most DETECT_SIDE pixels wide, on one thread (about 0.3 s a photo on one idle core). A Haar cascade
 misses many faces and most Brazilian (Mercosul) plates, so it is only the first pass: no photo
 is shown outside the city's staff until a staff member reviewed its public copy, and they may
-blur more areas by hand (core.services.photo_review). Without OpenCV installed nothing is
+blur more areas by hand (core.services.public.photos). Without OpenCV installed nothing is
 blurred automatically and the review alone stands.
 
 The blur is a coarse pixelation followed by a Gaussian blur, over the area grown by MARGIN on

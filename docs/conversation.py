@@ -1,6 +1,6 @@
 """Render the citizen's conversation (bot/citizen/states.py, the table the bot runs on) as the
 diagram and table of the README and bot/citizen/README.md: `python -m docs.conversation`.
-tests/test_conversation_doc.py keeps both files equal to this rendering."""
+tests/e2e/test_conversation_doc.py keeps both files equal to this rendering."""
 from __future__ import annotations
 
 from pathlib import Path

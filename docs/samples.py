@@ -12,7 +12,7 @@ deadlines to run), so the samples are the same at every run; the periodic sweep 
 bot's loop would. PNG previews of the first pages (pdftoppm) go to png/ for the README.
 
 SCENARIOS lists, for both laws and each category family, which document each scenario yields
-(tests/test_documents_render.py checks they cover every document kind)."""
+(tests/e2e/test_documents_render.py checks they cover every document kind)."""
 from __future__ import annotations
 
 import asyncio
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Awaitable, Callable
 
 #: (file stem in docs/samples, document kind) each scenario yields. Kinds: the codes
-#: core.services.documents.keep records, "edital_<kind>", the owner's summary and the day's
+#: core.services.papers.documents.keep records, "edital_<kind>", the owner's summary and the day's
 #: notices.
 SCENARIOS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
     # name: (law slug, category family, files)
@@ -96,8 +96,8 @@ class World:
 
     async def sweep(self) -> None:
         """One pass of the bot's sweep loop (lapses, then the inspectors' warnings)."""
-        from core.services.sweep import sweep_deadlines
-        from core.services.warnings import inspector_warnings
+        from core.services.cases.sweep import sweep_deadlines
+        from core.services.inspectors.warnings import inspector_warnings
         await sweep_deadlines(self.core)
         await inspector_warnings(self.core)
         self.bot.app.bot_data["outbox_wake"].set()
@@ -325,7 +325,7 @@ async def run_law(slug: str, names: list[str], data_dir: Path) -> dict[str, byte
     from bot.harness import BotHarness
     from bot.standin.botapi import User
     from core.services.context import Core
-    from core.services.staff import create_user
+    from core.services.staff.accounts import create_user
     from core.settings import Settings
     from docs.sample_phone import Phone
 

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from core.storage.db import Database, create_engine
-from tests.browser import chromium, serve, shots  # noqa: F401  (the browser tests' fixtures)
+from tests.support.browser import chromium, serve, shots  # noqa: F401  (the browser tests' fixtures)
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 PG_SKIP = "TEST_DATABASE_URL not set: PostgreSQL tests skipped"
@@ -101,8 +101,8 @@ def pytest_collection_modifyitems(items):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """The delivery fault suite's figures (tests/test_delivery_faults.py, _sigkill.py)."""
-    from tests.fault_figures import REPORT
+    """The delivery fault suite's figures (tests/e2e/test_delivery_faults.py, _sigkill.py)."""
+    from tests.support.fault_figures import REPORT
     if REPORT:
         terminalreporter.section("delivery fault figures")
         for line in REPORT:

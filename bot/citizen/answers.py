@@ -8,8 +8,8 @@ from bot.citizen.states import (COLOUR, DESCRIPTION, MAKE_MODEL, PLATE, SIGNS, T
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.identifiers import InvalidIdentifier, normalize_plate
-from core.services.guidance import citizen_signs
-from core.services.reports import MAX_TEXT
+from core.services.citizens.guidance import citizen_signs
+from core.services.citizens.reports import MAX_TEXT
 
 SHORT_TEXT = 120  # colour, make/model, how long
 

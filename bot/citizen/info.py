@@ -11,9 +11,9 @@ from bot.citizen.prompts import ask
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.formatting import fmt_date
-from core.services.conversation import IDLE
+from core.services.messaging.conversation import IDLE
 from core.services.errors import USER_ERRORS
-from core.services.views import PublicCaseView, my_cases, set_notifications, status_view
+from core.services.citizens.case_status import PublicCaseView, my_cases, set_notifications, status_view
 
 PROTOCOL = re.compile(r"^\d{4}-\d{6}$")
 

@@ -13,7 +13,7 @@ from bot.geocoding import GeocodingUnavailable
 from bot.router import Turn, location_keyboard
 from bot.texts import INVALID_LOCATION, STALE_BUTTON
 from core.area import valid_point
-from core.services.reports import find_nearby, support_case
+from core.services.citizens.reports import find_nearby, support_case
 
 
 async def on_location(turn: Turn, d: dict | None = None) -> None:

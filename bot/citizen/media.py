@@ -9,7 +9,7 @@ from telegram import Message
 from bot.citizen import texts
 from core import media
 from core.services.context import Core
-from core.services.evidence import store_upload
+from core.services.cases.evidence import store_upload
 
 MAX_DOWNLOAD = 20 * 1024 * 1024  # Bot API getFile limit
 IMAGE_TYPES = ("image/jpeg", "image/png", "image/webp", "image/heic", "image/heif")

@@ -1,14 +1,14 @@
 """/meusdados (LGPD, Lei 13.709/2018, art. 18): every personal datum kept about this Telegram
 account, and a button to ask for the deletion of what the law does not oblige the city to keep
 (shown first, then confirmed). The rules and the record of each request and its answer are
-core.services.my_data."""
+core.services.citizens.my_data."""
 from __future__ import annotations
 
 from bot.citizen.info import resume
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
-from core.services import my_data
-from core.services.conversation import Conversation
+from core.services.citizens import my_data
+from core.services.messaging.conversation import Conversation
 
 ASK = "🗑️ Pedir a eliminação dos meus dados"
 CONFIRM = "Sim, eliminar"

@@ -11,8 +11,8 @@ from bot.citizen.prompts import button, category_prompt
 from bot.citizen.states import CATEGORY, PHOTOS
 from bot.downloads import guarded
 from bot.router import Turn, inline, send_or_queue
-from core.services.evidence import EvidenceIn
-from core.services.reports import MAX_PHOTOS
+from core.services.cases.evidence import EvidenceIn
+from core.services.citizens.reports import MAX_PHOTOS
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ def _ack_album_later(turn: Turn, group: str) -> None:
     async def later() -> None:
         try:
             await asyncio.sleep(bd["album_delay_s"])
-            from core.services.conversation import load
+            from core.services.messaging.conversation import load
             conv = await load(core, user)
             if conv.state in (PHOTOS, CATEGORY):
                 await ack_photos(bot, bd, chat, core, conv.state, conv.draft)

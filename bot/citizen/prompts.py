@@ -10,8 +10,8 @@ from bot.citizen.states import (ADDRESS_CONFIRM, CATEGORY, COLOUR, DESCRIPTION, 
                                 next_question)
 from bot.router import Turn, inline, location_keyboard
 from core.identifiers import format_plate
-from core.services.evidence import public_photo
-from core.services.guidance import citizen_signs
+from core.services.cases.evidence import public_photo
+from core.services.citizens.guidance import citizen_signs
 
 
 def button(draft: dict, action: str) -> str:

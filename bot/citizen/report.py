@@ -22,8 +22,8 @@ from bot.citizen.states import (CATEGORY, COLOUR, DESCRIPTION, FIXABLE, IDLE, LO
                                 questions)
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
-from core.services.guidance import next_steps
-from core.services.reports import ReportIn, submit_report
+from core.services.citizens.guidance import next_steps
+from core.services.citizens.reports import ReportIn, submit_report
 
 
 # ----------------------------------------------------------------------------- entry

@@ -2,8 +2,8 @@
 
 This table is the specification; bot/citizen/report.py (with prompts, photos, location and
 answers beside it) implements it and
-tests/test_bot_report.py walks it. The state and the draft are stored in the database
-(core.services.conversation) in the same transaction as each step's effect, so a restart
+tests/e2e/test_bot_report.py walks it. The state and the draft are stored in the database
+(core.services.messaging.conversation) in the same transaction as each step's effect, so a restart
 continues from the last acknowledged step. Every state also accepts /cancelar (draft dropped),
 /ajuda, /status, /minhas and /privacidade (the draft stays), and answers any other input with
 a clear Portuguese explanation and the question again; a protocol number typed alone is
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.laws.base import Law
-from core.services.report_questions import (ALWAYS, LASTING, PLATED, SIGNED, VEHICLE,
+from core.services.citizens.questions import (ALWAYS, LASTING, PLATED, SIGNED, VEHICLE,
                                             asked_when)
 
 IDLE = "idle"
@@ -36,7 +36,7 @@ SUMMARY = "report:summary"
 FIX = "corrigir"
 
 #: When a question is asked (Step.asked), by the category the citizen chose: ALWAYS, PLATED,
-#: VEHICLE, SIGNED, LASTING (core.services.report_questions).
+#: VEHICLE, SIGNED, LASTING (core.services.citizens.questions).
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def _e(*pairs: tuple[str, str]) -> tuple[Edge, ...]:
 #: The conversation. Its order is the order of the questions (questions()); its buttons are
 #: the only ones accepted (button_allowed()); the diagram in the README and in
 #: bot/citizen/README.md is drawn from it (docs/conversation.py) and
-#: tests/test_conversation_doc.py checks that the bot moves only along its edges.
+#: tests/e2e/test_conversation_doc.py checks that the bot moves only along its edges.
 STATES: tuple[Step, ...] = (
     Step(IDLE, "/denunciar, or a photo or a pin sent first (the report starts with it)", (),
          _e((CATEGORY, "/denunciar"), (CATEGORY, "foto ou pino antes de /denunciar"))),
@@ -126,7 +126,7 @@ FIXABLE: dict[str, str] = {
 
 def questions(law: Law, category: str) -> list[str]:
     """The per-category questions after the location, in the table's order (Step.asked; which
-    are asked is core's rule, core.services.report_questions, shared with the panel)."""
+    are asked is core's rule, core.services.citizens.questions, shared with the panel)."""
     return [s.state for s in STATES
             if s.asked is not None and asked_when(law, category, s.asked)]
 

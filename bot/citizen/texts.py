@@ -1,7 +1,7 @@
 """Portuguese texts of the citizen's conversation."""
 from __future__ import annotations
 
-from core.services import report_questions as Q
+from core.services.citizens import questions as Q
 from core.services.context import Core
 
 
@@ -49,7 +49,7 @@ def photos_count(n: int) -> str:
 
 
 def time_options(core: Core) -> tuple[str, ...]:
-    """How long it has been there (core.services.report_questions.time_options)."""
+    """How long it has been there (core.services.citizens.questions.time_options)."""
     return Q.time_options(core.law)
 
 

@@ -8,7 +8,7 @@ from bot.inspector import after, card, day, form, resume, tasks
 from bot.inspector.states import AFTER, FORM, REFUSE, TASKS
 from bot.router import Router, Turn
 from bot.texts import STALE_BUTTON
-from core.services.inspectors import require_inspector
+from core.services.inspectors.accounts import require_inspector
 
 
 async def on_button(turn: Turn) -> None:

@@ -1,6 +1,6 @@
 """Photos asked right after a step, because they show the step's document: the notice is
 sent as a printable PDF first, then the inspector photographs it affixed (Dores Art. 4º,
-II, a; core.services.step_forms.AFTER_STEP, record_after_step).
+II, a; core.services.inspectors.step_forms.AFTER_STEP, record_after_step).
 
 Buttons carry "insp:<draft id>:afterdone"; a photo or text in this state goes to on_message."""
 from __future__ import annotations
@@ -14,9 +14,9 @@ from bot.inspector.states import AFTER
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.services.errors import ServiceError
-from core.services.inspectors import require_inspector
-from core.services.notice_photo import pending_photo
-from core.services.step_forms import AFTER_STEP, record_after_step
+from core.services.inspectors.accounts import require_inspector
+from core.services.inspectors.notice_photo import pending_photo
+from core.services.inspectors.step_forms import AFTER_STEP, record_after_step
 
 
 def done_button(d: dict):

@@ -1,5 +1,5 @@
 """The case card: what the inspector sees of a case they hold, with only the actions the
-lifecycle allows now (core.services.task_views.case_card)."""
+lifecycle allows now (core.services.inspectors.task_list.case_card)."""
 from __future__ import annotations
 
 from datetime import date
@@ -9,11 +9,11 @@ from bot.router import Turn, inline
 from core.formatting import citizen_said, fmt_date, fmt_place
 from core.identifiers import format_plate
 from bot.replies import send_document_or_queue
-from core.services.inspectors import actor_ref, require_inspector
-from core.services.notice_photo import BUTTON as PHOTO_BUTTON, MissingPhoto, pending_photo
-from core.services.reissue import IssuedDocument, issued_documents, reissue
-from core.services.task_views import CaseCard, case_card
-from core.services.tasks import OFFERED
+from core.services.inspectors.accounts import actor_ref, require_inspector
+from core.services.inspectors.notice_photo import BUTTON as PHOTO_BUTTON, MissingPhoto, pending_photo
+from core.services.papers.reissue import IssuedDocument, issued_documents, reissue
+from core.services.inspectors.task_list import CaseCard, case_card
+from core.services.inspectors.tasks import OFFERED
 
 
 def render(card: CaseCard) -> str:

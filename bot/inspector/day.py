@@ -1,13 +1,13 @@
 """/notificacoes: the day's notices in one PDF, printed before going out (a fiscal in the
-street has no printer; core.services.affixed_notices)."""
+street has no printer; core.services.inspectors.day_notices)."""
 from __future__ import annotations
 
 from bot.inspector import texts
 from bot.replies import send_document_or_queue
 from bot.router import Turn, inline
 from core.formatting import fmt_date
-from core.services.affixed_notices import prepare_day_notices
-from core.services.inspectors import actor_ref, require_inspector
+from core.services.inspectors.day_notices import prepare_day_notices
+from core.services.inspectors.accounts import actor_ref, require_inspector
 
 
 async def day_notices(turn: Turn) -> None:

@@ -1,5 +1,5 @@
 """Performing an action from the case card: a durable step-by-step form over the facts the
-step requires (core.services.step_forms), a confirmation, then the step and its document.
+step requires (core.services.inspectors.step_forms), a confirmation, then the step and its document.
 
 Buttons carry "insp:<draft id>:<action>[:<arg>]"; one from another draft or state is stale.
 The form is re-read from the core at every answer, so a case that moved on (or was taken
@@ -18,9 +18,9 @@ from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.formatting import fmt_date
 from core.lifecycle import BUTTON_MAX, TransitionRefused
-from core.services.documents import DocumentUnavailable
+from core.services.papers.documents import DocumentUnavailable
 from core.services.errors import ServiceError
-from core.services.step_forms import (BOOL, CHOICE, CRITERIA, DATETIME, NO_MISSING_PARTS,
+from core.services.inspectors.step_forms import (BOOL, CHOICE, CRITERIA, DATETIME, NO_MISSING_PARTS,
                                       NO_ODOMETER, ODOMETER, PARTS, PHOTOS, FormField, StepForm,
                                       now_value, parse_answer, perform_step, show_value,
                                       step_form, wanted)

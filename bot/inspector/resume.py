@@ -5,9 +5,9 @@ from __future__ import annotations
 from bot.inspector import after, form, texts
 from bot.inspector.states import AFTER, FORM, REFUSE, TASKS
 from bot.router import Turn, location_keyboard
-from core.services.inspectors import require_inspector
-from core.services.notice_photo import pending_photo
-from core.services.step_forms import step_form
+from core.services.inspectors.accounts import require_inspector
+from core.services.inspectors.notice_photo import pending_photo
+from core.services.inspectors.step_forms import step_form
 
 async def resume(turn: Turn) -> None:
     state, d = turn.conv.state, dict(turn.conv.draft)

@@ -1,4 +1,4 @@
-"""The inspector's conversation states (stored by core.services.conversation).
+"""The inspector's conversation states (stored by core.services.messaging.conversation).
 
     idle ──/tarefas──▶ insp:tasks ──📍 location──▶ idle (list again, nearest first)
     idle ──Recusar──▶ insp:refuse ──reason──▶ idle (refuse_task: reassigned)

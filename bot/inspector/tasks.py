@@ -12,12 +12,12 @@ from bot.inspector.states import REFUSE, TASKS
 from bot.router import Turn, inline, location_keyboard
 from bot.startup import set_inspector_menu
 from bot.texts import STALE_BUTTON
-from core.services.conversation import IDLE
+from core.services.messaging.conversation import IDLE
 from core.services.errors import Forbidden, InvalidInput
-from core.services.inspectors import require_inspector, update_location
-from core.services.queue_flow import bind_and_take_waiting
-from core.services.task_views import open_tasks
-from core.services.tasks import OPEN, accept_task, refuse_task
+from core.services.inspectors.accounts import require_inspector, update_location
+from core.services.inspectors.queue_flow import bind_and_take_waiting
+from core.services.inspectors.task_list import open_tasks
+from core.services.inspectors.tasks import OPEN, accept_task, refuse_task
 
 log = logging.getLogger(__name__)
 

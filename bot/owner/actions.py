@@ -23,9 +23,9 @@ from bot.texts import STALE_BUTTON
 from core import media
 from core.formatting import TZ, fmt_datetime
 from core.parsing import ParseError, parse_date
-from core.services.conversation import Conversation
+from core.services.messaging.conversation import Conversation
 from core.services.errors import InvalidInput, ServiceError
-from core.services.evidence import EvidenceIn
+from core.services.cases.evidence import EvidenceIn
 from core.formatting import fmt_cpf_cnpj
 from core.services.owners import (MAX_APPEAL_TEXT, appellant_document, appellant_name,
                                   check_appeal, file_appeal, owner_statement, owner_summary_pdf,

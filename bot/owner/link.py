@@ -9,7 +9,7 @@ from bot.owner import texts
 from bot.owner.states import ANSWER, CODE
 from bot.owner.view import send_view
 from bot.router import Turn, inline
-from core.services.conversation import Conversation
+from core.services.messaging.conversation import Conversation
 from core.identifiers import case_code_keys
 from core.services.errors import Forbidden, NotFound
 from core.services.owners import link_by_code, link_by_code_and_plate

@@ -1,6 +1,6 @@
 """Before "Já retirei" / "Vou retirar" (or taking it back): an owner who reached the case by the code alone (the QR
 code on the notice) proves more — the plate, the chassis's last four characters or the owner's
-CPF/CNPJ. The rule and the check are core.services.owner_proof's; here only the question, the
+CPF/CNPJ. The rule and the check are core.services.owners.proof's; here only the question, the
 answer, and then the statement goes on where it was headed."""
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from bot.owner.states import DATE, PROOF
 from bot.owner.view import send_view
 from bot.router import Turn, inline
 from core.formatting import TZ, fmt_date
-from core.services.conversation import Conversation
+from core.services.messaging.conversation import Conversation
 from core.services.errors import Forbidden, NotFound, ServiceError
-from core.services.owner_proof import NEEDS_PROOF, Declarant, needs_proof, prove_owner
+from core.services.owners.proof import NEEDS_PROOF, Declarant, needs_proof, prove_owner
 from core.services.owners import owner_statement, owner_view, withdrawable
 
 

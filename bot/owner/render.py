@@ -1,5 +1,5 @@
 """The owner's view as the chat shows it: plain Portuguese text (≤ 4096 characters for
-Telegram) from the core's OwnerView (core.services.owner_view)."""
+Telegram) from the core's OwnerView (core.services.owners.view)."""
 from __future__ import annotations
 
 from datetime import date, datetime
@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 from core.facts import DATE, DATETIME, MONEY, fact_kind, stored_decimal
 from core.formatting import fmt_date, fmt_datetime, fmt_money
 from core.identifiers import format_case_code
-from core.services.payments import PIX_HINT
+from core.services.owners.payments import PIX_HINT
 from core.services.owners import AppealInfo, DepotInfo, OwnerDeadline, OwnerView
 
 MAX_TEXT = 4096

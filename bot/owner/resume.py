@@ -8,7 +8,7 @@ from bot.owner.link import CANCEL_ROW, ask_answer
 from bot.owner.states import ANSWER, APPEAL, APPEAL_DOC, APPEAL_NAME, CODE, DATE, PROOF
 from bot.router import Turn, inline
 from core.services.owners import check_appeal
-from core.services.owner_proof import NEEDS_PROOF
+from core.services.owners.proof import NEEDS_PROOF
 
 
 async def resume(turn: Turn) -> None:

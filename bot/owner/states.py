@@ -1,4 +1,4 @@
-"""The owner's conversation states (stored in the database by core.services.conversation).
+"""The owner's conversation states (stored in the database by core.services.messaging.conversation).
 
     idle ──/proprietario──▶ owner:code ──code──▶ owner:answer ──plate / chassis tail / "não tem"──▶ idle (view)
                                 ▲                       │ wrong answer (service's message)

@@ -13,7 +13,7 @@ from bot.router import Turn, inline
 from core.documents.qr import qr_png
 from core.formatting import fmt_money
 from core.services.owners import OwnerAction, OwnerView
-from core.services.payments import PaymentOffer
+from core.services.owners.payments import PaymentOffer
 
 log = logging.getLogger(__name__)
 

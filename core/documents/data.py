@@ -228,7 +228,7 @@ class RemovalTermData:
     release_conditions: tuple[str, ...] = ()  # Portuguese, from the law module (Art. 3º §3º)
     tow_operator: str = ""
     #: The law's dates, one sentence each with its article, in the order the law module gives
-    #: them (core.services.depot_dates: retrieval until X, Art. 6º; auction not before Y,
+    #: them (core.services.cases.depot_dates: retrieval until X, Art. 6º; auction not before Y,
     #: Art. 3º — the latter for vehicles only); printed once each.
     dates: tuple[str, ...] = ()
 
@@ -307,7 +307,7 @@ class AutoInfracaoData:
     witnesses: tuple[Person, ...] = ()
     current_costs: tuple[str, ...] = ()  # current keeping costs, e.g. "animal, por dia: R$ ..."
     #: The law's dates for what was seized, one sentence each with its article (Art. 6º, §2º:
-    #: gêneros and semoventes auctioned within three days; core.services.depot_dates).
+    #: gêneros and semoventes auctioned within three days; core.services.cases.depot_dates).
     dates: tuple[str, ...] = ()
 
     @property
@@ -385,11 +385,11 @@ class OwnerSummaryData:
     estimate: bool = False  # a tariff is still a reference value: "ESTIMATIVA"
     fees_as_of: str = ""  # dd/mm/aaaa the amounts were computed for
     #: The law's dates for the object in the depot, one sentence each with its article
-    #: (core.services.depot_dates); printed instead of `auction_after` when given.
+    #: (core.services.cases.depot_dates); printed instead of `auction_after` when given.
     dates: tuple[str, ...] = ()
     per_day_basis: str = ""  # what each further day is charged by (Dracena Art. 7º, a, b)
     #: How to pay today's total: the PIX BR Code ("copia e cola", also the QR code's content)
-    #: or the city's guia instructions (core.services.payments); empty: none offered.
+    #: or the city's guia instructions (core.services.owners.payments); empty: none offered.
     pix: str = ""
     pix_txid: str = ""
     guia: str = ""

@@ -97,7 +97,7 @@ class TariffSeed:
     article: str
     source: str  # the act that set the value
     #: A reference value still to be confirmed by the city (Dores Art. 9º, II; Dracena
-    #: Art. 7º): never printed as a firm amount (core.services.placeholders).
+    #: Art. 7º): never printed as a firm amount (core.services.papers.placeholders).
     placeholder: bool = False
 
 
@@ -240,7 +240,7 @@ class Law:
     # The name of the paper the owner's appeal is against, from the case facts (e.g. Dracena:
     # "Auto de infração e apreensão", or "Nota de apreensão", Art. 4º, §1º); None: "Auto".
     record_name: Callable[[Mapping[str, Any]], str] | None = None
-    # The panel's indicators (core.services.indicators): which steps (transition codes) mark
+    # The panel's indicators (core.services.staff.indicators): which steps (transition codes) mark
     # the inspection, the notification and the removal of an object, and which final states
     # count as resolved by the owner, removed or auctioned.
     milestones: Mapping[str, frozenset[str]] = field(default_factory=dict)

@@ -111,7 +111,7 @@ class Core:
 
     async def calendar(self, session: AsyncSession | None = None) -> LegalCalendar:
         """The municipality's legal calendar (cached). With `session`, read afresh in that
-        transaction (a closure just added there counts: core.services.deadline_recount)."""
+        transaction (a closure just added there counts: core.services.cases.deadline_recount)."""
         if session is not None:
             return self._build_calendar(await _closures(session, self.law.slug))
         self._expire()

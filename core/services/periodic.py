@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from core.services.context import Core
-from core.services.conversation import forget_processed
-from core.services.orphans import OrphanReport, remove_orphans_if_due
-from core.services.notice_photo import NoticePhotoReport, notice_photo_reminders
-from core.services.reminders import ReminderReport, owner_reminders
-from core.services.retention import PurgeReport, purge_expired_evidence
-from core.services.queue_flow import move_queue
-from core.services.sweep import SweepReport, sweep_deadlines
-from core.services.warnings import WarningReport, inspector_warnings
+from core.services.messaging.conversation import forget_processed
+from core.services.cases.orphans import OrphanReport, remove_orphans_if_due
+from core.services.inspectors.notice_photo import NoticePhotoReport, notice_photo_reminders
+from core.services.owners.reminders import ReminderReport, owner_reminders
+from core.services.cases.retention import PurgeReport, purge_expired_evidence
+from core.services.inspectors.queue_flow import move_queue
+from core.services.cases.sweep import SweepReport, sweep_deadlines
+from core.services.inspectors.warnings import WarningReport, inspector_warnings
 from core.storage import leases, send_limits
 from core.storage.types import utcnow
 

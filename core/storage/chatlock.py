@@ -22,7 +22,7 @@ from core.storage.db import Database, translate_errors
 from core.storage.models import OutboxMessage, Person
 from core.storage.outbox import UNDELIVERED
 
-REPLY = "reply"  # core.services.delivery.REPLY: a direct answer queued in the outbox
+REPLY = "reply"  # core.services.messaging.delivery.REPLY: a direct answer queued in the outbox
 
 NAMESPACE = 0x5649  # first key of the two-key advisory locks taken per chat ("VI")
 LOCK_TIMEOUT_S = 30  # a chat held longer than this (a hung worker): StorageUnavailable

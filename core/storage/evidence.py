@@ -9,7 +9,7 @@ number plates the detector finds are blurred in it (core.redact); a staff member
 by hand (`redact_public_copy`), which replaces the copy (the original is never changed).
 
 Public copies are made once, when the photo arrives (`make_public_copy`, called by
-core.services.evidence.store_upload); `public_copy` only reads one, so nothing a member of the
+core.services.cases.evidence.store_upload); `public_copy` only reads one, so nothing a member of the
 public can request (Open311, the bot's duplicate offer) ever decodes an image. Decoding checks
 the dimensions first and refuses more than Pillow's MAX_IMAGE_PIXELS (set by core.media), and
 bounds the memory the decoded pixels take (MAX_DECODED_BYTES: a 189 KB PNG of 7070 × 7070,

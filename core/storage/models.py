@@ -43,7 +43,7 @@ class Person(Base):
     roles: Mapped[list[Any]] = mapped_column(default=list)  # e.g. ["citizen", "inspector"]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # Telegram answered 403 (the person blocked the bot): their messages are not sent until
-    # they write to the bot again, which clears it (core.services.delivery).
+    # they write to the bot again, which clears it (core.services.messaging.delivery).
     blocked_bot_at: Mapped[datetime | None]
 
 
@@ -116,7 +116,7 @@ class ReporterContact(Base):
     """How to reach a citizen whose report was taken at the counter or by phone (personal data,
     LGPD art. 7º, III): given only to be told how the case goes, shown only to staff, never
     public, and erased like the reporter's other data (`retain_until`, set when the case
-    closes; core.services.retention). `told_state` is the case state they were last told."""
+    closes; core.services.cases.retention). `told_state` is the case state they were last told."""
 
     __tablename__ = "reporter_contacts"
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -267,7 +267,7 @@ class Task(Base):
 
 class OutboxMessage(Base):
     """A message to send, written in the same transaction as the change it reports.
-    `failed` is a dead letter: listed in the panel, re-sent by staff (core.services.delivery).
+    `failed` is a dead letter: listed in the panel, re-sent by staff (core.services.messaging.delivery).
     `progress` records the parts already delivered (and those Telegram refused), so a retry
     resumes where the last attempt stopped."""
 
@@ -402,8 +402,8 @@ class AppSetting(Base):
 
 class PublicGuard(Base):
     """Per visitor key (e.g. "owner:<IP>"), for the public pages without login: wrong owner
-    answers (the bot's cool-down, core.services.owner_access) and requests in the current
-    rate-limit window (core.services.public). Persisted, so a restart does not reset it."""
+    answers (the bot's cool-down, core.services.owners.access) and requests in the current
+    rate-limit window (core.services.public.map). Persisted, so a restart does not reset it."""
 
     __tablename__ = "public_guards"
     key: Mapped[str] = mapped_column(String(80), primary_key=True)

@@ -14,7 +14,7 @@ from core.storage.types import utcnow
 
 
 class PhotoReview(Base):
-    """A staff member's decision on a photo's public copy (core.services.photo_review): a photo
+    """A staff member's decision on a photo's public copy (core.services.public.photos): a photo
     is shown on public pages (map, status page, Open311, another citizen's duplicate offer)
     only once approved. No row = not reviewed yet (never public). `boxes` are the areas blurred
     by hand, in fractions of the image ([x, y, w, h]), on top of those the detector blurred when

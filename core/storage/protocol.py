@@ -56,5 +56,5 @@ def new_case_code() -> str:
     owner's QR link and Telegram deep links, stored without the dash and printed grouped by
     core.identifiers.format_case_code ("K7QM-42XD"); unrelated to the protocol, so protocols
     can't be walked (the owner's wrong attempts are counted and cooled down:
-    core.services.owner_access)."""
+    core.services.owners.access)."""
     return "".join(secrets.choice(CASE_CODE_ALPHABET) for _ in range(CASE_CODE_LENGTH))

@@ -111,7 +111,7 @@ def police_transitions(agencies: frozenset[str], article: str,
 #: Where the owner's commitment becomes a step of its own, with the date agreed for it as its
 #: deadline (Art. 6º, §3º: "dentro do prazo estipulado pelo agente fiscalizador"): only once
 #: removal is due (setting owner_promise_during_notice). While the notice's period of Art. 4º
-#: runs the promise is information beside it (core.services.owner_filings records it as a
+#: runs the promise is information beside it (core.services.owners.filings records it as a
 #: timeline note), so no removal step becomes possible before the legal deadline the owner was
 #: given, whatever the owner declares or withdraws (Art. 6º, caput: removal only on "o não
 #: cumprimento dos prazos dispostos no Art. 4º").
@@ -185,7 +185,7 @@ def _transitions() -> list:
            "a ocorrência seguirá os trâmites do inciso II.)",
            "Afixar notificação no veículo (proprietário não identificado ou recusou dados)",
            # The photo of the notice affixed comes after the printed notice (it is what is
-           # photographed): asked right after the step (core.services.step_forms.AFTER_STEP).
+           # photographed): asked right after the step (core.services.inspectors.step_forms.AFTER_STEP).
            requires=("abandonment_criteria", "notification_number"),
            agencies=field, guard=abandoned,
            # Informational: removal waits for the publication's 10 days (setting

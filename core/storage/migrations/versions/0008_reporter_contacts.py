@@ -1,5 +1,5 @@
 """Reporter contacts: phone or e-mail of a citizen whose report was taken at the counter or by
-phone (core.services.intake), kept apart from the case (LGPD) and erased by retention.
+phone (core.services.staff.counter_intake), kept apart from the case (LGPD) and erased by retention.
 
 Revision ID: 0008
 Revises: 0007

@@ -1,5 +1,5 @@
 """The panel's indicators: timeline events by step and time (depot entries and exits per
-month, core.services.indicators), an index-only count.
+month, core.services.staff.indicators), an index-only count.
 
 Revision ID: 0016_numbers
 Revises: 0015_lgpd

@@ -1,0 +1,95 @@
+"""Reminders to linked owners, from the outbox: 3 days and 1 day before the current deadline,
+on removal to the depot, and when the object becomes eligible for auction (Dores Art. 3º,
+caput; CTB art. 328 / Dracena Art. 6º). One periodic job; each reminder has a dedupe key, so
+runs are idempotent and each is sent once; nothing is sent once the case has closed. The
+outbox sender paces delivery within Telegram's limits."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+
+from core.formatting import fmt_date, fmt_datetime
+from core.identifiers import format_case_code
+from core.services.papers.placeholders import depot_address
+from core.services.context import Core
+from core.services.messaging.notifications import AUCTION_STATES
+from core.services.cases.depot_dates import depot_dates
+from core.services.owners.view import _auction_after, _deadline
+from core.services.cases.fee_statement import collected_at, depot_entry
+from core.storage import outbox
+from core.storage.models import Case, Event, OwnerLink, Person
+
+KIND = "owner_reminder"
+
+
+@dataclass
+class ReminderReport:
+    queued: list[tuple[str, str]] = field(default_factory=list)  # (protocol, reminder)
+
+
+def _button(code: str) -> list:
+    return [[{"text": "Ver meu caso", "intent": "owner.view", "case": code}]]
+
+
+async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderReport:
+    now = now or core.now()
+    report = ReminderReport()
+    async with core.db.unit_of_work() as s:
+        rows = (await s.execute(
+            select(Case, OwnerLink.person_id, Person.telegram_id)
+            .join(OwnerLink, OwnerLink.case_id == Case.id)
+            .join(Person, Person.id == OwnerLink.person_id)
+            .where(Case.is_open.is_(True)).order_by(Case.id))).all()
+        events_of: dict[int, list[Event]] = {}
+        for case, person_id, chat_id in rows:
+            lifecycle = core.law.tracks[case.track]
+            state = lifecycle.state(case.state)
+            if case.id not in events_of:
+                events_of[case.id] = list((await s.execute(
+                    select(Event).where(Event.case_id == case.id).order_by(Event.seq))
+                ).scalars().all())
+            events = events_of[case.id]
+            messages = []
+            shown = format_case_code(case.case_code)
+            d = _deadline(case.deadline_json, lifecycle)
+            if d is not None and now < d.due_at:
+                left = d.due_at - now
+                tag = "d1" if left <= timedelta(days=1) else "d3" if left <= timedelta(days=3) \
+                    else None
+                if tag:
+                    days = "1 dia" if tag == "d1" else "3 dias"
+                    then = f" Se o prazo passar: {d.then}." if d.then else ""
+                    text = (f"Lembrete do caso {shown}: falta(m) menos de {days} para o "
+                            f"prazo — {d.description} até {d.due_in_full} ({fmt_date(d.due)}), "
+                            f"{d.article}.{then}")
+                    key = (f"owner:{case.id}:dl:{case.deadline_json.get('transition')}:"
+                           f"{d.due.isoformat()}:{tag}:p:{person_id}")
+                    messages.append((tag, key, text))
+            registered = depot_entry(events, lifecycle)
+            if state.in_depot and registered is not None:
+                entered = collected_at(core, case, registered)  # Dores Art. 3º, caput
+                auction, article = _auction_after(events, lifecycle)
+                until = (f" Se não for retirado, poderá ir a leilão após {fmt_date(auction)} "
+                         f"({article}).") if auction else ""
+                dates = await depot_dates(core, case.category,
+                                          (case.details or {}).get("facts", {}), entered)
+                if dates:  # the law's dates, as the owner's view and the papers state them
+                    until = " " + " ".join(d.owner for d in dates)
+                text = (f"Caso {shown}: o objeto foi removido e está no pátio/depósito "
+                        f"desde {fmt_datetime(entered)}. Endereço: {depot_address(core.settings)}."
+                        f" Atendimento: {core.settings.depot_hours}.{until} Veja as condições e"
+                        " os valores para retirar em “Ver meu caso”.")
+                messages.append(("removed", f"owner:{case.id}:removed:p:{person_id}", text))
+            if state.code in AUCTION_STATES:
+                auction, article = _auction_after(events, lifecycle)
+                since = f" em {fmt_date(auction)}" if auction else ""
+                text = (f"Caso {shown}: o prazo para retirar terminou{since} e o objeto "
+                        f"pode ir a leilão ({article or 'prazo vencido'}).")
+                messages.append(("auction", f"owner:{case.id}:auction:p:{person_id}", text))
+            for tag, key, text in messages:
+                if await outbox.enqueue(s, chat_id, KIND,
+                                        {"text": text, "buttons": _button(case.case_code)}, key):
+                    report.queued.append((case.protocol, tag))
+    return report
