@@ -58,6 +58,10 @@ class Settings(BaseSettings):
     office_address: str = ""
     office_phone: str = ""
     office_hours: str = "segunda a sexta, das 8h às 17h"
+    # Where the inspectors' day starts when they have not shared their location today (the
+    # route of the day); empty: the city's centre
+    office_lat: float | None = None
+    office_lon: float | None = None
     # Paying the fees: a static PIX BR Code (all three set) or the city's guia (DAM)
     pix_key: str = Field("", description="PIX key of the city's account; empty = no PIX")
     pix_merchant_name: str = Field("", description="Beneficiary name in the BR Code (≤ 25, "
