@@ -1,4 +1,4 @@
-"""`python -m benchmarks [--quick] [--only storage|bot|fair|admin|public|workers|panel]`.
+"""`python -m benchmarks [--quick] [--only storage|bot|fair|admin|public|workers|panel|route]`.
 
 Runs the storage benchmark, then `benchmarks.bot_bench`, `benchmarks.fairness_bench` and
 `benchmarks.admin_bench`, `benchmarks.public_bench` and `benchmarks.workers_bench` (PostgreSQL;
@@ -18,7 +18,8 @@ import time
 SUITES = {"storage": "benchmarks.storage_bench", "bot": "benchmarks.bot_bench",
           "fair": "benchmarks.fairness_bench",
           "admin": "benchmarks.admin_bench", "public": "benchmarks.public_bench",
-          "workers": "benchmarks.workers_bench", "panel": "benchmarks.panel_bench"}
+          "workers": "benchmarks.workers_bench", "panel": "benchmarks.panel_bench",
+          "route": "benchmarks.route_bench"}
 
 
 def main(argv: list[str] | None = None) -> int:

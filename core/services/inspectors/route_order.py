@@ -1,14 +1,16 @@
 """The visiting order of a day's stops: the shortest open path from a fixed start through
 every stop (the end is free: the inspector ends the day at the last stop).
 
-Choice: nearest neighbour, then improved by 2-opt (reverse a stretch of the path) and Or-opt
-(move a run of 1 to 3 stops elsewhere) until neither shortens it. No solver library: a
-route of a day has tens of stops, for which this runs in milliseconds in pure Python, and a
-new dependency (OR-Tools is ~100 MB) buys little. Its measured gap to the optimum is printed by
-`python -m benchmarks --only route` and checked by tests/unit/test_route_order.py: exact
-(Held-Karp dynamic programming) on 10 stops, and on 30 random stops against the best of many
-random restarts and against the Held-Karp lower bound (Lagrangian 1-trees), which proves the
-gap is at most the figure printed.
+Choice: up to EXACT_MAX stops, the exact optimum (Held-Karp dynamic programming); beyond,
+nearest neighbour, then improved by 2-opt (reverse a stretch of the path) and Or-opt (move a
+run of 1 to 3 stops elsewhere) until neither shortens it, then double-bridge restarts (iterated
+local search) kept when shorter. No solver library: a route of a day has tens of stops, for
+which this takes a fraction of a second in pure Python, and a new dependency (OR-Tools is
+~100 MB) buys little. The heuristic's measured gap to the optimum is printed by
+`python -m benchmarks --only route` and checked by tests/unit/test_route_order.py: against the
+exact optimum on 10 stops, and on 30 random stops against the best of many random restarts and
+against the Held-Karp lower bound (Lagrangian 1-trees), which proves the gap is at most the
+figure printed.
 
 Distances are great-circle metres by default; `order(points, distance=...)` takes another
 distance (road distances from a routing service, where a city configures one, plug in here).
@@ -17,11 +19,14 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import Callable, Sequence
 
 Point = tuple[float, float]  # (lat, lon)
 EARTH_RADIUS_M = 6_371_009.0  # geopy's great_circle radius (mean earth radius)
-KICKS = 50  # double-bridge restarts: ~0.1 s for 30 stops
+KICKS = 50  # double-bridge restarts: ~0.6 s for 30 stops on one core
+BUDGET_S = 1.0  # a longer day stops restarting after this (a bot's answer waits for it)
+EXACT_MAX = 11  # up to this many stops, the exact optimum (Held-Karp)
 
 
 def great_circle_m(a: Point, b: Point) -> float:
@@ -111,16 +116,20 @@ def improve(path: list[int], d: Sequence[Sequence[float]]) -> list[int]:
     return path
 
 
-def kicked(path: list[int], d: Sequence[Sequence[float]], kicks: int, seed: int = 0
-           ) -> list[int]:
+def kicked(path: list[int], d: Sequence[Sequence[float]], kicks: int, seed: int = 0,
+           budget_s: float | None = None) -> list[int]:
     """Iterated local search: cut the best path in three places, join the pieces in another
-    order (a "double bridge", which 2-opt cannot undo), improve, keep it if shorter."""
+    order (a "double bridge", which 2-opt cannot undo), improve, keep it if shorter; at most
+    `kicks` times, and no longer than `budget_s` seconds when given."""
     rng = random.Random(seed)
+    until = None if budget_s is None else time.perf_counter() + budget_s
     best, best_len = path, length(path, d)
     n = len(path)
     if n < 5:
         return best
     for _ in range(kicks):
+        if until is not None and time.perf_counter() > until:
+            break
         i, j, k = sorted(rng.sample(range(1, n), 3))
         trial = improve(best[:i] + best[j:k] + best[i:j] + best[k:], d)
         trial_len = length(trial, d)
@@ -131,24 +140,40 @@ def kicked(path: list[int], d: Sequence[Sequence[float]], kicks: int, seed: int 
 
 def order(points: Sequence[Point],
           distance: Callable[[Point, Point], float] = great_circle_m,
-          kicks: int = KICKS) -> list[int]:
-    """Indexes of `points[1:]` in visiting order from `points[0]` (the start): nearest
-    neighbour, 2-opt and Or-opt, then `kicks` double-bridge restarts (deterministic)."""
+          kicks: int = KICKS, budget_s: float | None = BUDGET_S) -> list[int]:
+    """Indexes of `points[1:]` in visiting order from `points[0]` (the start): the exact
+    shortest path up to EXACT_MAX stops, else `heuristic`."""
     if len(points) <= 2:
         return list(range(1, len(points)))
     d = matrix(points, distance)
-    return kicked(improve(nearest_neighbour(d), d), d, kicks)[1:]
+    if len(points) - 1 <= EXACT_MAX:
+        return held_karp_path(d)[1:]
+    return heuristic(d, kicks, budget_s)[1:]
+
+
+def heuristic(d: Sequence[Sequence[float]], kicks: int = KICKS,
+              budget_s: float | None = None) -> list[int]:
+    """Nearest neighbour, 2-opt and Or-opt, then up to `kicks` double-bridge restarts
+    (deterministic without a time budget): the path from node 0."""
+    return kicked(improve(nearest_neighbour(d), d), d, kicks, budget_s=budget_s)
 
 
 # -- yardsticks (benchmark and tests) ----------------------------------------------------------
 
 def held_karp(d: Sequence[Sequence[float]]) -> float:
-    """The exact shortest open path from node 0 through all nodes (O(2ⁿ·n²): n ≤ ~15)."""
+    """The length of the exact shortest open path from node 0 through all nodes."""
+    return length(held_karp_path(d), d)
+
+
+def held_karp_path(d: Sequence[Sequence[float]]) -> list[int]:
+    """The exact shortest open path from node 0 through all nodes, by dynamic programming
+    over subsets (Held-Karp, O(2ⁿ·n²): a few tenths of a second at n = 11)."""
     n = len(d) - 1
-    if n == 0:
-        return 0.0
+    if n <= 1:
+        return list(range(n + 1))
     full = 1 << n
     best = [[math.inf] * n for _ in range(full)]
+    came = [[-1] * n for _ in range(full)]
     for j in range(n):
         best[1 << j][j] = d[0][j + 1]
     for mask in range(1, full):
@@ -164,7 +189,13 @@ def held_karp(d: Sequence[Sequence[float]]) -> float:
                 c = cost + d[j + 1][k + 1]
                 if c < best[nm][k]:
                     best[nm][k] = c
-    return min(best[full - 1])
+                    came[nm][k] = j
+    mask, j = full - 1, min(range(n), key=lambda k: best[full - 1][k])
+    back = []
+    while j != -1:
+        back.append(j + 1)
+        mask, j = mask & ~(1 << j), came[mask][j]
+    return [0, *reversed(back)]
 
 
 def best_of_restarts(d: Sequence[Sequence[float]], restarts: int, seed: int = 0) -> float:
