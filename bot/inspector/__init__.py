@@ -1,10 +1,11 @@
 """The inspector's flow: /fiscal binding, task messages (Aceitar / Recusar / Abrir caso),
-/tarefas, /notificacoes (the day's notices to print before going out), the case card with only the actions the lifecycle allows, and the on-site form that
+/tarefas, /notificacoes (the day's notices to print before going out), /rota (the day's
+route), the case card with only the actions the lifecycle allows, and the on-site form that
 takes a step and sends its legal document. Every rule lives in core.services (inspectors,
 tasks, step_forms, documents)."""
 from __future__ import annotations
 
-from bot.inspector import after, card, day, form, resume, tasks
+from bot.inspector import after, card, day, form, resume, route, tasks
 from bot.inspector.states import AFTER, FORM, REFUSE, TASKS
 from bot.router import Router, Turn
 from bot.texts import STALE_BUTTON
@@ -34,6 +35,7 @@ def register(router: Router) -> None:
     router.command("tarefas", tasks.my_tasks, "Minhas tarefas de vistoria", role="inspector")
     router.command("notificacoes", day.day_notices, "Imprimir as notificações do dia",
                    role="inspector")
+    router.command("rota", route.day_route, "Rota do dia", role="inspector")
     router.callback("task", tasks.on_task_button)
     router.callback("case", tasks.on_case_button)
     router.callback("insp", on_button)

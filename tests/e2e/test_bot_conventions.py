@@ -38,7 +38,8 @@ async def test_menus_for_citizens_and_inspectors_and_withdrawn_on_deactivation(c
         citizens = names(bot.api.my_commands())
         assert {"denunciar", "minhas", "ajuda"} <= set(citizens) and "tarefas" not in citizens
         await bind(bot, ANA, "Ana Fiscal", "posturas")  # /fiscal CÓDIGO sets her menu at once
-        assert names(bot.api.my_commands(scope=chat(ANA))) == citizens + ["tarefas", "notificacoes"]
+        assert names(bot.api.my_commands(scope=chat(ANA))) == citizens + [
+            "tarefas", "notificacoes", "rota"]
         await bind(bot, BETO, "Beto", "transito")
         beto = await inspector_for(core, BETO.id)
         await bot.restart()  # idempotent: the same menus again, nothing refused

@@ -32,7 +32,7 @@ from core.storage.models import Case, Inspector, Person
 
 VISIT, REMOVAL, CHECK = "Vistoria", "Remoção", "Verificação"
 NO_DUE = "sem prazo fixado em lei"
-STRAIGHT = "distâncias em linha reta (círculo máximo), não pelas ruas"
+STRAIGHT = "em linha reta, não pelas ruas"
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ class DayRoute:
     stops: list[Stop]
     total_m: float
     later: int  # open tasks whose deadline still runs (not today's)
-    distances: str = STRAIGHT
+    distances: str = STRAIGHT  # how the distances were measured
 
     @property
     def directions_url(self) -> str:
@@ -184,7 +184,7 @@ async def _route(core: Core, s, inspector: Inspector, tasks: list[TaskSummary],
         here = points[i]
         stops.append(_stop(n, t, steps, leg, today))
     return DayRoute(today, inspector.id, inspector.name, start, stops, total, later,
-                    STRAIGHT if distance is None else "distâncias pelas ruas")
+                    STRAIGHT if distance is None else "pelas ruas")
 
 
 def _stop(n: int, t: TaskSummary, steps, leg: float, today: date) -> Stop:
