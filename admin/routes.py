@@ -5,7 +5,7 @@ from aiohttp import web
 
 from admin import views_admin as a, views_auth as auth, views_cases as c, \
     views_delivery as d, views_export as x, views_intake, views_open311 as o, \
-    views_indicators as ind, views_lgpd, views_public, views_publish as p
+    views_indicators as ind, views_lgpd, views_public, views_publish as p, views_route
 
 
 def setup(app: web.Application) -> None:
@@ -29,6 +29,7 @@ def setup(app: web.Application) -> None:
     r.add_post("/fiscais/{id:\\d+}/desativar", a.deactivate)
     r.add_post("/fiscais/{id:\\d+}/matricula", a.registration)
     r.add_post("/fiscais/{id:\\d+}/notificacoes-do-dia", a.day_notices)
+    views_route.setup(app)  # /fiscais/{id}/rota and /fiscais/atribuir-area
     r.add_get("/tarifas", a.tariffs_page)
     r.add_post("/tarifas", a.tariff_add)
     r.add_post("/feriados", a.closure_add)

@@ -115,3 +115,24 @@ async def assign_in_box(core: Core, box: Box, inspector_id: int | None,
             continue
         out.assigned.append(done.protocol)
     return out
+
+
+@dataclass(frozen=True)
+class CasePoint:
+    protocol: str
+    lat: float
+    lon: float
+    label: str  # category · state (Portuguese)
+
+
+async def assignable_points(core: Core, limit: int = 1000) -> list[CasePoint]:
+    """The newest open cases where an inspector has a step to take (the area page's map)."""
+    law = core.law
+    async with core.db.read() as s:
+        rows = (await s.execute(select(Case).where(
+            Case.municipality == law.slug, Case.is_open.is_(True))
+            .order_by(Case.id.desc()).limit(limit))).scalars().all()
+    return [CasePoint(c.protocol, c.lat, c.lon,
+                      f"{law.categories[c.category].label} · "
+                      f"{law.tracks[c.track].state(c.state).label}")
+            for c in rows if allowed_agencies(core, law.tracks[c.track], c.state)]
