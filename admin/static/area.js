@@ -18,7 +18,8 @@
   var points = JSON.parse(el.dataset.points || "[]");
   var marks = [];
   points.forEach(function (p) {
-    marks.push(L.circleMarker([p[1], p[2]], {radius: 6, color: "#1f5fa8", fillOpacity: .8})
+    marks.push(L.circleMarker([p[1], p[2]], {radius: 6, color: "#1f5fa8", fillOpacity: .8,
+                                              className: "case case-" + p[0]})
       .addTo(map).bindTooltip(p[0] + " — " + p[3]));
   });
   if (marks.length) map.fitBounds(L.featureGroup(marks).getBounds().pad(0.2));
@@ -44,9 +45,9 @@
   });
   map.on("mousedown", function (ev) { if (drawing) { anchor = ev.latlng; show(L.latLngBounds(anchor, anchor)); } });
   map.on("mousemove", function (ev) { if (drawing && anchor) show(L.latLngBounds(anchor, ev.latlng)); });
-  map.on("mouseup", function (ev) {
+  document.addEventListener("mouseup", function (ev) {  // also when released off the map
     if (!drawing || !anchor) return;
-    var b = L.latLngBounds(anchor, ev.latlng);
+    var b = L.latLngBounds(anchor, map.mouseEventToLatLng(ev));
     field("south").value = b.getSouth().toFixed(6); field("north").value = b.getNorth().toFixed(6);
     field("west").value = b.getWest().toFixed(6); field("east").value = b.getEast().toFixed(6);
     drawing = false; anchor = null; map.dragging.enable(); el.style.cursor = "";

@@ -41,6 +41,7 @@ class NotAssigned:
 
 @dataclass
 class AreaAssignment:
+    inspector_id: int
     inspector_name: str
     assigned: list[str] = field(default_factory=list)  # protocols now with the inspector
     already: list[str] = field(default_factory=list)  # already theirs: unchanged
@@ -95,7 +96,7 @@ async def assign_in_box(core: Core, box: Box, inspector_id: int | None,
         name = inspector.name
     cases = await cases_in_box(core, box)
     if not cases:
-        raise InvalidInput("Nenhum caso aberto à espera de fiscal nesta área: desenhe outra "
+        raise InvalidInput("Nenhum caso aberto com etapa de fiscal nesta área: desenhe outra "
                            "área.", "")
     if len(cases) > MAX_CASES:
         raise InvalidInput(f"Mais de {MAX_CASES} casos nesta área: desenhe uma área menor.", "")
@@ -103,7 +104,7 @@ async def assign_in_box(core: Core, box: Box, inspector_id: int | None,
         held = set((await s.execute(select(Task.case_id).where(
             Task.inspector_id == inspector_id, Task.status.in_(OPEN),
             Task.case_id.in_([c.id for c in cases])))).scalars().all())
-    out = AreaAssignment(name)
+    out = AreaAssignment(inspector_id, name)
     for case in cases:
         if case.id in held:
             out.already.append(case.protocol)
