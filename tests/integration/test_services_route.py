@@ -107,6 +107,18 @@ async def test_route_checks_the_owner_s_own_term_on_its_day_art_6_par_3(core, ph
     assert "vence hoje" in stop.todo and "Confirmar retirada" in stop.todo
 
 
+async def test_a_case_with_the_police_is_no_visit_art_4_III(core, photo):
+    """Art. 4º, III: once the police are called, the case waits for their answer, which staff
+    may record from the office: nothing to do on the spot."""
+    await fiscal(core, 901, "Ana", "posturas")
+    me = await inspector_for(core, 901)
+    police = await report(core, photo, where=WEST[0])
+    plain = await report(core, photo, where=WEST[1])
+    await apply_transition(core, police, "refer_to_police", actor_ref(me),
+                           {"theft_suspicion_reason": "chassi raspado"}, agency="posturas")
+    assert [s.protocol for s in (await route_for_chat(core, 901)).stops] == [plain]
+
+
 async def test_route_is_the_inspector_s_own(core, photo):
     inspector = await fiscal(core, 901, "Ana", "posturas")
     with pytest.raises(Forbidden):

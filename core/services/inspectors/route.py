@@ -2,7 +2,8 @@
 
 Today's field tasks are the inspector's open tasks (offered or accepted, on open cases) whose
 object is still in the public space, where the lifecycle offers the inspector's agency a step
-now, and that are due today: a diligence (no deadline: Dores Art. 4º, caput, "diligenciará até
+now that only an inspector takes (one staff may also take from the office, such as the police
+referral's answer, Dores Art. 4º, III, is no visit), and that are due today: a diligence (no deadline: Dores Art. 4º, caput, "diligenciará até
 o local"), a removal a lapsed deadline made due (e.g. Dores Art. 6º, caput), or a deadline
 ending today or already ended (the owner's own term, Art. 6º, §3º: verify on the spot). A
 task whose deadline is still running is left for its day (counted in `later`).
@@ -166,8 +167,8 @@ async def _route(core: Core, s, inspector: Inspector, tasks: list[TaskSummary],
         steps = [x for x in lifecycle.available(case.state, Actor.INSPECTOR, inspector.agency)
                  if "previous_case" not in x.requires
                  and core.law.category_refuses(x.code, case.category) is None]
-        if not steps:
-            continue
+        if not any(Actor.STAFF not in x.actors for x in steps):
+            continue  # nothing only the inspector on the spot can do (e.g. awaiting the police)
         if t.due is not None and t.due > today and not t.lapsed:
             later += 1
             continue
