@@ -15,6 +15,7 @@ from core.services.context import Core
 from core.services.cases.deadline_recount import RECOUNT_ACTION, RECOUNT_LABEL
 from core.services.messaging.notifications import VIA_OWNER
 from core.services.inspectors.step_forms import EXTRA_LABELS as STEP_LABELS
+from core.services.papers.kinds import document_kinds
 from core.services.staff.case_pages import CaseDetail
 from core.services.staff.payment_records import ACTION as PAYMENT_ACTION
 
@@ -84,12 +85,6 @@ REPORT_FACTS = ("make_model", "colour", "time_there", "signs", "location_kind")
 HIDDEN_FACTS = {"from", "lat", "lon", "inspector", "prior_deadline", "inspector_id"}
 #: Facts that hold stored files (hashes or Telegram ids): shown as a count.
 FILE_FACTS = {"photos", "removal_photos", "notice_photo", "sha256"}
-DOCUMENT_LABELS = {"notificacao": "Notificação ao proprietário",
-                   "notificacao_afixada": "Notificação afixada no objeto",
-                   "termo_recolhimento": "Termo de recolhimento",
-                   "auto_infracao": "Auto de infração", "intimacao": "Intimação",
-                   "nota_apreensao": "Nota de apreensão",
-                   "registro_apreensao": "Auto de infração e apreensão"}
 
 
 def fact_label(lc: Lifecycle, key: str) -> str:
@@ -157,8 +152,9 @@ def fact_text(core: Core, lc: Lifecycle, key: str, value: Any) -> str:
         return next((loc.label for loc in law.locations if loc.code == value), _plain(value))
     if key in VALUE_LABELS:
         return VALUE_LABELS[key].get(value, _plain(value))
-    if key == "document":
-        return DOCUMENT_LABELS.get(value, _plain(value))
+    if key == "document":  # the document's name (core.services.papers.kinds)
+        kind = document_kinds(law).get(value) if isinstance(value, str) else None
+        return kind.label if kind is not None else _plain(value)
     if isinstance(value, dict) and value.get("due"):  # a deadline, whatever holds it
         due = _moment(str(value.get("due") or "")) or "—"
         art = f" ({value['article']})" if value.get("article") else ""
@@ -220,6 +216,7 @@ def present(core: Core, d: CaseDetail) -> CaseDetail:
     told = (d.case.details or {}).get("report") or {}
     d.report_rows = fact_rows(core, lc, {k: told.get(k) for k in REPORT_FACTS})
     d.place = fmt_place(d.case.address, d.case.neighbourhood) or "—"
-    d.document_names = {sha: DOCUMENT_LABELS.get(code, name or "Documento")
+    kinds = document_kinds(core.law)  # each document's name (core.services.papers.kinds)
+    d.document_names = {sha: kinds[code].label if code in kinds else name or "Documento"
                         for sha, (code, name) in d.issued.items()}
     return d

@@ -9,8 +9,8 @@ from admin.files import file_response
 from admin.web import core_of, redirect, render, require, user_of
 from core.parsing import parse_date, parse_money
 from core.services import staff as pq
-from core.services.errors import USER_ERRORS, InvalidInput
-from core.services.staff.accounts import record_edital
+from core.services.errors import InvalidInput
+from core.services.staff.editais import publish_edital
 
 
 def _kind(request: web.Request) -> str:
@@ -50,22 +50,13 @@ async def edital_publish(request: web.Request) -> web.StreamResponse:
     core = core_of(request)
     kind = _kind(request)
     form = await request.post()
-    protocols = form.getall("p", [])
-    if not protocols:
-        raise InvalidInput("Marque os casos incluídos no edital publicado.")
     day = parse_date(str(form.get("date", "")))  # a ParseError is answered as a 400
-    done, failed = [], []
-    for p in protocols:
-        try:
-            await record_edital(core, str(p), kind, day, str(form.get("reference", "")),
-                                user_of(request))
-            done.append(str(p))
-        except USER_ERRORS as exc:
-            failed.append(f"{p}: {exc.message}")
-    msg = f"Publicação registrada em {len(done)} caso(s)."
-    if failed:
-        raise redirect(request, "/diario-oficial", msg + " Recusados — " + " | ".join(failed),
-                       "error")
+    published = await publish_edital(core, kind, [str(p) for p in form.getall("p", [])], day,
+                                     str(form.get("reference", "")), user_of(request))
+    msg = f"Publicação registrada em {len(published.done)} caso(s)."
+    if published.refused:
+        raise redirect(request, "/diario-oficial",
+                       msg + " Recusados — " + " | ".join(published.refused), "error")
     raise redirect(request, "/diario-oficial", msg)
 
 

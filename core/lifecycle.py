@@ -3,7 +3,8 @@
 Each law module (core/laws/<slug>.py) declares, per procedure track, its states and its
 transitions. A transition names who may take it (actor and, for inspectors, the agencies the
 law makes competent), the facts it needs, the article that allows it and the text it
-implements, and the deadline it starts. The engine refuses anything else with an error that
+implements, the deadline it starts, and the paper it issues with what the inspector
+reviews and photographs around it. The engine refuses anything else with an error that
 names what is missing. It does no I/O.
 """
 from __future__ import annotations
@@ -102,6 +103,21 @@ class Transition:
     button: str = ""
     #: How this step may be taken back (return to the previous state and its deadline).
     undo: Undo | None = None
+    #: The legal document the step issues, by kind (core.services.papers.kinds: its issuer,
+    #: label and button): produced in the step's own transaction, so no deadline starts
+    #: without its paper, and issued again on request; "" for a step without a paper.
+    document: str = ""
+    #: The object's facts the inspector confirms or fills before the step, in this order,
+    #: because its document describes the object (e.g. Dores Art. 4º, I: the notification's
+    #: "características do veículo"); only these reviewed facts go on official paper.
+    reviews: tuple[str, ...] = ()
+    #: (fact, extra): an optional fact asked right after one of the step's own (e.g. the
+    #: vendor's name after the goods, Dracena Art. 4º, §1º).
+    asks_after: tuple[tuple[str, str], ...] = ()
+    #: The photos asked right after the step and its document, because they show the
+    #: document itself (Dores Art. 4º, II, a: the notice photographed affixed): the fact
+    #: they are kept as; "" for none.
+    photo_after: str = ""
 
     def with_defaults(self, given: Mapping[str, Any], known: Mapping[str, Any]
                       ) -> dict[str, Any]:

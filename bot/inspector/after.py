@@ -1,6 +1,7 @@
 """Photos asked right after a step, because they show the step's document: the notice is
 sent as a printable PDF first, then the inspector photographs it affixed (Dores Art. 4º,
-II, a; core.services.inspectors.step_forms.AFTER_STEP, record_after_step).
+II, a: the step's Transition.photo_after; core.services.inspectors.step_forms
+.record_after_step).
 
 Buttons carry "insp:<draft id>:afterdone"; a photo or text in this state goes to on_message."""
 from __future__ import annotations
@@ -16,22 +17,20 @@ from bot.texts import STALE_BUTTON
 from core.services.errors import ServiceError
 from core.services.inspectors.accounts import require_inspector
 from core.services.inspectors.notice_photo import pending_photo
-from core.services.inspectors.step_forms import AFTER_STEP, record_after_step
+from core.services.inspectors.step_forms import record_after_step
 
 
 def done_button(d: dict):
     return inline([[(texts.DONE, f"insp:{d['id']}:afterdone")]])
 
 
-async def ask(turn: Turn, protocol: str, code: str, article: str) -> bool:
-    """After step `code` and its document: ask its photos, if it has any (True if asked)."""
-    if code not in AFTER_STEP:
-        return False
+async def ask(turn: Turn, protocol: str, code: str, article: str) -> None:
+    """After step `code` and its document: ask the photos it declares
+    (Transition.photo_after, StepForm.photo_after)."""
     d = {"id": secrets.token_hex(3), "protocol": protocol, "code": code, "photos": [],
          "media": {}}
     await turn.save(AFTER, d)
     await turn.reply(texts.AFFIX_NOW.format(article=article), done_button(d))
-    return True
 
 
 async def resume(turn: Turn, protocol: str, code: str) -> None:

@@ -331,8 +331,9 @@ async def _perform(turn: Turn, form: StepForm, d: dict) -> None:
         await send_document_or_queue(
             turn.bot, turn.context.bot_data, turn.chat_id, sha, filename,
             texts.DOCUMENT_CAPTION.format(name=filename, protocol=form.protocol), blob)
-    if await after.ask(turn, form.protocol, form.code, form.article):
-        return  # the printed notice first, then its photo affixed (Art. 4º, II, a)
+    if form.photo_after:  # the printed notice first, then its photo affixed (Art. 4º, II, a)
+        await after.ask(turn, form.protocol, form.code, form.article)
+        return
     try:
         await card.show(turn, form.protocol)
     except ServiceError:

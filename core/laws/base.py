@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from core.lifecycle import Lifecycle
 
@@ -222,6 +222,11 @@ class Law:
     state_texts: Mapping[tuple[str, str], StateText] = field(default_factory=dict)
     # Editais the law words itself, by kind (core.documents.edital kinds, e.g. "leilao").
     editais: Mapping[str, EditalWording] = field(default_factory=dict)
+    # The law's own documents, beyond the shared ones (core.services.papers.kinds): a function
+    # of no arguments giving them (DocumentKind: issuer, label, button), which imports the
+    # module in the law's folder that writes them — called by the services only when a
+    # document is issued, so the rules never load storage. None: only the shared ones.
+    papers: Callable[[], Iterable[Any]] | None = None
     # Steps a category may not take, by step code: a function of the category code giving a
     # Portuguese reason to refuse, or None (the lifecycle's guard uses the same function).
     category_guards: Mapping[str, Callable[[str], str | None]] = field(default_factory=dict)

@@ -124,14 +124,17 @@ def tr(code: str, sources: Iterable[str], target: str, actors: Iterable[Actor], 
        deadline: DeadlineRule | None = None, guard: Guard | None = None,
        public: bool = True, optional: Iterable[str] = (),
        defaults: Iterable[tuple[str, str]] = (), button: str = "",
-       undo: Undo | None = None) -> Transition:
+       undo: Undo | None = None, document: str = "", reviews: Iterable[str] = (),
+       asks_after: Iterable[tuple[str, str]] = (), photo_after: str = "") -> Transition:
     """Build a Transition from plain iterables."""
     return Transition(code=code, sources=frozenset(sources), target=target,
                       actors=frozenset(actors), article=article, text=text, label=label,
                       button=button,
                       requires=tuple(requires), agencies=frozenset(agencies), deadline=deadline,
                       guard=guard, public=public, optional=tuple(optional),
-                      defaults=tuple(defaults), undo=undo)
+                      defaults=tuple(defaults), undo=undo, document=document,
+                      reviews=tuple(reviews), asks_after=tuple(asks_after),
+                      photo_after=photo_after)
 
 
 #: Dores Art. 3º, caput ("contado da data de recolhimento"): the depot entry records when the

@@ -11,14 +11,14 @@ import pytest
 
 from core.documents.data import EDITAL_KINDS
 from core.laws import get_law
-from core.services.papers.reissue import ISSUERS
+from core.services.papers.kinds import SHARED
 from docs import samples as generator
 from tests.support import document_samples as samples
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Every document a user can get: the steps' documents, the editais, the owner's summary and
 #: the inspector's day's notices.
-KINDS = {*ISSUERS, *(f"edital_{k}" for k in EDITAL_KINDS), "resumo_proprietario",
+KINDS = {*SHARED, *(f"edital_{k}" for k in EDITAL_KINDS), "resumo_proprietario",
          "notificacoes_do_dia"}
 
 

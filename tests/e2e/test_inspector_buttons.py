@@ -15,7 +15,8 @@ from core.laws import get_law
 from core.laws.dores_do_indaia.assessment import assess
 from core.lifecycle import BUTTON_MAX
 from core.services.inspectors.notice_photo import MissingPhoto
-from core.services.papers.reissue import ISSUERS, IssuedDocument, LABELS
+from core.services.papers.kinds import SHARED
+from core.services.papers.reissue import IssuedDocument
 from core.services.inspectors.step_forms import REVIEWED, TEXT, FormField, StepForm, fields_for, wanted
 from core.services.inspectors.task_list import CaseCard
 from tests.e2e.test_bot_inspector_support import (ANA, CARLA, NEAR, bind, bot, core, report,  # noqa: F401
@@ -151,10 +152,10 @@ def test_the_case_card_buttons_are_short_with_every_document_to_issue_again():
     card = CaseCard("2026-000001", 1, "accepted", "motor_vehicle", "Veículo", "diligence",
                     "Em diligência", None, None, -19.46, -45.6, None, None, None, {}, [], None,
                     None)
-    docs = [IssuedDocument(kind, LABELS[kind], "0" * 64) for kind in ISSUERS]
+    docs = [IssuedDocument(k.code, k.label, "0" * 64, k.button) for k in SHARED.values()]
     missing = MissingPhoto(1, "2026-000001", "affix_notice", "notice_photo", "Art. 4º, II, a",
                            "foto da notificação afixada no objeto", 3, datetime.now(), 1, 1)
     labels = [b.text for row in card_buttons(card, docs, missing).inline_keyboard for b in row]
-    assert len(labels) == len(ISSUERS) + 1
+    assert len(labels) == len(SHARED) + 1
     assert all(len(label) <= BUTTON_MAX for label in labels), labels
     assert len(LOCATION_BUTTON) <= BUTTON_MAX

@@ -1,6 +1,8 @@
-"""The law registry: a city's law is one module, found by its slug."""
+"""The law registry: a city's law is one module (a folder of its own), found by its slug;
+its steps' papers included."""
 from __future__ import annotations
 
+import sys
 import textwrap
 
 import pytest
@@ -30,7 +32,7 @@ def test_every_track_tells_the_citizen_what_happens_next(slug):
 
 
 THIRD_LAW = textwrap.dedent('''
-    """Testópolis, Lei 1/2030: a third city, as one module and nothing else."""
+    """Testópolis, Lei 1/2030: a third city, as one folder and nothing else."""
     from datetime import date
     from decimal import Decimal
 
@@ -44,11 +46,17 @@ THIRD_LAW = textwrap.dedent('''
         State("in_depot", "No depósito", in_depot=True),
         State("released", "Devolvida", final=True),
     ], [
-        tr("collect", ("reported",), "in_depot", (A.STAFF,), "Art. 2º", "recolhe",
-           "Recolher ao depósito", requires=("item_description", "collected_at")),
+        tr("collect", ("reported",), "in_depot", (A.STAFF,), "Art. 2º",
+           "recolhe, e entrega recibo", "Recolher ao depósito",
+           requires=("item_description", "collected_at"),
+           document="recibo"),  # Art. 2º: its own paper, written in papers.py beside it
         tr("release", ("in_depot",), "released", (A.STAFF,), "Art. 3º", "devolve",
            "Devolver", requires=("fees_paid",)),
     ], FACT_LABELS)
+
+    def papers():  # the city's own documents, loaded only when one is issued
+        from .papers import DOCUMENTS
+        return DOCUMENTS
 
     def statement(book, facts, collected_at, as_of, law):  # Art. 3º: R$ por dia
         days = storage_days(collected_at, as_of, cap_days=None)
@@ -66,14 +74,47 @@ THIRD_LAW = textwrap.dedent('''
                                                         "A prefeitura vai recolhê-la (Art. 2º)."),
                            ("t", "in_depot"): StateText("A coisa está no depósito.",
                                                         "Retire-a pagando as diárias (Art. 3º).")},
-              editais={"leilao": EditalWording("Art. 4º", "A {pref}, pela {law}, leiloa.")})
+              editais={"leilao": EditalWording("Art. 4º", "A {pref}, pela {law}, leiloa.")},
+              papers=papers)
+''')
+#: The city's own paper, in its folder: the recibo its collection step issues (Art. 2º).
+THIRD_LAW_PAPERS = textwrap.dedent('''
+    """Testópolis's recibo de recolhimento (Lei 1/2030, Art. 2º: "recolhe, e entrega recibo")."""
+    from core.documents.pdf import DocumentPDF
+    from core.services.cases.transitions import case_facts, load_case
+    from core.services.papers.documents import header, keep
+    from core.services.papers.facts import Recorded
+    from core.services.papers.kinds import DocumentKind
+
+
+    async def issue_recibo(core, protocol, by, *, session=None, recorded=None):
+        if session is None:
+            async with core.db.unit_of_work() as s:
+                return await issue_recibo(core, protocol, by, session=s, recorded=recorded)
+        case = await load_case(session, protocol, for_update=True)
+        basis = recorded or Recorded(case.state, case.deadline_json, core.now())
+        pdf = DocumentPDF("Recibo de recolhimento", basis.at, header(core))
+        pdf.add_page()
+        pdf.city_header()
+        pdf.title_line("RECIBO DE RECOLHIMENTO")
+        pdf.para(f"Recolhido ao depósito: {case_facts(case)['item_description']} (Art. 2º).")
+        return await keep(core, session, case, by, "recibo", f"recibo-{case.protocol}.pdf",
+                          bytes(pdf.output()), "Art. 2º", basis=basis)
+
+
+    DOCUMENTS = (DocumentKind("recibo", "Recibo de recolhimento", "Recibo", issue_recibo),)
 ''')
 
 
 @pytest.fixture
 def third_law(tmp_path, monkeypatch):
-    (tmp_path / "testopolis.py").write_text(THIRD_LAW, encoding="utf-8")
+    city = tmp_path / "testopolis"  # its folder: the law, and its own paper beside it
+    city.mkdir()
+    (city / "__init__.py").write_text(THIRD_LAW, encoding="utf-8")
+    (city / "papers.py").write_text(THIRD_LAW_PAPERS, encoding="utf-8")
     monkeypatch.setattr(laws, "__path__", [*laws.__path__, str(tmp_path)])
+    for name in ("core.laws.testopolis", "core.laws.testopolis.papers"):  # this test's copy
+        monkeypatch.delitem(sys.modules, name, raising=False)
     registry.cache_clear()
     yield get_law("testopolis")
     registry.cache_clear()
@@ -81,6 +122,8 @@ def third_law(tmp_path, monkeypatch):
 
 def test_a_third_law_is_one_new_module(third_law):
     assert get_law("testopolis").city == "Testópolis"
+    # its rules load without its papers (they need storage): only issuing one imports them
+    assert "core.laws.testopolis.papers" not in sys.modules
 
 
 @pytest.fixture
@@ -130,3 +173,44 @@ def test_citizen_signs_fit_the_category_art_3_par_4():
     assert {"no_engine", "missing_tyres"} <= car
     assert "no_engine" not in fridge and "poor_conservation" in fridge
     assert citizen_signs(get_law("dracena"), "livestock") == ()
+
+
+async def test_a_third_citys_step_issues_its_own_paper_from_its_folder(core, photo, clock):
+    """Testópolis Art. 2º: the collection gives a recibo — a document kind written in the
+    city's own folder (papers.py, named by its Law): the step issues it in its transaction, the
+    re-issue gives the same document, the inspector's button and the panel name it; nothing
+    outside the folder names it."""
+    import io
+    from datetime import datetime, timezone
+
+    from pypdf import PdfReader
+
+    from core.services.cases.steps import take_step
+    from core.services.citizens.reports import ReportIn, submit_report
+    from core.services.papers.kinds import SHARED
+    from core.services.papers.reissue import issued_documents, reissue
+    from core.services.staff.accounts import create_user
+    from core.storage.timeline import ActorRef
+    from tests.integration.test_admin_fixtures import PASSWORD, Panel
+
+    clock.now = datetime(2030, 3, 1, 12, tzinfo=timezone.utc)
+    bruno = ActorRef("staff", 0, "Bruno")
+    sub = await submit_report(core, 502, ReportIn("thing", -22.0, -47.0, [photo(1)],
+                                                  address="Rua 2"), display_name="Cida")
+    taken = await take_step(core, sub.protocol, "collect", bruno,
+                            {"item_description": "geladeira branca",
+                             "collected_at": "2030-03-01T08:00:00-03:00"})
+    [(sha, filename, blob)] = taken.documents
+    text = PdfReader(io.BytesIO(blob)).pages[0].extract_text()
+    assert filename == f"recibo-{sub.protocol}.pdf"
+    assert "RECIBO DE RECOLHIMENTO" in text and "geladeira branca" in text and "Art. 2º" in text
+    [doc] = await issued_documents(core, sub.protocol)
+    assert (doc.kind, doc.label, doc.button, doc.sha256) == (
+        "recibo", "Recibo de recolhimento", "Recibo", sha)
+    assert (await reissue(core, sub.protocol, "recibo", bruno))[0] == sha  # the same paper
+    assert "recibo" not in SHARED  # only the city's folder knows it
+    await create_user(core, "bruno", PASSWORD, "staff")
+    async with Panel(core).client("bruno") as c:
+        page = await (await c.get(f"/casos/{sub.protocol}")).text()
+    assert "Emitir de novo: Recibo de recolhimento" in page
+    assert f'<a href="/evidencias/{sha}">Recibo de recolhimento</a>' in page

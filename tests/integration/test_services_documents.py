@@ -12,10 +12,11 @@ from sqlalchemy import select
 from core.identifiers import format_case_code
 from core.services.cases.transitions import apply_transition
 from core.services.inspectors.day_notices import issue_affixed_notice
-from core.services.papers.documents import (edital_entries, issue_apprehension,
-                                     issue_auto_infracao, issue_edital, issue_intimacao,
+from core.services.papers.documents import (issue_apprehension,
+                                     issue_auto_infracao, issue_intimacao,
                                      issue_low_value_note, issue_notification,
                                      issue_removal_term)
+from core.services.staff.editais import edital_entries, issue_edital
 from core.services.errors import InvalidInput
 from core.services.citizens.reports import ReportIn, submit_report
 from core.services.cases.sweep import sweep_deadlines

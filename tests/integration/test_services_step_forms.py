@@ -15,7 +15,7 @@ from core.services.citizens.reports import ReportIn, submit_report
 from sqlalchemy import select
 
 from core.services.cases.transitions import apply_transition
-from core.services.inspectors.step_forms import (AFTER_STEP, VIDEO_FACTS, CPF, CRITERIA, GOODS, PARTS, PHOTOS, fields_for,
+from core.services.inspectors.step_forms import (photo_after, VIDEO_FACTS, CPF, CRITERIA, GOODS, PARTS, PHOTOS, fields_for,
                                       parse_answer, perform_step, show_value, step_form, wanted)
 from core.storage.models import Evidence
 from core.storage.timeline import ActorRef
@@ -108,8 +108,8 @@ def test_owner_document_takes_a_cpf_or_a_cnpj_art_4_I(core):
 def test_removal_evidence_takes_videos_the_notice_only_photos_art_6_I_a(core):
     """Art. 6º, I, a: "ser fotografado ou filmado"."""
     removal = fields_for(core, "dores_vehicle", "start_removal", "P")[0]
-    # the notice's photo is asked after the printed notice (AFTER_STEP), photos only
-    assert AFTER_STEP["affix_notice"] == "notice_photo" and "notice_photo" not in VIDEO_FACTS
+    # the notice's photo is asked after the printed notice (photo_after), photos only
+    assert photo_after(core.law.tracks["dores_vehicle"], "affix_notice") == "notice_photo" and "notice_photo" not in VIDEO_FACTS
     assert not any(f.kind == PHOTOS for f in fields_for(core, "dores_vehicle", "affix_notice",
                                                         "P"))
     assert removal.video

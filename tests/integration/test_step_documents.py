@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from pypdf import PdfReader
 from sqlalchemy import select
 
 from core.identifiers import format_case_code
+from core.laws import get_law
+from core.lifecycle import BUTTON_MAX
+from core.services.papers.kinds import document_kinds
 from core.services.messaging.bot_identity import bot_username, record_bot_username
 from core.services.cases.transitions import apply_transition
 from core.storage.models import Case, Event, Evidence
@@ -122,3 +126,23 @@ async def test_staff_serving_the_intimacao_issues_it_with_the_step_dracena_art_2
     assert name == f"intimacao-{case.protocol}.pdf" and "INTIMAÇÃO" in text
     assert "Art. 3º" in text and f"t.me/ViaLivreDracenaBot?start={format_case_code(case.case_code)}" in text
     assert taken.result.deadline["article"].startswith("Art. 3º")
+
+
+@pytest.mark.parametrize("slug, steps", [
+    ("dores-do-indaia", {"notify_owner", "affix_notice", "depot_entry"}),
+    ("dracena", {"issue_auto", "issue_auto_absent", "serve_intimacao", "apprehend",
+                 "low_value_note"})])
+def test_every_step_that_declares_a_paper_has_its_issuer_name_and_button(slug, steps):
+    """Each step declares its own paper (Transition.document): the kind is one the registry
+    knows (core.services.papers.kinds), with an issuer, a Portuguese name and a button short
+    enough for a phone; the steps that start a notice's days issue one (Dores Art. 4º, I and
+    II, a; Art. 6º, I, b; Dracena Art. 2º, §3º; Art. 4º, §1º)."""
+    law = get_law(slug)
+    kinds = document_kinds(law)
+    declared = {t.code: t.document for lc in law.tracks.values()
+                for t in lc.transitions.values() if t.document}
+    for code, kind in declared.items():
+        assert kind in kinds, (code, kind)
+        assert callable(kinds[kind].issue) and kinds[kind].label
+        assert 0 < len(kinds[kind].button) <= BUTTON_MAX
+    assert set(declared) == steps

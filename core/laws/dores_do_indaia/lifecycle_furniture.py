@@ -11,10 +11,15 @@ from typing import Any, Mapping
 from core.laws.common import A, COLLECTION, FACT_LABELS, intake_transitions, tr
 from core.laws.dores_do_indaia.categories import (FURNITURE_DILIGENCE_AGENCIES,
                                                   FURNITURE_REMOVAL_AGENCIES, TRACK_FURNITURE)
-from core.laws.dores_do_indaia.lifecycle_vehicles import (abandonment_guard, owner_transitions,
+from core.laws.dores_do_indaia.lifecycle_vehicles import (OWNER_CONTACT, abandonment_guard,
+                                                          owner_transitions,
                                                           police_transitions)
 from core.laws.dores_do_indaia.settings import SETTINGS
 from core.lifecycle import DeadlineRule, Lifecycle, State
+
+#: Art. 5º, I and III: "qualquer dado que identifique o móvel" — the inspector's own description
+#: of the piece, confirmed before a step whose paper describes it (Transition.reviews).
+OBJECT_DESCRIPTION = ("reviewed_vehicle",)
 
 ART_5_CAPUT = ("Preliminarmente à remoção de móveis de grande porte ou maquinários, a prefeitura "
                "municipal, através da Secretaria Municipal de Saúde ou a ela conveniada, "
@@ -86,7 +91,9 @@ def _transitions() -> list:
            deadline=DeadlineRule(days, "days", "Art. 5º, I",
                                  "retirar o objeto do espaço público",
                                  on_lapse="lapse_deadline"),
-           button="Notificar"),
+           button="Notificar",
+           # Art. 5º, I: the notification (Anexo IV) describes the object and its owner.
+           document="notificacao", reviews=OBJECT_DESCRIPTION, asks_after=OWNER_CONTACT),
         tr("lapse_deadline", ("owner_notified",), "removal_due", (A.SYSTEM,), "Art. 5º, I",
            "determinando a retirada do objeto do espaço público [...] no prazo de 10 dias",
            "Prazo vencido: remoção autorizada",
@@ -115,7 +122,9 @@ def _transitions() -> list:
            "Registrar entrada no depósito (termo de recolhimento)",
            requires=("termo_number", "item_description", "depot"), agencies=removal,
            **COLLECTION,
-           button="Entrada no depósito"),
+           button="Entrada no depósito",
+           # Art. 6º, I, b: the termo de recolhimento describes the object.
+           document="termo_recolhimento", reviews=OBJECT_DESCRIPTION),
         tr("record_publication", ("in_depot",), "published", (A.STAFF,), "Art. 5º, III",
            "Será emitida notificação [...] contendo qualquer dado que identifique o móvel, "
            "endereço de depósito, data e hora [...] sendo publicada a notificação no Diário "

@@ -57,6 +57,17 @@ STATES = [
 ]
 
 
+#: The boxes of DADOS DO VEÍCULO (Anexo I; Art. 4º, II, b: "contendo as características do
+#: veículo"), which the inspector confirms, corrects or fills before a step whose paper
+#: describes the vehicle (Transition.reviews): make, model and colour start from the citizen's
+#: answers; the rest only the inspector fills, when known.
+VEHICLE_DATA = ("vehicle_make", "vehicle_model", "vehicle_colour", "vehicle_chassis",
+                "vehicle_renavam", "plate_municipality", "plate_uf")
+#: Art. 4º, I: the notification "conforme modelo previsto no Anexo I", whose owner box has a
+#: contact beside name and CPF/CNPJ (optional).
+OWNER_CONTACT = (("owner_document", "owner_contact"),)
+
+
 def abandonment_guard(default_category: str) -> Guard:
     """Refuse unless the ticked signs (fact `abandonment_criteria`) qualify under assess()
     for the case's `category` fact (or `default_category`)."""
@@ -176,7 +187,9 @@ def _transitions() -> list:
            deadline=DeadlineRule(notice_days, "days", "Art. 4º, I",
                                  "retirar o veículo do espaço público",
                                  on_lapse="lapse_deadline"),
-           button="Notificar"),
+           button="Notificar",
+           # Art. 4º, I: the notification (Anexo I) describes the vehicle and its owner.
+           document="notificacao", reviews=VEHICLE_DATA, asks_after=OWNER_CONTACT),
         tr("affix_notice", ("diligence",), "notice_affixed", (A.INSPECTOR,), "Art. 4º, II, a",
            "Não sendo identificado o proprietário/responsável no momento da diligência, será: "
            "a) Afixada uma notificação [...] no vidro ou lataria do veículo, chassi ou "
@@ -184,15 +197,18 @@ def _transitions() -> list:
            "no prazo máximo de 10 dias. (Art. 4º, I, a: na recusa de fornecer dados pessoais, "
            "a ocorrência seguirá os trâmites do inciso II.)",
            "Afixar notificação no veículo (proprietário não identificado ou recusou dados)",
-           # The photo of the notice affixed comes after the printed notice (it is what is
-           # photographed): asked right after the step (core.services.inspectors.step_forms.AFTER_STEP).
            requires=("abandonment_criteria", "notification_number"),
            agencies=field, guard=abandoned,
            # Informational: removal waits for the publication's 10 days (setting
            # affixed_notice_lapses).
            deadline=DeadlineRule(notice_days, "days", "Art. 4º, II, a",
                                  "prazo da notificação afixada (informativo)"),
-           button="Afixar notificação"),
+           button="Afixar notificação",
+           # Art. 4º, II, a: the notice affixed "no vidro ou lataria do veículo" describes
+           # it; the photo of the notice affixed comes after the printed notice (it is what
+           # is photographed).
+           document="notificacao_afixada", reviews=VEHICLE_DATA,
+           photo_after="notice_photo"),
         tr("record_publication", ("notice_affixed",), "published", (A.STAFF,), "Art. 4º, II, b",
            "sendo publicada a notificação no Diário Oficial do Município, contendo as "
            "características do veículo, chassi ou carroceria e o endereço em que se encontra "
@@ -244,7 +260,9 @@ def _transitions() -> list:
            deadline=DeadlineRule(auction_days, "days", "Art. 3º, caput",
                                  "retirada do pátio antes do leilão",
                                  starts_from="collected_at", on_lapse="auction_deadline"),
-           button="Entrada no pátio"),
+           button="Entrada no pátio",
+           # Art. 6º, I, b: the termo de recolhimento (Anexo II) describes the vehicle.
+           document="termo_recolhimento", reviews=VEHICLE_DATA),
         tr("publish_removal_edital", ("in_depot",), "in_depot", (A.STAFF,), "Art. 6º, §1º",
            "Na hipótese de remoção em que o proprietário não seja identificado, será publicado "
            "edital no Diário Oficial do Município, contendo: a) os dados possíveis do veículo; "

@@ -142,14 +142,17 @@ def _infraction() -> Lifecycle:
            "Lavrar auto de infração na presença do infrator",
            requires=(*_AUTO_DATA, "copy_delivered"), agencies=FIELD_AGENCIES,
            guard=all_guards(_signed_or_refused, _witnesses), deadline=appeal_lapse,
-           button="Lavrar auto"),
+           button="Lavrar auto",
+           # Art. 2º: the auto, a copy of which is delivered (Art. 5º, § único).
+           document="auto_infracao"),
         tr("issue_auto_absent", ("diligence",), "awaiting_intimacao", (A.INSPECTOR,),
            "Art. 2º, §3º",
            "Se pela circunstância especial da infração não for o auto lavrado em presença do "
            "infrator, será este intimado por escrito do seu inteiro teor.",
            "Lavrar auto de infração sem a presença do infrator",
            requires=(*_AUTO_DATA, "absence_reason"), agencies=FIELD_AGENCIES, guard=_witnesses,
-           button="Auto sem o infrator"),
+           button="Auto sem o infrator",
+           document="auto_infracao"),  # Art. 2º: the auto, lavrado without the offender
         tr("serve_intimacao", ("awaiting_intimacao",), "appeal_window", (A.INSPECTOR, A.STAFF),
            "Art. 2º, §3º; Art. 3º",
            "será este intimado por escrito do seu inteiro teor. [Art. 3º] [...] e da data da "
@@ -158,7 +161,10 @@ def _infraction() -> Lifecycle:
            agencies=FIELD_AGENCIES,
            deadline=DeadlineRule(days, "days", "Art. 3º", "apresentar recurso ao Prefeito",
                                  starts_from="intimacao_date", on_lapse="confirm_fine"),
-           button="Registrar intimação"),
+           button="Registrar intimação",
+           # Art. 2º, §3º: "intimado por escrito" — the intimação, with the address where the
+           # absent offender was served (optional) after its date.
+           document="intimacao", asks_after=(("intimacao_date", "offender_address"),)),
         tr("file_appeal", ("appeal_window",), "appeal_pending", (A.OWNER, A.STAFF), "Art. 3º",
            ART_3, "Recorrer ao Prefeito",
            requires=("appeal_filed_at", "appeal_deadline", "appeal_grounds", *APPELLANT),
@@ -213,7 +219,10 @@ def _apprehension() -> Lifecycle:
            requires=("goods_description", "place", "apprehended_at", "provision_violated",
                      "fine_amount", "depot_register_entry"),
            optional=FEE_QUANTITIES, agencies=FIELD_AGENCIES, deadline=appeal_deadline,
-           button="Apreender"),
+           button="Apreender",
+           # Art. 4º ("com exceção das que dizem respeito à entrada de depósito") and Art. 6º
+           # ("registrado em livro próprio"): the auto de infração e apreensão.
+           document="registro_apreensao"),
         tr("low_value_note", ("diligence",), "apprehended", (A.INSPECTOR,), "Art. 4º, §1º",
            "Da apreensão de mercadorias de valor medíocre, feita a ambulantes os fiscais se "
            "limitarão a fornecer devidamente assinada, uma nota contendo a relação das "
@@ -224,7 +233,10 @@ def _apprehension() -> Lifecycle:
                      "apprehended_at", "depot_register_entry"),
            optional=("taxes_amount", "kilograms", "perishable"), agencies=FIELD_AGENCIES,
            guard=_low_value_category, deadline=appeal_deadline,
-           button="Nota simplificada"),
+           button="Nota simplificada",
+           # Art. 4º, §1º: "uma nota contendo a relação das mercadorias apreendidas", with the
+           # vendor's name (optional) after the goods.
+           document="nota_apreensao", asks_after=(("goods_list", "vendor_name"),)),
         tr("file_appeal", ("apprehended",), "appeal_pending", (A.OWNER, A.STAFF),
            "Art. 4º, §2º", ART_4_2, "Recorrer ao Prefeito",
            requires=("appeal_filed_at", "appeal_deadline", "appeal_grounds", *APPELLANT),

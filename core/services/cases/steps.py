@@ -6,33 +6,21 @@ and Art. 3º; the intimação, Art. 2º, §3º; the nota and the depot register 
 §1º and Art. 6º) is taken in the same transaction as its document: if the document cannot be
 produced (e.g. the bot's username is not known yet, so no owner link), the step is refused
 and the case stays as it was. Both faces (the inspector's form in the bot, the staff's case
-page in the panel) take steps through `take_step`."""
+page in the panel) take steps through `take_step`. Which document a step produces is the
+step's own declaration (Transition.document), issued by its kind's issuer
+(core.services.papers.kinds)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Mapping
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.services.papers import documents as docs
-from core.services.inspectors.day_notices import issue_affixed_notice
-from core.services.cases.transitions import TransitionResult, apply_transition
+from core.services.cases.transitions import TransitionResult, apply_transition, load_case
 from core.services.context import Core
+from core.services.papers.kinds import document_kind
 from core.storage.timeline import ActorRef
-
-#: The document each step produces (Dores Art. 4º, I (Anexo I); Art. 4º, II, a; Art. 6º, I, b;
-#: Dracena Art. 2º; Art. 2º, §3º (intimação); Art. 4º, §1º (nota); Art. 4º and Art. 6º (entry
-#: in the depot register)).
-DOCUMENT_AFTER: dict[str, Callable[..., Awaitable[docs.Issued]]] = {
-    "notify_owner": docs.issue_notification,
-    "affix_notice": issue_affixed_notice,
-    "depot_entry": docs.issue_removal_term,
-    "issue_auto": docs.issue_auto_infracao,
-    "issue_auto_absent": docs.issue_auto_infracao,
-    "serve_intimacao": docs.issue_intimacao,
-    "low_value_note": docs.issue_low_value_note,
-    "apprehend": docs.issue_apprehension,
-}
 
 
 @dataclass(frozen=True)
@@ -56,8 +44,14 @@ async def take_step(core: Core, ref: str | int, code: str, actor: ActorRef,
 
 async def document_for(core: Core, session: AsyncSession, code: str, protocol: str,
                        by: ActorRef) -> list[docs.Issued]:
-    """The document of step `code`, just taken in `session` (none for most steps);
-    InvalidInput (Portuguese) if it cannot be produced, which rolls the step back."""
-    if code not in DOCUMENT_AFTER:
+    """The document step `code` declares (Transition.document), just taken in `session`
+    (none for most steps); InvalidInput (Portuguese) if it cannot be produced, which rolls
+    the step back."""
+    case = await load_case(session, protocol)
+    t = core.law.tracks[case.track].transitions.get(code)
+    if t is None or not t.document:
         return []
-    return [await DOCUMENT_AFTER[code](core, protocol, by, session=session)]
+    kind = document_kind(core.law, t.document)
+    if kind is None:
+        raise ValueError(f"{case.track}: {code} issues unknown document {t.document}")
+    return [await kind.issue(core, protocol, by, session=session)]

@@ -18,7 +18,8 @@ A fiscal in the street has no printer, so the step records how the paper reached
   Art. 5º, allows for its auto: "fórmula impressa com os claros"): the inspector types the
   number written on it; the photo of the paper affixed is the record, and the system's copy
   is issued at the step with that same number and says so.
-Either way the photo of the notice affixed is asked right after the step (AFTER_STEP)."""
+Either way the photo of the notice affixed is asked right after the step (the step's
+Transition.photo_after)."""
 from __future__ import annotations
 
 import unicodedata

@@ -2,7 +2,7 @@
 printed, "afixada ... no vidro ou lataria do veículo", then photographed affixed).
 
 The inspector receives the printable notice first and is asked for its photo right after the
-step (core.services.inspectors.step_forms.AFTER_STEP, record_after_step). If the inspector leaves that
+step (the step's Transition.photo_after; core.services.inspectors.step_forms.record_after_step). If the inspector leaves that
 question unanswered:
 - from the first business day after the step, the inspector holding the case is reminded, on
   business days only and at most once a day (outbox dedupe key per case, step and day), with a
@@ -21,7 +21,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.formatting import fmt_date, local_date
 from core.services.context import Core
-from core.services.inspectors.step_forms import AFTER_STEP
 from core.services.inspectors.tasks import chat_of, current_task
 from core.storage import outbox
 from core.storage.models import Case, Event, Inspector
@@ -36,7 +35,7 @@ BUTTON = "📷 Enviar a foto"
 class MissingPhoto:
     case_id: int
     protocol: str
-    code: str  # the step whose document is photographed (AFTER_STEP)
+    code: str  # the step whose document is photographed (Transition.photo_after)
     fact: str
     article: str
     label: str  # Portuguese: what is missing ("foto da notificação afixada no objeto")
@@ -53,13 +52,18 @@ class NoticePhotoReport:
 
 async def missing_photos(core: Core, s: AsyncSession, protocols: list[str] | None = None
                          ) -> list[MissingPhoto]:
-    """Open cases whose AFTER_STEP photo was never recorded while the object is still on the
-    street, oldest step first (optionally only `protocols`)."""
+    """Open cases where a step's photo of its document (Transition.photo_after) was never
+    recorded while the object is still on the street, oldest step first (optionally only
+    `protocols`)."""
     on_street = sorted({code for lifecycle in core.law.tracks.values()
                         for code, state in lifecycle.states.items() if state.in_public_space})
+    steps = sorted({code for lifecycle in core.law.tracks.values()
+                    for code, t in lifecycle.transitions.items() if t.photo_after})
+    if not steps:
+        return []
     q = (select(Case, Event.seq, Event.action, Event.at).join(Event, Event.case_id == Case.id)
          .where(Case.is_open.is_(True), Case.state.in_(on_street),
-                Event.action.in_(sorted(AFTER_STEP)))
+                Event.action.in_(steps))
          .order_by(Event.at, Event.seq))
     if protocols is not None:
         q = q.where(Case.protocol.in_(protocols))
@@ -72,8 +76,8 @@ async def missing_photos(core: Core, s: AsyncSession, protocols: list[str] | Non
         if lifecycle is None or code not in lifecycle.transitions \
                 or not lifecycle.state(case.state).in_public_space:
             continue
-        fact = AFTER_STEP[code]
-        if ((case.details or {}).get("facts") or {}).get(fact):
+        fact = lifecycle.transitions[code].photo_after
+        if not fact or ((case.details or {}).get("facts") or {}).get(fact):
             continue
         task = await current_task(s, case.id)
         out.append(MissingPhoto(case.id, case.protocol, code, fact,

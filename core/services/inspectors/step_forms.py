@@ -3,14 +3,13 @@ in what shape, how a typed answer becomes a fact, and performing the step (with 
 document) once the inspector confirms.
 
 The questions come from the step itself (Transition.requires, with the lifecycle's Portuguese
-fact_labels); the few facts a guard reads without requiring them are added here with the
-article that asks for them:
+fact_labels; the object's facts it reviews, Transition.reviews; the optional facts it asks
+after one of its own, Transition.asks_after; the photos it asks after its document,
+Transition.photo_after); the few facts a guard reads without requiring them are added here
+with the article that asks for them:
 - Dracena Art. 2º, d and §2º: the offender signs the auto, or the agent declares the refusal
   ("a recusa será suprida pela declaração do autuante e de duas testemunhas"); the two
   witnesses sign (always, or only on refusal — setting witnesses_always_required).
-- Dores Art. 4º, I: the owner's contact (optional) beside name and CPF/CNPJ.
-- Dracena Art. 4º, §1º: the vendor's name (optional) on the low-value note; Art. 2º, §3º: the
-  address where the absent offender was served (optional) on the intimação.
 Photo fields of the removal (Art. 6º, I, a: "ser fotografado ou filmado") take videos too.
 Faces (the bot) only render the fields and hand the answers back.
 """
@@ -26,17 +25,18 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core.documents.data import MISSING_PARTS
 from core.formatting import TZ, fmt_cpf_cnpj, fmt_date, fmt_kilograms, fmt_money
 from core.identifiers import format_plate
+from core.lifecycle import Lifecycle
 from core.parsing import ParseError, parse_text, read_fact
 from core.services.inspectors import day_notices as affixed_notices
 from core.services.papers import documents as docs
 from core.services.cases.transitions import TransitionResult, apply_transition, case_facts, load_case
 from core.services.context import Core
 from core.services.papers.facts import (CHASSIS, COLOUR, MAKE, MODEL, PLATE_MUNICIPALITY,
-                                          PLATE_UF, RENAVAM, REVIEWED)
+                                          PLATE_UF, REVIEWED)
 from core.services.errors import InvalidInput
 from core.services.cases.evidence import EvidenceIn, attach
 from core.services.inspectors.accounts import actor_ref, require_inspector
-from core.services.cases.steps import DOCUMENT_AFTER, document_for
+from core.services.cases.steps import document_for
 from core.services.inspectors.task_list import case_card
 from core.services.inspectors.tasks import OFFERED, accept_task, current_task
 from core.storage.timeline import append_event
@@ -50,31 +50,12 @@ from core.facts import (BOOL, CHOICE, COLLECTED_AT, COUNT, CPF, CRITERIA, DATE, 
 NO_ODOMETER = "sem hodômetro"
 NO_MISSING_PARTS = "nenhum item faltante ou avariado"
 MAX_TEXT = 1000
-#: Labels of the facts this module adds (the lifecycles label the ones they require).
+#: Labels of the optional facts the steps ask beside their own (Transition.asks_after) and of
+#: the affixed paper (the lifecycles label the ones they require).
 EXTRA_LABELS = {"owner_contact": "contato do proprietário/responsável (telefone ou e-mail)",
                 "vendor_name": "nome do ambulante (se informado)",
                 "offender_address": "endereço em que o infrator foi intimado",
                 affixed_notices.PAPER_FACT: affixed_notices.PAPER_LABEL}
-
-#: Optional facts asked after a step's own (fact after which to ask, extra fact).
-EXTRA_AFTER = {("low_value_note", "goods_list"): "vendor_name",  # Dracena Art. 4º, §1º
-               ("serve_intimacao", "intimacao_date"): "offender_address"}  # Art. 2º, §3º
-
-
-#: The steps whose document describes the object (Dores Art. 4º, I and II, a: the
-#: notification's "características do veículo"; Art. 6º, I, b: the termo): before them the
-#: inspector confirms or corrects the citizen's make, model and colour, one box at a time, and
-#: may fill the boxes only he can (chassis, RENAVAM, the plate's municipality and UF); only
-#: these reviewed facts go on official paper (core.services.papers.facts), never the
-#: citizen's free description.
-REVIEW_STEPS = frozenset({"notify_owner", "affix_notice", "depot_entry"})
-
-
-#: Photos asked right after a step and its document, because they show the document itself:
-#: Dores Art. 4º, II, a — the notice (printed before going out, or a blank form filled by
-#: hand: core.services.inspectors.day_notices) affixed "no vidro ou lataria do veículo" is
-#: photographed there; the photo is the record of the paper affixed (record_after_step).
-AFTER_STEP = {"affix_notice": "notice_photo"}
 
 
 @dataclass(frozen=True)
@@ -118,6 +99,8 @@ class StepForm:
     track: str
     task_id: int
     task_status: str
+    #: The photos asked right after the step and its document (Transition.photo_after).
+    photo_after: str = ""
 
 
 @dataclass(frozen=True)
@@ -168,12 +151,11 @@ def fields_for(core: Core, track: str, code: str, protocol: str,
         out.append(FormField(fact, label, kind, required, options,
                              suggestion, video=fact in VIDEO_FACTS, buttons=buttons, **kw))
 
+    after = dict(t.asks_after)
     for fact in t.requires:
         add(fact)
-        if fact == "owner_document":
-            add("owner_contact", required=False)  # Art. 4º, I: "contato", optional
-        if (code, fact) in EXTRA_AFTER:
-            add(EXTRA_AFTER[(code, fact)], required=False)
+        if fact in after:  # e.g. Dores Art. 4º, I: the owner's contact, optional
+            add(after[fact], required=False)
     for fact in t.optional:  # e.g. Dracena Art. 7º: taxes, animals, kilograms
         if core.law.asks_fact(fact, category):  # animals for livestock, kg for goods
             add(fact, required=False)
@@ -209,13 +191,14 @@ async def step_form(core: Core, telegram_id: int, protocol: str, code: str) -> S
     async with core.db.read() as s:
         facts = case_facts(await load_case(s, card.protocol))
     fields = tuple(_collection_offer(f, facts) for f in fields)
-    if code in REVIEW_STEPS:
-        fields = (*_review_fields(core, card, facts), *fields)
+    t = core.law.tracks[track].transitions[code]
+    if t.reviews:
+        fields = (*_review_fields(core, card, facts, t.reviews), *fields)
     if code == affixed_notices.STEP:  # which paper was affixed (printed, or filled by hand)
         fields = _with_paper(fields, *await affixed_notices.paper_choice(
             core, telegram_id, card.protocol))
     return StepForm(card.protocol, code, action.label, action.article, fields,
-                    code in DOCUMENT_AFTER, track, card.task_id, card.task_status)
+                    bool(t.document), track, card.task_id, card.task_status, t.photo_after)
 
 
 def _collection_offer(f: FormField, facts: Mapping[str, Any]) -> FormField:
@@ -259,31 +242,31 @@ def _words(value: Any, limit: int = 60) -> str:
     return " ".join(str(value or "").split())[:limit]
 
 
-def _review_fields(core: Core, card: Any, facts: Mapping[str, Any]) -> tuple[FormField, ...]:
-    """The boxes of DADOS DO VEÍCULO not recorded yet on this case: make, model and colour
-    asked with the citizen's answers as suggestions (the free description is never offered:
-    only structured facts), the others (chassis, RENAVAM, the plate's municipality and UF) on
-    request; a piece of furniture or machinery: its description, on request."""
+def _review_fields(core: Core, card: Any, facts: Mapping[str, Any],
+                   reviews: tuple[str, ...]) -> tuple[FormField, ...]:
+    """The object's facts the step reviews (Transition.reviews: e.g. the boxes of DADOS DO
+    VEÍCULO, Dores Anexo I) not recorded yet on this case: make, model and colour asked with
+    the citizen's answers as suggestions (the free description is never offered: only
+    structured facts), the others (chassis, RENAVAM, the plate's municipality and UF — these
+    only for a category with a plate) on request; a piece of furniture or machinery: its
+    description, on request, unless already described. Only these reviewed facts go on
+    official paper (core.services.papers.facts), never the citizen's free description."""
     lifecycle = core.law.tracks[core.law.categories[card.category].track]
     category = core.law.categories[card.category]
-
-    def box(fact: str, suggestion: str = "", asked: bool = False) -> FormField:
-        return FormField(fact, lifecycle.label_fact(fact), TEXT, False,
-                         suggestion=suggestion or None, on_request=not asked)
-
-    if "vehicle" not in lifecycle.track:
-        return () if facts.get(REVIEWED) or facts.get("item_description") \
-            else (box(REVIEWED),)
     report = card.report or {}
     make_model = _words(report.get("make_model")).split(" ", 1)
     make, model = make_model[0], (make_model[1] if len(make_model) > 1 else "")
     colour = _words(report.get("colour"))
-    out = [box(MAKE, make, bool(make)), box(MODEL, model, bool(make)),
-           box(COLOUR, colour, bool(colour)),
-           box(CHASSIS, _words(card.chassis, 17)), box(RENAVAM)]
-    if category.has_plate:
-        out += [box(PLATE_MUNICIPALITY), box(PLATE_UF)]
-    return tuple(f for f in out if not facts.get(f.fact))
+    suggested = {MAKE: make, MODEL: model, COLOUR: colour, CHASSIS: _words(card.chassis, 17)}
+    asked = {MAKE: bool(make), MODEL: bool(make), COLOUR: bool(colour)}
+    plate_boxes = {PLATE_MUNICIPALITY, PLATE_UF}
+    described = facts.get("item_description")  # Dores Art. 5º, I: the piece's own description
+    return tuple(
+        FormField(fact, lifecycle.label_fact(fact), TEXT, False,
+                  suggestion=suggested.get(fact) or None, on_request=not asked.get(fact))
+        for fact in reviews
+        if not facts.get(fact) and not (fact in plate_boxes and not category.has_plate)
+        and not (fact == REVIEWED and described))
 
 
 UFS = frozenset("AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE "
@@ -392,12 +375,19 @@ async def perform_step(core: Core, telegram_id: int, protocol: str, code: str,
     return StepDone(result, core.law.tracks[form.track].state(result.state).label, issued)
 
 
+def photo_after(lifecycle: Lifecycle, code: str) -> str:
+    """The fact of the photos asked right after step `code` and its document
+    (Transition.photo_after), or "" when the step asks none."""
+    t = lifecycle.transitions.get(code)
+    return t.photo_after if t is not None else ""
+
+
 async def record_after_step(core: Core, telegram_id: int, protocol: str, code: str,
                             photos: list[str], media: Mapping[str, str] | None = None) -> None:
-    """The photos asked after step `code` (AFTER_STEP; Dores Art. 4º, II, a: the notice
-    affixed), kept as evidence and as the step's fact, by the inspector holding the case."""
-    fact = AFTER_STEP.get(code)
-    if fact is None:
+    """The photos asked after step `code` (Transition.photo_after; Dores Art. 4º, II, a: the
+    notice affixed), kept as evidence and as the step's fact, by the inspector holding the
+    case."""
+    if not any(photo_after(lc, code) for lc in core.law.tracks.values()):
         raise InvalidInput("Não há fotos a registrar depois deste passo.")
     if not photos:
         raise InvalidInput("Envie ao menos uma foto.")
@@ -405,6 +395,9 @@ async def record_after_step(core: Core, telegram_id: int, protocol: str, code: s
         inspector = await require_inspector(core, telegram_id, session=s)
         case = await load_case(s, protocol, for_update=True)
         lifecycle = core.law.tracks[case.track]
+        fact = photo_after(lifecycle, code)
+        if not fact:
+            raise InvalidInput("Não há fotos a registrar depois deste passo.")
         task = await current_task(s, case.id)
         if task is None or task.inspector_id != inspector.id:
             raise InvalidInput(f"O caso {case.protocol} não está com você. Nada foi alterado.")

@@ -53,18 +53,7 @@ class DocumentUnavailable(InvalidInput):
     """The step's legal document cannot be produced: the step is refused with it."""
 
 
-#: The step whose pending cases each edital publishes (Dores Art. 4º, II, b; Art. 6º, §1º;
-#: Art. 3º and Art. 8º; Dracena Art. 6º, §1º).
-EDITAL_STEPS = {D.EDITAL_NOTIFICACAO: "record_publication",
-                D.EDITAL_REMOCAO: "publish_removal_edital", D.EDITAL_LEILAO: "auction"}
-
-
 # -- shared pieces ----------------------------------------------------------------------------
-
-def edital_wordings(core: Core) -> dict[str, str]:
-    """The editais the law words itself (Law.editais), for EditalInfo.wordings."""
-    return {kind: w.intro for kind, w in core.law.editais.items()}
-
 
 def header(core: Core) -> D.CityHeader:
     """The city's header, with the office's contact (OFFICE_ADDRESS, OFFICE_PHONE,
@@ -170,10 +159,6 @@ def _basis(state: str, d: dict[str, Any] | None, now: datetime,
            recorded: Recorded | None) -> Recorded:
     """What keep() records for a re-issue: the same signer as the first issue, if any."""
     return Recorded(state, d, now, recorded.signer if recorded else None)
-
-
-def _now(core: Core) -> datetime:
-    return core.now().astimezone(TZ)
 
 
 # -- Dores: notification, termo (the affixed notice: core.services.inspectors.day_notices) ------------------------------------------------
@@ -409,62 +394,3 @@ async def issue_apprehension(core: Core, protocol: str, by: ActorRef, *,
                           pdfs.auto_infracao_pdf(data), "Art. 4º; Art. 6º",
                           basis=_basis(state, d, now, recorded))
 
-
-# -- editais ------------------------------------------------------------------------------------
-
-async def _edital_cases(core: Core, s: AsyncSession, kind: str) -> list[Case]:
-    if kind not in EDITAL_STEPS:
-        raise InvalidInput("Tipo de edital desconhecido.")
-    step = EDITAL_STEPS[kind]
-    states = {st for lc in core.law.tracks.values() if step in lc.transitions
-              for st in lc.transitions[step].sources}
-    cases = (await s.execute(select(Case).where(
-        Case.municipality == core.law.slug, Case.is_open.is_(True),
-        Case.state.in_(sorted(states))).order_by(Case.id))).scalars().all()
-    out = []
-    for c in cases:
-        t = core.law.tracks[c.track].transitions.get(step)
-        facts = case_facts(c)
-        if t is None or c.state not in t.sources:
-            continue
-        if kind == D.EDITAL_REMOCAO and (facts.get("edital_date") or await _owner_name(s, c)):
-            continue  # Art. 6º, §1º: only owners not identified, published once
-        out.append(c)
-    return out
-
-
-async def edital_entries(core: Core, kind: str) -> list[D.EditalEntry]:
-    """The cases waiting for edital `kind` ("notificacao", "remocao", "leilao"), with only
-    what the law requires (no owner, no reporter)."""
-    async with core.db.read() as s:
-        return [_entry(core, c) for c in await _edital_cases(core, s, kind)]
-
-
-def _entry(core: Core, c: Case) -> D.EditalEntry:
-    facts = case_facts(c)
-    removed = core.law.collected_at(facts)  # Art. 6º, §1º: "data do recolhimento"
-    dest = f"{facts['depot']}, {depot_address(core.settings)}" if facts.get("depot") else ""
-    if isinstance(removed, datetime) and removed.tzinfo is None:
-        removed = removed.replace(tzinfo=TZ)
-    return D.EditalEntry(format_case_code(c.case_code), object_data(core, c),
-                         c.address or f"{c.lat:.5f}, {c.lon:.5f}", dest,
-                         fmt_date(removed) if removed else "")
-
-
-async def issue_edital(core: Core, kind: str, by: ActorRef, number: str, signer_name: str,
-                       signer_role: str) -> Issued:
-    """The edital PDF for every case waiting for it; stored once, attached to each case."""
-    now = _now(core)
-    async with core.db.unit_of_work() as s:
-        cases = await _edital_cases(core, s, kind)
-        if not cases:
-            raise InvalidInput("Nenhum caso aguarda este edital.")
-        info = D.EditalInfo(header(core), number, fmt_date(now),
-                            f"{core.law.city}/{core.law.uf}", signer_name, signer_role, now,
-                            wordings=edital_wordings(core))
-        blob = pdfs.edital_pdf([_entry(core, c) for c in cases], kind, info)
-        filename = f"edital-{kind}-{number.replace('/', '-')}.pdf"
-        out: Issued = ("", filename, blob)
-        for c in cases:
-            out = await keep(core, s, c, by, f"edital_{kind}", filename, blob, None)
-        return out

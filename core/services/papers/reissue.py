@@ -5,46 +5,27 @@ again from what was recorded when the step issued it (core.services.papers.docum
 the state, the deadline and the moment: `basis`), signed by the same inspector. The facts
 are the case's; the deadline is the one the step started (Dores Art. 4º, I and II, a;
 Art. 6º, I, b; Dracena Art. 2º, Art. 2º, §3º, Art. 4º, §1º and Art. 6º), never recounted.
-The re-issue is recorded in the timeline like the first issue (staff-only).
+The re-issue is recorded in the timeline like the first issue (staff-only). What can be issued
+again, its name and its button are the document kinds' (core.services.papers.kinds).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Awaitable, Callable
+from typing import Any, Mapping
 
 from sqlalchemy import select
 
 from core.services.papers import documents as docs
-from core.services.inspectors.day_notices import issue_affixed_notice, reissue_prepared
+from core.services.inspectors.day_notices import reissue_prepared
 from core.services.cases.transitions import load_case
 from core.services.context import Core
 from core.services.papers.facts import Recorded
+from core.services.papers.kinds import DocumentKind, document_kinds
 from core.services.errors import InvalidInput
 from core.storage.models import Event
 from core.storage.timeline import ActorRef
 
-#: Each document a step issues, by the code keep() records ("document" of the event).
-ISSUERS: dict[str, Callable[..., Awaitable[docs.Issued]]] = {
-    "notificacao": docs.issue_notification,
-    "notificacao_afixada": issue_affixed_notice,
-    "termo_recolhimento": docs.issue_removal_term,
-    "auto_infracao": docs.issue_auto_infracao,
-    "intimacao": docs.issue_intimacao,
-    "nota_apreensao": docs.issue_low_value_note,
-    "registro_apreensao": docs.issue_apprehension,
-}
-LABELS = {"notificacao": "Notificação ao proprietário",
-          "notificacao_afixada": "Notificação afixada no objeto",
-          "termo_recolhimento": "Termo de recolhimento",
-          "auto_infracao": "Auto de infração", "intimacao": "Intimação",
-          "nota_apreensao": "Nota de apreensão",
-          "registro_apreensao": "Auto de infração e apreensão"}
-#: The document's name on the inspector's "emitir de novo" button: a few words for a phone.
-BUTTONS = {"notificacao": "Notificação", "notificacao_afixada": "Notificação afixada",
-           "termo_recolhimento": "Termo de recolhimento", "auto_infracao": "Auto de infração",
-           "intimacao": "Intimação", "nota_apreensao": "Nota de apreensão",
-           "registro_apreensao": "Auto infr. e apreensão"}  # the paper's name, abridged
 NOT_ISSUED = ("Este documento ainda não foi emitido neste caso: ele é emitido junto com o "
               "passo correspondente.")
 
@@ -54,17 +35,14 @@ class IssuedDocument:
     kind: str
     label: str  # Portuguese
     sha256: str  # of the latest issue
-
-    @property
-    def button(self) -> str:
-        return BUTTONS.get(self.kind, self.label)
+    button: str  # Portuguese: the document's name on a phone's button (DocumentKind.button)
 
 
-def _latest(events: list[Event]) -> dict[str, Event]:
+def _latest(events: list[Event], kinds: Mapping[str, DocumentKind]) -> dict[str, Event]:
     out: dict[str, Event] = {}
     for ev in events:
         kind = (ev.data or {}).get("document")
-        if ev.action == "document_issued" and kind in ISSUERS:
+        if ev.action == "document_issued" and kind in kinds:
             out[kind] = ev  # events in seq order: the last one wins
     return out
 
@@ -76,10 +54,12 @@ async def _events(s: Any, case_id: int) -> list[Event]:
 
 async def issued_documents(core: Core, ref: str) -> list[IssuedDocument]:
     """The legal documents issued on the case that can be issued again, in the order issued."""
+    kinds = document_kinds(core.law)
     async with core.db.read() as s:
         case = await load_case(s, ref)
-        latest = _latest(await _events(s, case.id))
-    return [IssuedDocument(k, LABELS[k], str(ev.data.get("sha256") or ""))
+        latest = _latest(await _events(s, case.id), kinds)
+    return [IssuedDocument(k, kinds[k].label, str(ev.data.get("sha256") or ""),
+                           kinds[k].button or kinds[k].label)
             for k, ev in sorted(latest.items(), key=lambda kv: kv[1].seq)]
 
 
@@ -97,13 +77,15 @@ def _recorded(ev: Event) -> Recorded | None:
 async def reissue(core: Core, ref: str, kind: str, by: ActorRef) -> docs.Issued:
     """Document `kind` of case `ref` again, as it was issued (InvalidInput, in Portuguese, if
     it was never issued on this case)."""
-    if kind not in ISSUERS:
+    kinds = document_kinds(core.law)
+    if kind not in kinds:
         raise InvalidInput("Documento desconhecido.")
     async with core.db.unit_of_work() as s:
         case = await load_case(s, ref, for_update=True)
-        ev = _latest(await _events(s, case.id)).get(kind)
+        ev = _latest(await _events(s, case.id), kinds).get(kind)
         if ev is None:
             raise InvalidInput(NOT_ISSUED)
         if ((ev.data or {}).get("basis") or {}).get("prepared"):  # printed before its step
             return await reissue_prepared(core, s, case, by, ev)
-        return await ISSUERS[kind](core, case.protocol, by, session=s, recorded=_recorded(ev))
+        return await kinds[kind].issue(core, case.protocol, by, session=s,
+                                       recorded=_recorded(ev))

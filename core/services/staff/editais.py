@@ -1,12 +1,15 @@
-"""The panel's editais for the Diário Oficial: which cases wait for which edital (by the
-lifecycle step that records its publication) and the edital's text and PDF, worded by the law
-where it words it (Law.editais). Reads only."""
+"""The editais for the Diário Oficial: which cases wait for which edital (by the lifecycle
+step that records its publication), the edital's text and PDF, worded by the law where it
+words it (Law.editais) — one builder for the panel's download and for an edital kept on its
+cases (issue_edital) — and the publication recorded on the cases it lists (publish_edital).
+No owner and no reporter on an edital: only what the law requires."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import date, datetime
 
 from sqlalchemy import and_, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.documents.data import CityHeader, EditalEntry, EditalInfo, ObjectData
 from core.documents.edital import edital_pdf, edital_text
@@ -16,10 +19,13 @@ from core.services.papers.facts import object_data
 from core.services.papers.placeholders import depot_address
 from core.services.cases.transitions import case_facts, load_case
 from core.services.context import Core
-from core.services.errors import InvalidInput
+from core.services.errors import USER_ERRORS, InvalidInput
+from core.services.papers.documents import Issued, keep
+from core.services.staff.accounts import StaffUserInfo, record_edital
 from core.services.staff.common import state_label, today, tz
 from core.services.staff.depot import collected_moments
 from core.storage.models import Case, CaseOwner
+from core.storage.timeline import ActorRef
 
 #: Lifecycle steps that publish an edital, by edital kind (see core.documents.edital).
 EDITAL_STEPS = {"notificacao": "record_publication", "notificacao_bens": "record_publication",
@@ -112,15 +118,12 @@ def _object(core: Core, c: Case) -> ObjectData:
     return object_data(core, c)
 
 
-async def edital_documents(core: Core, kind: str, protocols: list[str], number: str,
-                           signer_name: str, signer_role: str) -> tuple[str, bytes]:
-    """The edital for the chosen cases: (plain text to paste, PDF). No owner, no reporter."""
-    if kind not in EDITAL_STEPS:
-        raise InvalidInput("Tipo de edital desconhecido.")
-    async with core.db.read() as s:
-        cases = [await load_case(s, p) for p in protocols]
-        entered = await collected_moments(s, core, cases)
-    law = core.law
+async def _entries(core: Core, s: AsyncSession, kind: str, cases: list[Case]
+                   ) -> list[EditalEntry]:
+    """The edital's lines for `cases` (Dores Art. 4º, II, b: the vehicle's data and where it
+    is; Art. 6º, §1º: where it was and where it went; Art. 5º, III: the date and hour it was
+    collected)."""
+    entered = await collected_moments(s, core, cases)
     entries = []
     for c in cases:
         facts = case_facts(c)
@@ -133,9 +136,76 @@ async def edital_documents(core: Core, kind: str, protocols: list[str], number: 
                                                    depot_address(core.settings))
                                    if kind != "notificacao" else "",
                                    removed_on=removed_on))
-    info = EditalInfo(CityHeader(law.city, law.uf, law.title, law.slug), number or "____",
+    return entries
+
+
+def _info(core: Core, number: str, signer_name: str, signer_role: str) -> EditalInfo:
+    law = core.law
+    return EditalInfo(CityHeader(law.city, law.uf, law.title, law.slug), number or "____",
                       fmt_date(today(core)), f"{law.city}/{law.uf}", signer_name or "",
                       signer_role or "", core.now().astimezone(tz(core)).replace(tzinfo=None),
                       info=f"{depot_address(core.settings)}; {core.settings.depot_hours}",
                       wordings={k: w.intro for k, w in law.editais.items()})
+
+
+async def edital_documents(core: Core, kind: str, protocols: list[str], number: str,
+                           signer_name: str, signer_role: str) -> tuple[str, bytes]:
+    """The edital for the chosen cases: (plain text to paste, PDF). No owner, no reporter."""
+    if kind not in EDITAL_STEPS:
+        raise InvalidInput("Tipo de edital desconhecido.")
+    async with core.db.read() as s:
+        entries = await _entries(core, s, kind, [await load_case(s, p) for p in protocols])
+    info = _info(core, number, signer_name, signer_role)
     return edital_text(entries, kind, info), edital_pdf(entries, kind, info)
+
+
+async def edital_entries(core: Core, kind: str) -> list[EditalEntry]:
+    """The lines edital `kind` would print now: one per case waiting for it."""
+    protocols = [c.protocol for c in await edital_cases(core, kind)]
+    async with core.db.read() as s:
+        return await _entries(core, s, kind, [await load_case(s, p) for p in protocols])
+
+
+async def issue_edital(core: Core, kind: str, by: ActorRef, number: str, signer_name: str,
+                       signer_role: str) -> Issued:
+    """The edital PDF for every case waiting for it, stored once and kept on each case it
+    lists (a staff-only "document_issued" event, document "edital_<kind>")."""
+    protocols = [c.protocol for c in await edital_cases(core, kind)]
+    if not protocols:
+        raise InvalidInput("Nenhum caso aguarda este edital.")
+    async with core.db.unit_of_work() as s:
+        cases = [await load_case(s, p, for_update=True) for p in protocols]
+        blob = edital_pdf(await _entries(core, s, kind, cases), kind,
+                          _info(core, number, signer_name, signer_role))
+        filename = f"edital-{kind}-{number.replace('/', '-')}.pdf"
+        out: Issued = ("", filename, blob)
+        for c in cases:
+            out = await keep(core, s, c, by, f"edital_{kind}", filename, blob, None)
+        return out
+
+
+@dataclass
+class Publication:
+    """What publish_edital recorded: the protocols done, and each refused one with its
+    Portuguese reason ("2026-000001: ...")."""
+
+    done: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+
+
+async def publish_edital(core: Core, kind: str, protocols: list[str], published_on: date,
+                         reference: str, by: StaffUserInfo) -> Publication:
+    """Edital `kind` published in the Diário Oficial on `published_on` (edition and page in
+    `reference`), recorded on each case it listed (record_edital: the publication step, Dores
+    Art. 4º, II, b; Art. 5º, III; Art. 6º, §1º; or the auction edital's date, Dracena Art. 6º,
+    §1º). A case refused keeps its reason; the others are recorded."""
+    if not protocols:
+        raise InvalidInput("Marque os casos incluídos no edital publicado.")
+    out = Publication()
+    for p in protocols:
+        try:
+            await record_edital(core, p, kind, published_on, reference, by)
+            out.done.append(p)
+        except USER_ERRORS as exc:
+            out.refused.append(f"{p}: {exc.message}")
+    return out
