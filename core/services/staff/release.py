@@ -83,6 +83,9 @@ class ReleaseForm:
     payments: tuple[RecordedPayment, ...]
     paid: Decimal
     by_attorney_allowed: bool
+    #: The registration ticks that change this law's checklist for this object (Dores Art. 3º,
+    #: §3º, III, a and b: motor vehicles); the form asks only these.
+    asks: frozenset[str] = frozenset()
 
     @property
     def missing(self) -> Decimal:
@@ -152,10 +155,14 @@ async def release_form(core: Core, protocol: str,
         situation = situation or await stated_situation(s, case)
     stmt, err, estimates = await _statement(core, case, events)
     payments = tuple(payments_of(events))
+    base = core.law.release_checklist(case.category, ReleaseSituation())
+    asks = frozenset(f for f in ("sale_communicated", "unrecoverable")
+                     if core.law.release_checklist(case.category,
+                                                   ReleaseSituation(**{f: True})) != base)
     return ReleaseForm(step, situation,
                        tuple(core.law.release_checklist(case.category, situation)), stmt, err,
                        estimates, payments, sum((p.amount for p in payments), Decimal(0)),
-                       core.law.release_by_attorney)
+                       core.law.release_by_attorney, asks)
 
 
 def _collector(core: Core, inp: ReleaseIn) -> dict[str, Any]:
