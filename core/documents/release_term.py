@@ -41,6 +41,7 @@ class ReleaseTermData:
     law_name: str  # "Lei nº 3.043/2022"
     step_article: str  # the release step's article ("Art. 3º, §3º")
     obj: ObjectData
+    goods: str  # what was seized, as recorded ("" when the object's boxes describe it)
     depot: str  # name and address
     collector_name: str
     collector_document: str  # CPF or CNPJ, formatted
@@ -88,6 +89,8 @@ def _via(pdf: DocumentPDF, data: ReleaseTermData, via: str) -> None:
             pdf.labelled("OBJETO: ", data.obj.description, size)
     else:
         pdf.labelled("OBJETO: ", data.obj.short(), size)
+    if data.goods:
+        pdf.labelled("BENS DEVOLVIDOS: ", data.goods, size)
 
     pdf.section("QUEM RETIROU")
     pdf.labelled("NOME: ", data.collector_name, size)

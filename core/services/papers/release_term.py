@@ -20,7 +20,7 @@ from core.services.cases.transitions import case_facts, load_case
 from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.papers.documents import Issued, _unit, depot, header, keep
-from core.services.papers.facts import Recorded, object_data
+from core.services.papers.facts import Recorded, object_data, seized_items
 from core.storage.models import Event
 from core.storage.timeline import ActorRef
 
@@ -72,7 +72,7 @@ async def issue_release_term(core: Core, protocol: str, by: ActorRef, *,
             header=header(core), number=case.protocol,
             case_code=format_case_code(case.case_code), law_name=core.law.title,
             step_article=step.article if step else "",
-            obj=object_data(core, case), depot=_depot_line(core, facts.get("depot")),
+            obj=object_data(core, case), goods=_goods(facts), depot=_depot_line(core, facts.get("depot")),
             collector_name=who["name"], collector_document=fmt_cpf_cnpj(who["document"]),
             id_document=f"{who['id_kind']} nº {who['id_number']}",
             capacity=CAPACITY.get(who.get("capacity", ""), CAPACITY["owner"]),
@@ -90,6 +90,13 @@ async def issue_release_term(core: Core, protocol: str, by: ActorRef, *,
             generated_at=_local(ev.at))
         return await keep(core, s, case, by, KIND, f"termo-de-liberacao-{case.protocol}.pdf",
                           pdfs.release_term_pdf(data), step.article if step else None)
+
+
+def _goods(facts: dict) -> str:
+    """What was seized, as the agent recorded it (Dracena Art. 4º, §1º: the note's list;
+    Art. 6º: the depot register), "" when the object is described by its boxes alone."""
+    items = seized_items(facts.get("goods_list") or facts.get("goods_description"))
+    return "; ".join(i.description for i in items)
 
 
 def _depot_line(core: Core, name: object) -> str:
