@@ -1,5 +1,5 @@
-"""The release at the depot through the core services (Dores Art. 3º, §3º, I–III and Art. 9º;
-Dracena Art. 7º), on every engine: the checklist walked condition by condition, who collected
+"""The release at the depot through the core services (Dores Art. 3º, §3º, I–III, a staff step:
+Art. 9º, I gives the Secretaria "gerenciar a liberação"; Dracena Art. 7º), on every engine: the checklist walked condition by condition, who collected
 and with which document, the statement frozen with the payments, the case's final state, the
 Termo de liberação kept as evidence, the owner and the reporter told — and each refusal the
 law or the form makes, with nothing recorded."""
@@ -117,6 +117,20 @@ async def test_sale_communicated_and_not_transferred_is_refused_art_3_par_3_III_
                                                   sale_communicated=True, transferred=True),
                          CLERK)
     assert done.result.state == "released"
+
+
+async def test_unrecoverable_and_not_deregistered_is_refused_art_3_par_3_III_b(
+        core, photo, clock):
+    sub = await paid_depot_case(core, photo, clock)
+    with pytest.raises(InvalidInput) as refused:
+        await release(core, sub.protocol, form(DORES_CAR | {"deregistered"}, unrecoverable=True),
+                      CLERK)
+    assert "Art. 3º, §3º, III, b" in refused.value.message and "baixa" in refused.value.message
+    done = await release(core, sub.protocol, form(DORES_CAR | {"deregistered"},
+                                                  unrecoverable=True, deregistered=True), CLERK)
+    assert done.result.state == "released"
+    [record] = await events(core, "release_recorded")
+    assert record.data["situation"]["deregistered"] is True
 
 
 async def test_fees_not_fully_paid_are_refused_with_what_is_missing_art_3_par_3_II(
