@@ -215,3 +215,25 @@ async def test_dracena_retrieval_by_the_offender_art_7(make_core, photo, clock):
     assert done.result.state == "retrieved"
     text = pdf_text(done.document[2])
     assert "Multa" in text and "Lei nº 56, de 09/10/1951" in text
+
+
+async def test_furniture_is_released_without_the_vehicle_conditions_art_3_par_3(
+        core, photo, clock):
+    """A sofa in the depot: Art. 3º, §3º, I and II (III only for motor vehicles); no
+    registration ticks asked; released while its Diário Oficial term runs (Art. 5º, III)."""
+    from tests.integration.test_admin_fixtures import new_case, to_depot_furniture
+    sub = await new_case(core, photo, 1, category="large_furniture")
+    await to_depot_furniture(core, sub.protocol)
+    await official_tariffs(core)
+    shown = await release_form(core, sub.protocol)
+    assert shown.asks == frozenset()
+    assert [c.article for c in shown.conditions] == [
+        "Art. 5º, III; Art. 3º, §1º", "Art. 3º, §3º, I", "Art. 3º, §3º, II"]
+    if shown.statement.total:
+        await record_payment(core, sub.protocol,
+                             f"{shown.statement.total:.2f}".replace(".", ","), "01/12/2026",
+                             E2E, CLERK)
+    done = await release(core, sub.protocol,
+                         form({c.code for c in shown.conditions}), CLERK)
+    assert done.result.state == "released"
+    assert "sofá de 3 lugares" in pdf_text(done.document[2])
