@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from core.services.cases.transitions import load_case
 from core.services.errors import InvalidInput
-from core.services.owners import link_by_code
+from core.services.owners import link_by_code, set_owner_situation
 from core.services.staff.payment_records import record_payment
 from core.services.staff.release import ReleaseIn, release, release_form
 from core.storage.models import Event, Evidence
@@ -108,6 +108,11 @@ async def test_sale_communicated_and_not_transferred_is_refused_art_3_par_3_III_
                       CLERK)
     assert "Art. 3º, §3º, III, a" in refused.value.message
     assert "transferência" in refused.value.message
+    # what the owner said in the bot starts the form: the clerk sees the transfer condition
+    await set_owner_situation(core, OWNER, sub.case_code, sale_communicated=True)
+    shown = await release_form(core, sub.protocol)
+    assert shown.situation.sale_communicated and not shown.situation.transferred
+    assert "ownership_transferred" in {c.code for c in shown.conditions}
     # transferred: the condition joins the checklist and must be ticked too
     with pytest.raises(InvalidInput) as unticked:
         await release(core, sub.protocol, form(sale_communicated=True, transferred=True), CLERK)

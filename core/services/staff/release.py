@@ -118,13 +118,15 @@ async def _events(s: AsyncSession, case: Case) -> list[Event]:
                                  .order_by(Event.seq))).scalars().all())
 
 
-async def stated_situation(s: AsyncSession, case: Case) -> ReleaseSituation:
-    """What the linked owners said of the vehicle's registration in the bot (the form starts
-    from it; the clerk confirms it with the papers)."""
+async def stated_situation(core: Core, s: AsyncSession, case: Case) -> ReleaseSituation:
+    """What the linked owners said in the bot (an attorney comes; the vehicle's registration):
+    the form starts from it; the clerk confirms it with the papers."""
     rows = (await s.execute(select(OwnerLink.situation).where(OwnerLink.case_id == case.id))
             ).scalars().all()
-    flags = {f: any(bool((r or {}).get(f)) for r in rows) for f in SITUATION_FLAGS}
-    return ReleaseSituation(False, **flags)
+    flags = {f: any(bool((r or {}).get(f)) for r in rows)
+             for f in ("by_attorney", *SITUATION_FLAGS)}
+    flags["by_attorney"] = flags["by_attorney"] and core.law.release_by_attorney
+    return ReleaseSituation(**flags)
 
 
 async def _statement(core: Core, case: Case, events: list[Event]
@@ -152,7 +154,7 @@ async def release_form(core: Core, protocol: str,
         if step is None:
             return None
         events = await _events(s, case)
-        situation = situation or await stated_situation(s, case)
+        situation = situation or await stated_situation(core, s, case)
     stmt, err, estimates = await _statement(core, case, events)
     payments = tuple(payments_of(events))
     base = core.law.release_checklist(case.category, ReleaseSituation())
