@@ -17,6 +17,9 @@ from core.services.messaging.notifications import VIA_OWNER
 from core.services.inspectors.step_forms import EXTRA_LABELS as STEP_LABELS
 from core.services.papers.kinds import document_kinds
 from core.services.staff.case_pages import CaseDetail
+from core.formatting import fmt_cpf_cnpj
+from core.identifiers import mask_cpf
+from core.services.papers.release_term import CAPACITY, RECORD as RELEASE_RECORD
 from core.services.staff.payment_records import ACTION as PAYMENT_ACTION
 
 EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cidadão",
@@ -37,6 +40,7 @@ EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cid
                 "photo_redact": "Áreas da foto borradas à mão na cópia pública (LGPD)",
                 "lgpd_unlinked": "Dados pessoais do cidadão eliminados a pedido (LGPD)",
                 PAYMENT_ACTION: "Pagamento das taxas do pátio registrado",
+                RELEASE_RECORD: "Liberação registrada: quem retirou, valores e pagamentos",
                 RECOUNT_ACTION: RECOUNT_LABEL}
 
 
@@ -204,14 +208,36 @@ def fact_rows(core: Core, lc: Lifecycle, data: dict[str, Any]) -> list[tuple[str
 
 
 
+def release_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """The release record (core.services.staff.release) as the clerk reads it."""
+    who = data.get("collector") or {}
+    doc = str(who.get("document", ""))
+    # a person's CPF masked, as the owner's data on this page (the termo, in Documentos, has it)
+    doc = mask_cpf(doc) if len(doc) == 11 else fmt_cpf_cnpj(doc)
+    rows = [("Quem retirou", f"{who.get('name', '')}, CPF/CNPJ {doc}, "
+                             f"{who.get('id_kind', '')} nº {who.get('id_number', '')}"),
+            ("Na qualidade de", CAPACITY.get(who.get("capacity", ""), "—"))]
+    if who.get("power_of_attorney"):
+        rows.append(("Procuração", who["power_of_attorney"]))
+    rows.append(("Condições conferidas", "; ".join(f"{label} ({art})" for _c, label, art
+                                                   in data.get("conditions") or ())))
+    stmt = data.get("statement") or {}
+    rows += [(f"{ln['label']} ({ln['article']})", fmt_money(Decimal(ln["amount"])))
+             for ln in stmt.get("lines") or ()]
+    rows.append(("Total devido na liberação", fmt_money(Decimal(stmt.get("total") or 0))))
+    rows.append(("Total pago", fmt_money(Decimal(data.get("paid_total") or 0))))
+    return rows
+
+
 def present(core: Core, d: CaseDetail) -> CaseDetail:
     """Word `d` for the case page: each timeline entry's label and readable data, the case's
     facts as (label, text) rows, and each issued document's name."""
     lc = d.lifecycle
     for item in d.timeline:
+        release = not item.step and item.label == RELEASE_RECORD
         if not item.step:
             item.label = EVENT_LABELS.get(item.label, item.label)
-        item.rows = fact_rows(core, lc, item.data)
+        item.rows = release_rows(item.data) if release else fact_rows(core, lc, item.data)
     d.fact_rows = fact_rows(core, lc, {k: v for k, v in d.facts.items() if k != "category"})
     told = (d.case.details or {}).get("report") or {}
     d.report_rows = fact_rows(core, lc, {k: told.get(k) for k in REPORT_FACTS})

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from admin import views_release
 from admin import views_admin as a, views_auth as auth, views_cases as c, \
     views_delivery as d, views_export as x, views_intake, views_open311 as o, \
     views_indicators as ind, views_lgpd, views_public, views_publish as p, views_route
@@ -22,6 +23,7 @@ def setup(app: web.Application) -> None:
     r.add_post("/casos/{protocol}/acao/{code}", c.case_action)
     r.add_post("/casos/{protocol}/atribuir", c.assign)
     r.add_post("/casos/{protocol}/pagamento", c.record_payment)
+    r.add_post("/casos/{protocol}/liberar", views_release.release)
     r.add_post("/casos/{protocol}/documentos/{kind:[a-z_]{1,40}}", c.reissue_document)
     r.add_get("/evidencias/{sha:[0-9a-f]{64}}", c.evidence_file)
     r.add_get("/fiscais", a.inspectors_page)

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 from aiohttp import web
 
-from admin import params
+from admin import params, views_release
 from admin.files import file_response
 from admin.fact_text import present
 from admin.forms import fields_for, parse_fact
@@ -87,6 +87,8 @@ async def case_page(request: web.Request) -> web.Response:
     d = present(core, await pq.case_detail(core, request.match_info["protocol"]))
     forms = []
     for t in d.actions:
+        if t.code in core.law.release_steps:  # its own form: the release at the depot
+            continue
         needed = tuple(r for r in t.requires if r not in d.facts or r == "reason")
         if t.code == "auction":
             needed = t.requires
@@ -95,6 +97,7 @@ async def case_page(request: web.Request) -> web.Response:
     return render(request, "case.html", {
         "d": d, "c": d.case, "forms": forms, "can_assign": d.case.is_open,
         "inspectors": inspectors, "criteria": core.law.criteria,
+        "release": await views_release.release_panel(request, d.case.protocol),
         "tile_url": core.settings.map_tile_url,
         "reissuable": await reissue.issued_documents(core, d.case.protocol)})
 
@@ -120,6 +123,9 @@ async def case_action(request: web.Request) -> web.StreamResponse:
     if t is None or code not in allowed:
         raise InvalidInput("Esta ação não está disponível para servidores neste momento do "
                            "procedimento.")
+    if code in core.law.release_steps:  # Dores Art. 3º, §3º; Dracena Art. 7º: the checklist
+        raise InvalidInput("A liberação é registrada pelo formulário “Liberar” da página do "
+                           "caso: condição por condição, com quem retira e os pagamentos.")
     back = f"/casos/{d.case.protocol}"
     if code == "close_duplicate":
         await close_as_duplicate(core, d.case.protocol, str(form.get("duplicate_of", "")),

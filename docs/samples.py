@@ -45,7 +45,7 @@ SCENARIOS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
     "dracena_infraction_absent": ("dracena", "infraction", (
         ("auto-de-infracao", "auto_infracao"), ("intimacao", "intimacao"))),
     "dracena_street_vendor": ("dracena", "street_vendor_goods", (
-        ("nota-de-apreensao", "nota_apreensao"),)),
+        ("nota-de-apreensao", "nota_apreensao"), ("termo-de-liberacao", "termo_liberacao"))),
     "dracena_abandoned_thing": ("dracena", "abandoned_thing", (
         ("auto-de-apreensao", "registro_apreensao"),
         ("edital-leilao-dracena", "edital_leilao"))),
@@ -284,6 +284,29 @@ async def dracena_street_vendor(w: World, citizen) -> None:
     mark = w.bot.api.mark()
     await ana.fill_step("Nota simplificada", {"peso": "4,5"})
     w.out["nota-de-apreensao"] = await ana.document("nota-de-apreensao", since=mark)
+    w.out["termo-de-liberacao"] = await released(w, protocol)
+
+
+async def released(w: World, protocol: str) -> bytes:
+    """The city sets its current keeping value (Dracena Art. 7º, b), the clerk records the
+    vendor's PIX and releases the goods on the case page ("Liberar", Art. 7º): the Termo de
+    liberação as the panel serves it."""
+    from core.services.staff.release import release_form
+    await w.post("/tarifas", "/tarifas", {
+        "code": "goods_kg_day", "amount": "0,50", "valid_from": w.today(),
+        "article": "Art. 7º, b", "source": "Decreto municipal nº 10/2026"})
+    case = f"/casos/{protocol}"
+    total = (await release_form(w.core, protocol)).statement.total
+    await w.post(case, f"{case}/pagamento", {
+        "reference": "E00038166202612011200abcDEF12345", "paid_on": w.today(),
+        "amount": f"{total:.2f}".replace(".", ",")})
+    ticks = re.findall(r'name="(cond_[a-z_]+)"', await w.page(case))
+    await w.post(case, f"{case}/liberar", [*((t, "1") for t in ticks), (
+        "name", "Vendedor Ambulante da Silva"), ("document", "529.982.247-25"),
+        ("id_kind", "RG"), ("id_number", "12.345.678-9")])
+    link = re.search(r'<a href="(/evidencias/[0-9a-f]{64})">Termo de liberação</a>',
+                     await w.page(case)).group(1)
+    return await w.file(link)
 
 
 async def dracena_abandoned_thing(w: World, citizen) -> None:

@@ -5,9 +5,10 @@ from core.documents.auto_infracao import auto_infracao_pdf, intimacao_pdf, low_v
 from core.documents.edital import edital_pdf, edital_text
 from core.documents.notification import notification_pdf
 from core.documents.owner_summary import owner_summary_pdf
+from core.documents.release_term import release_term_pdf
 from core.documents.removal_term import removal_term_pdf
 
 __all__ = [
     "affixed_notice_pdf", "auto_infracao_pdf", "day_notices_pdf", "edital_pdf", "edital_text", "intimacao_pdf",
-    "low_value_note_pdf", "notification_pdf", "owner_summary_pdf", "removal_term_pdf",
+    "low_value_note_pdf", "notification_pdf", "owner_summary_pdf", "release_term_pdf", "removal_term_pdf",
 ]

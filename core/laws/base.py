@@ -250,6 +250,12 @@ class Law:
     # count as resolved by the owner, removed or auctioned.
     milestones: Mapping[str, frozenset[str]] = field(default_factory=dict)
     outcomes: Mapping[str, str] = field(default_factory=dict)
+    # The steps (transition codes) that hand the object back from the depot to who collects
+    # it, through the release form (core.services.staff.release): the law's checklist, who
+    # collected, the fees paid, the termo de liberação. Empty: the law has no such step.
+    release_steps: frozenset[str] = frozenset()
+    # Whether the law lets who collects be represented by an attorney (a procuração).
+    release_by_attorney: bool = False
 
     def terms_in_depot(self, category: str, facts: Mapping[str, Any]
                        ) -> tuple[DepotTerm, ...]:

@@ -65,10 +65,14 @@ def test_docs_samples_hold_each_generated_file_and_the_readme_its_previews():
 
 def test_one_scenario_runs_through_the_real_bot_and_panel(tmp_path):
     """The generator itself, on its shortest scenario (a street vendor's goods in Dracena,
-    Art. 4º, §1º): the note comes out of the bot's chat, dated by the generator's clock."""
+    Art. 4º, §1º): the note comes out of the bot's chat, dated by the generator's clock; the
+    goods released after the PIX (Art. 7º): the termo de liberação the panel serves."""
     written = generator.write(tmp_path, ["dracena_street_vendor"])
-    assert set(written) == {"nota-de-apreensao"}
+    assert set(written) == {"nota-de-apreensao", "termo-de-liberacao"}
     from pypdf import PdfReader
     text = " ".join((p.extract_text() or "")
                     for p in PdfReader(written["nota-de-apreensao"]).pages)
     assert "30/11/2026" in text and "Art. 4º" in text
+    termo = " ".join((p.extract_text() or "")
+                     for p in PdfReader(written["termo-de-liberacao"]).pages)
+    assert "TERMO DE LIBERAÇÃO" in termo and "Art. 7º" in termo and "30/11/2026" in termo

@@ -70,8 +70,8 @@ async def test_a_short_payment_is_recorded_with_the_difference_and_the_owner_tol
         flat = re.sub(r"\s+", " ", page.replace("&nbsp;", " ").replace("\xa0", " "))
         assert f"Pago R$ 400,00 em 28/12/2026 por PIX ({E2E})" in flat
         assert "Valor pago: R$ 400,00" in flat  # the timeline, in words
-        # the release step's "comprovante de pagamento das taxas" starts from it
-        assert f'name="fees_paid" value="PIX {E2E}, R$ 400,00 em 28/12/2026"' in flat
+        # the release form shows it against the total (Art. 3º, §3º, II)
+        assert "pagamentos registrados: <b>R$ 400,00</b> · falta pagar <b>R$ 40,00</b>" in flat
         assert "R$ 40,00 a menos que o total devido (R$ 440,00): falta pagar R$ 40,00" in flat
         again = await _post(staff, sub.protocol, reference=E2E, amount="40,00",
                             paid_on="28/12/2026")

@@ -54,7 +54,7 @@ async def test_every_paper_of_dores_prints_cleanly_with_the_recorded_facts(
     assert set(dores) == {"notificacao", "notificacao_afixada", "edital_notificacao",
                           "notificacao_publicada", "notificacao_bens", "termo", "termo_bens",
                           "edital_remocao", "edital_notificacao_bens", "resumo",
-                          "edital_leilao"}
+                          "edital_leilao", "termo_liberacao"}
     assert_clean(dores)
     vehicle_boxes(dores)
     matricula(dores)
@@ -102,7 +102,7 @@ async def test_every_paper_of_dracena_prints_cleanly_with_the_agents_matricula(
     papers = await dracena_papers(core, photo, clock)
     keep(papers, "dracena")
     assert set(papers) == {"auto_infracao", "intimacao", "nota_apreensao", "auto_apreensao",
-                           "resumo", "edital_leilao"}
+                           "resumo", "edital_leilao", "termo_liberacao"}
     assert_clean(papers)
     for name in ("auto_infracao", "intimacao", "nota_apreensao", "auto_apreensao"):
         assert "Matr. 3.210" in text_of(papers[name]), name

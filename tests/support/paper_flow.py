@@ -11,7 +11,11 @@ The citizen describes the car as "Fiat Uno Mille", "branco" and adds a free desc
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from sqlalchemy import update
+
+from core.laws.base import ReleaseSituation
 from core.services.cases.transitions import apply_transition
 from core.services.papers.documents import issue_notification
 from core.services.inspectors.accounts import bind_inspector, invite_inspector
@@ -21,6 +25,9 @@ from core.services.staff.editais import edital_documents
 from core.services.citizens.reports import ReportIn, submit_report
 from core.services.inspectors.step_forms import parse_answer, perform_step, step_form
 from core.services.cases.sweep import sweep_deadlines
+from core.services.staff.payment_records import record_payment
+from core.services.staff.release import ReleaseIn, release, release_form
+from core.storage.models import Tariff
 from core.storage.timeline import ActorRef
 
 STAFF = ActorRef("staff", "u1", "Maria (Secretaria)")
@@ -85,6 +92,24 @@ async def summary(core, protocol_code: str, bot: str) -> bytes:
     return await owner_summary_pdf(core, OWNER, protocol_code, bot_username=bot)
 
 
+async def released(core, protocol: str, **who: Any) -> bytes:
+    """The Termo de liberação (Dores Art. 3º, §3º; Dracena Art. 7º): the city confirmed its
+    tariffs, the owner paid the total by PIX, the clerk ticked every condition."""
+    async with core.db.unit_of_work() as s:
+        await s.execute(update(Tariff).values(created_by="admin"))
+    core.invalidate()
+    form = await release_form(core, protocol,
+                              ReleaseSituation(by_attorney=bool(who.get("by_attorney"))))
+    today = core.now().astimezone(ZoneInfo("America/Sao_Paulo")).strftime("%d/%m/%Y")
+    await record_payment(core, protocol, f"{form.statement.total:.2f}".replace(".", ","), today,
+                         "E00038166202612011200abcDEF12345", STAFF)
+    done = await release(core, protocol, ReleaseIn(
+        ticked=frozenset(c.code for c in form.conditions), **{
+            "name": "José da Silva", "document": "529.982.247-25", "id_kind": "CNH",
+            "id_number": "01234567890", **who}), STAFF)
+    return done.document[2]
+
+
 async def _case_code(core, protocol: str) -> str:
     from core.services.cases.transitions import load_case
     async with core.db.read() as s:
@@ -139,7 +164,11 @@ async def dores_papers(core, photo, clock) -> dict[str, bytes]:
     out["edital_remocao"] = await edital(core, "remocao", [unknown])
     out["edital_notificacao_bens"] = await edital(core, "notificacao_bens", [machine])
     out["resumo"] = await summary(core, await _case_code(core, known), "ViaLivreDoresBot")
-    clock.advance(days=70)  # Art. 3º: 60 days unclaimed
+    clock.advance(days=3)  # Sunday 20/12: the owner pays and an attorney collects the car
+    out["termo_liberacao"] = await released(
+        core, known, by_attorney=True, name="Ana Procuradora de Oliveira Santos",
+        attorney_ref="Cartório do 1º Ofício de Dores do Indaiá, livro 12, folha 34")
+    clock.advance(days=67)  # Art. 3º: 60 days unclaimed
     await sweep_deadlines(core)
     out["edital_leilao"] = await edital(core, "leilao", [unknown])
     return out
@@ -172,6 +201,7 @@ async def dracena_papers(core, photo, clock) -> dict[str, bytes]:
         "provision_violated": "Código de Posturas, art. 80", "note_signed": True,
         "apprehended_at": "01/12/2026 12:30", "depot_register_entry": "L1-044",
         "vendor_name": "Vendedor X"})
+    out["termo_liberacao"] = await released(core, vendor, name="Vendedor X da Silva")
     car = await report(core, photo, "abandoned_vehicle", 4, plate="abc1234",
                        make_model="VW Gol", colour="prata", description=CITIZEN_NOTE)
     out["auto_apreensao"] = await step(core, agent, car, "apprehend", {

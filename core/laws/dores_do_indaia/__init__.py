@@ -52,6 +52,13 @@ LAW = Law(
     depot_terms=depot_terms,
     milestones=_indicators.MILESTONES,  # the panel's indicators
     outcomes=_indicators.OUTCOMES,
+    # Art. 3º, §3º ("só poderá ser retirado, se preenchida as seguintes condições"), managed by
+    # the Secretaria de Administração, Planejamento e Finanças (Art. 9º, I: "gerenciar a
+    # liberação"): the staff's release step on both tracks.
+    release_steps=frozenset({"release"}),
+    # Art. 3º, §3º, I: "ou por procurador devidamente habilitado, por meio de procuração
+    # pública".
+    release_by_attorney=True,
 )
 
 __all__ = ["LAW", "assess"]

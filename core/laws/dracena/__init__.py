@@ -47,6 +47,10 @@ LAW = Law(
     record_name=terms.record_name,  # Art. 2º; Art. 4º, §1º; Art. 5º
     milestones=_indicators.MILESTONES,  # the panel's indicators
     outcomes=_indicators.OUTCOMES,
+    # Art. 7º: "poderão ser retirados pelos infratores, antes do leilão, desde que paguem [...]"
+    release_steps=frozenset({"retrieve"}),
+    # Art. 7º names "os infratores" only: no attorney (a procuração) is provided for.
+    release_by_attorney=False,
 )
 
 __all__ = ["LAW"]

@@ -19,6 +19,7 @@ from typing import Awaitable, Callable, Mapping
 from core.laws.base import Law
 from core.services.inspectors.day_notices import issue_affixed_notice
 from core.services.papers import documents as docs
+from core.services.papers import release_term
 
 Issuer = Callable[..., Awaitable[docs.Issued]]
 
@@ -47,6 +48,10 @@ SHARED: Mapping[str, DocumentKind] = {k.code: k for k in (
     # the paper's name, abridged on its button
     DocumentKind("registro_apreensao", "Auto de infração e apreensão", "Auto infr. e apreensão",
                  docs.issue_apprehension),
+    # Dores Art. 3º, §3º and Art. 9º, I; Dracena Art. 7º: issued by the depot's release
+    # (core.services.staff.release), not by an inspector's step
+    DocumentKind(release_term.KIND, release_term.LABEL, "Termo de liberação",
+                 release_term.issue_release_term),
 )}
 
 
