@@ -1,6 +1,6 @@
 """`python -m bot`: the Telegram bot, by long polling or (WEBHOOK_URL set) a webhook served
 by aiohttp. Without TELEGRAM_BOT_TOKEN it says what to set and exits with status 2, or, at a
-terminal, runs the local sandbox (bot.sandbox)."""
+terminal, runs the local sandbox (sandbox.terminal)."""
 from __future__ import annotations
 
 import asyncio
@@ -28,7 +28,7 @@ def main() -> int:
             return 2
         print("Iniciando o sandbox local (sem Telegram)…", file=sys.stderr)
         logging.getLogger().setLevel(logging.WARNING)  # keep the terminal chat readable
-        from bot.sandbox import main as sandbox
+        from sandbox.terminal import main as sandbox
         return sandbox()
     if settings.webhook_url and not settings.webhook_secret:
         print("Via Livre (bot): WEBHOOK_URL definido, mas WEBHOOK_SECRET está vazio. Defina um "

@@ -12,7 +12,7 @@ update ids make that redelivery harmless: it re-asks the pending question, never
 the step (bot/redelivery.py).
 
 `start_webhook` takes an already bound socket too (`sock=`), so a test or a sandbox can
-listen on a free port it chose itself (see bot.harness.BotHarness(webhook_secret=...)).
+listen on a free port it chose itself (see sandbox.harness.BotHarness(webhook_secret=...)).
 """
 from __future__ import annotations
 

@@ -5,8 +5,8 @@ the outbox), the Portuguese descriptions naming the configured city, and the loc
 that explains how to send a pin from home."""
 from __future__ import annotations
 
-from bot.harness import BotHarness
-from bot.standin.botapi import User
+from sandbox.harness import BotHarness
+from sandbox.standin.botapi import User
 from core.services.inspectors.accounts import inspector_for
 from core.services.inspectors.tasks import deactivate_inspector
 from core.storage.timeline import ActorRef

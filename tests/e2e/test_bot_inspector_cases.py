@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from core.identifiers import format_case_code
 from core.services.cases.transitions import apply_transition
 from core.services.cases.sweep import sweep_deadlines

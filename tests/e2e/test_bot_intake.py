@@ -10,7 +10,7 @@ import logging
 import pytest
 from aiohttp import ClientSession
 
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from bot.intake import Throttle
 from tests.integration.test_bot_support import MARIA, said
 from tests.support.core_fixtures import clock, core, make_core  # noqa: F401

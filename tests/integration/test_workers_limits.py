@@ -16,7 +16,7 @@ from bot.loops import LoopSettings, outbox_loop
 from bot.ratelimit import RateLimiter
 from bot.replies import send_or_queue
 from bot.sender import DeliveryState, sender_is_dead
-from bot.standin.botapi import SEND_METHODS, BotApiStandIn, User
+from sandbox.standin.botapi import SEND_METHODS, BotApiStandIn, User
 from core.laws import get_law
 from core.services.context import Core, utc_clock
 from core.services.messaging.send_limits import SendLimits

@@ -1,4 +1,4 @@
-"""The sandbox's terminal chat (bot.sandbox): what a phone would show of the bot's calls to the
+"""The sandbox's terminal chat (sandbox.terminal): what a phone would show of the bot's calls to the
 Bot API stand-in, and the typed lines turned into updates.
 
 Shown: every message the bot sends to the person at the terminal, numbered as Telegram
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from bot.harness import BotHarness
-from bot.standin.botapi import BotMessage, Button, Call, User
+from sandbox.harness import BotHarness
+from sandbox.standin.botapi import BotMessage, Button, Call, User
 from core.services.inspectors.accounts import inspector_for
 
 REPLY_TIMEOUT_S = 5.0   # how long to wait for the bot's first answer to an input

@@ -1,10 +1,10 @@
-"""`python -m bot.sandbox`: try the bot in the terminal, with no Telegram token.
+"""`python -m sandbox`: try the bot in the terminal, with no Telegram token.
 
-The real bot runs against the local stand-ins (bot.standin.botapi for the Bot API,
-bot.standin.nominatim for geocoding) through bot.harness.BotHarness, on the same DATA_DIR
+The real bot runs against the local stand-ins (sandbox.standin.botapi for the Bot API,
+sandbox.standin.nominatim for geocoding) through sandbox.harness.BotHarness, on the same DATA_DIR
 and database as `python -m admin` (an invite made there works here); it refuses a database
 a real bot has used. The person at the terminal is the citizen "Você" and can switch to an
-inspector or an owner (bot.sandbox_chat): each line typed goes to the bot as a message, and
+inspector or an owner (sandbox.chat): each line typed goes to the bot as a message, and
 what a phone would show is printed as it arrives.
 
 `run_sandbox(lines, out)` is the whole chat: `lines` is any (async) iterable of input lines,
@@ -19,9 +19,9 @@ import threading
 from pathlib import Path
 from typing import AsyncIterable, AsyncIterator, Callable, Iterable
 
-from bot.harness import BotHarness
-from bot.sandbox_chat import YOU, Chat, describe, generated_jpeg  # noqa: F401 (re-exported)
-from bot.standin.botapi import BotApiStandIn
+from sandbox.harness import BotHarness
+from sandbox.chat import YOU, Chat, describe, generated_jpeg  # noqa: F401 (re-exported)
+from sandbox.standin.botapi import BotApiStandIn
 from core.services.messaging import conversation
 from core.services.messaging.bot_identity import learnt_username
 from core.services.context import Core
@@ -46,7 +46,7 @@ Via Livre (sandbox): o banco de dados em {where} já é usado pelo bot real @{us
 O sandbox não roda sobre ele (entregaria ao Telegram de mentira as mensagens de pessoas
 reais). Use outro diretório para o sandbox e para o python -m admin, por exemplo:
   DATA_DIR=data-sandbox python -m admin invite-inspector --name "Fiscal Teste" --agency ...
-  DATA_DIR=data-sandbox python -m bot.sandbox"""
+  DATA_DIR=data-sandbox python -m sandbox"""
 
 
 def sandbox_settings(base: Settings | None = None) -> Settings:
