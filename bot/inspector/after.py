@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import secrets
 
+from bot import buttons
 from bot.downloads import guarded
 from bot.inspector import card, texts
 from bot.inspector.media import fetch_media, media_of
@@ -20,7 +21,7 @@ from core.services.inspectors.step_forms import AFTER_STEP, record_after_step
 
 
 def done_button(d: dict):
-    return inline([[(texts.DONE, f"insp:{d['id']}:afterdone")]])
+    return inline([[(texts.DONE, buttons.step_form(d["id"], "afterdone"))]])
 
 
 async def ask(turn: Turn, protocol: str, code: str, article: str) -> bool:

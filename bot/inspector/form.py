@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 from datetime import date
 
+from bot import buttons
 from bot.downloads import guarded
 from bot.inspector import after, card, texts
 from bot.inspector.media import fetch_media, media_of
@@ -30,8 +31,8 @@ TYPED = {"date", "datetime", "cpf", "odometer", "money", "names", "text", "goods
          "count", "weight"}
 
 
-def _b(d: dict, action: str) -> str:
-    return f"insp:{d['id']}:{action}"
+def _b(d: dict, action: str, value: object | None = None) -> str:
+    return buttons.step_form(d["id"], action, value)
 
 
 async def start(turn: Turn, protocol: str, code: str) -> None:
@@ -76,7 +77,7 @@ async def ask(turn: Turn, form: StepForm, d: dict, before: str = "") -> None:
 def _toggles(f: FormField, d: dict) -> list[list[tuple[str, str]]]:
     """One short button per sign or part (FormField.button), ticked or not."""
     ticked = set(d["facts"].get(f.fact) or ())
-    return [[(("✅ " if v in ticked else "⬜ ") + f.button(k), _b(d, f"tog:{k}"))]
+    return [[(("✅ " if v in ticked else "⬜ ") + f.button(k), _b(d, "tog", k))]
             for k, (v, _) in enumerate(f.options)]
 
 
@@ -103,7 +104,7 @@ def field_buttons(f: FormField, d: dict) -> tuple[str, list[list[tuple[str, str]
     elif f.kind == BOOL:
         rows = [[(texts.YES, _b(d, "yes")), (texts.NO, _b(d, "no"))]]
     elif f.kind == CHOICE:
-        rows = [[(f.button(k), _b(d, f"pick:{k}"))] for k in range(len(f.options))]
+        rows = [[(f.button(k), _b(d, "pick", k))] for k in range(len(f.options))]
     elif f.kind == DATETIME and f.now:
         rows = [[(texts.NOW, _b(d, "now"))]]
     elif f.kind == ODOMETER:
@@ -139,7 +140,7 @@ def fix_buttons(form: StepForm, d: dict) -> tuple[str, list[list[tuple[str, str]
     asked = _asked(form, d)
     text = "\n".join([texts.WHICH_FIX] + [f"{n}. {f.label}: {show_value(f, d['facts'][f.fact])}"
                                           for n, (_, f) in enumerate(asked, 1)])
-    buttons = [(texts.FIX_N.format(n=n), _b(d, f"redo:{k}")) for n, (k, _) in
+    buttons = [(texts.FIX_N.format(n=n), _b(d, "redo", k)) for n, (k, _) in
                enumerate(asked, 1)]
     rows = [buttons[i:i + 2] for i in range(0, len(buttons), 2)]
     return text[:4096], rows + [[(texts.CANCEL, _b(d, "cancel"))]]

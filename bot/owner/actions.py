@@ -11,6 +11,7 @@ from datetime import date, timedelta
 
 from telegram import InputFile
 
+from bot import buttons
 from bot.citizen.media import IMAGE_TYPES, Incoming, fetch
 from bot.downloads import guarded
 from bot.owner import proof, texts
@@ -240,7 +241,7 @@ def _code(args: list[str]) -> str:
 
 
 def _appeal_keyboard(code: str):
-    return inline([[(texts.SEND_APPEAL, f"owner:send:{code}")], CANCEL_ROW])
+    return inline([[(texts.SEND_APPEAL, buttons.owner("send", code))], CANCEL_ROW])
 
 
 BUTTONS = {"view": _view, "removed": _removed, "will_remove": _will_remove, "when": _when,
