@@ -5,16 +5,20 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot import attachments
 from bot.citizen import texts
-from bot.citizen.media import fetch, photo_of
 from bot.citizen.prompts import button, category_prompt
 from bot.citizen.states import CATEGORY, PHOTOS
-from bot.downloads import guarded
 from bot.router import Turn, inline, send_or_queue
 from core.services.cases.evidence import EvidenceIn
 from core.services.citizens.reports import MAX_PHOTOS
 
 log = logging.getLogger(__name__)
+
+#: The report takes photos (or images sent as files), never videos or stickers.
+PHOTOS_ONLY = attachments.Policy(not_taken=texts.NOT_IMAGE, video=texts.NO_VIDEO,
+                                 sticker=texts.NO_STICKER, nothing=texts.NEED_PHOTO,
+                                 too_big=texts.TOO_BIG)
 
 
 async def on_photo(turn: Turn, d: dict | None = None) -> None:
@@ -24,13 +28,13 @@ async def on_photo(turn: Turn, d: dict | None = None) -> None:
     msg = turn.message
     d = dict(turn.conv.draft) if d is None else d
     state = turn.conv.state if turn.conv.state in (PHOTOS, CATEGORY) else CATEGORY
-    item, refusal = photo_of(msg)
+    item, refusal = attachments.read(msg, PHOTOS_ONLY)
     if refusal is None and len(d["photos"]) >= MAX_PHOTOS:
         refusal = texts.PHOTO_MAX
     if refusal is None and any(p["unique_id"] == item.unique_id for p in d["photos"]):
         refusal = texts.PHOTO_SEEN
     if refusal is None:
-        sha, refusal = await guarded(fetch(turn.bot, turn.core, item))
+        sha, refusal = await attachments.fetch(turn.bot, turn.core, item, PHOTOS_ONLY)
     if refusal is not None:
         await turn.reply(refusal, inline([[("✅ Pronto", button(d, "done"))]])
                          if state == PHOTOS else None)

@@ -9,10 +9,9 @@ from __future__ import annotations
 import secrets
 from datetime import date
 
-from bot import buttons
-from bot.downloads import guarded
+from bot import attachments, buttons
 from bot.inspector import after, card, texts
-from bot.inspector.media import fetch_media, media_of
+from bot.inspector.media import policy
 from bot.inspector.states import FORM
 from bot.replies import send_document_or_queue
 from bot.router import Turn, inline
@@ -287,12 +286,12 @@ async def on_message(turn: Turn) -> None:
 async def _photo(turn: Turn, form: StepForm, d: dict, f: FormField) -> None:
     """A photo (or, where the law allows filming, a video) for field `f`; the MIME type of
     each file is kept in the draft ("media": {sha256: mime}) for the evidence record."""
-    item, refusal = media_of(turn.message, f.video)
+    item, refusal = attachments.read(turn.message, policy(f.video))
     have = list(d["facts"].get(f.fact) or [])
     if refusal is None and len(have) >= MAX_PHOTOS:
         refusal = texts.MAX_MEDIA
     if refusal is None:
-        sha, refusal = await guarded(fetch_media(turn.bot, turn.core, item))
+        sha, refusal = await attachments.fetch(turn.bot, turn.core, item, policy(f.video))
     if refusal is not None:
         await turn.reply(refusal, inline([[(texts.DONE, _b(d, "next"))]]))
         return
