@@ -96,11 +96,12 @@ class World:
 
     async def sweep(self) -> None:
         """One pass of the bot's sweep loop (lapses, then the inspectors' warnings)."""
+        from bot.state import state_of
         from core.services.cases.sweep import sweep_deadlines
         from core.services.inspectors.warnings import inspector_warnings
         await sweep_deadlines(self.core)
         await inspector_warnings(self.core)
-        self.bot.app.bot_data["outbox_wake"].set()
+        state_of(self.bot.app).outbox_wake.set()
         await asyncio.sleep(0.5)
 
     async def page(self, url: str) -> str:

@@ -10,6 +10,7 @@ from bot.citizen import texts
 from bot.citizen.prompts import button, category_prompt
 from bot.citizen.states import CATEGORY, PHOTOS
 from bot.router import Turn, inline, send_or_queue
+from bot.state import BotState
 from core.services.cases.evidence import EvidenceIn
 from core.services.citizens.reports import MAX_PHOTOS
 
@@ -45,28 +46,28 @@ async def on_photo(turn: Turn, d: dict | None = None) -> None:
     if msg.media_group_id:
         _ack_album_later(turn, msg.media_group_id)
     else:
-        await ack_photos(turn.bot, turn.context.bot_data, turn.chat_id, turn.core, state, d)
+        await ack_photos(turn.bot, turn.state, turn.chat_id, turn.core, state, d)
 
 
-async def ack_photos(bot, bot_data: dict, chat_id: int, core, state: str, d: dict) -> None:
+async def ack_photos(bot, out: BotState, chat_id: int, core, state: str, d: dict) -> None:
     n = len(d["photos"])
     if state == CATEGORY:  # photos before the category: ask it now
         question, markup = category_prompt(core.law, d)
-        await send_or_queue(bot, bot_data, chat_id,
+        await send_or_queue(bot, out, chat_id,
                             f"📷 {texts.photos_received(n)} para a sua denúncia. {question}",
                             markup)
         return
     more = (f"Pode enviar mais {MAX_PHOTOS - n} ou tocar em Pronto." if n < MAX_PHOTOS
             else "Esse é o máximo; toque em Pronto.")
-    await send_or_queue(bot, bot_data, chat_id, f"📷 {texts.photos_received(n)}. {more}",
+    await send_or_queue(bot, out, chat_id, f"📷 {texts.photos_received(n)}. {more}",
                         inline([[("✅ Pronto", button(d, "done"))]]))
 
 
 def _ack_album_later(turn: Turn, group: str) -> None:
     """One acknowledgement per album: an album's photos arrive as separate updates with no
     count, so the answer waits until none has arrived for `album_delay_s`."""
-    bd = turn.context.bot_data
-    timers: dict = bd.setdefault("album_timers", {})
+    st = turn.state
+    timers = st.album_timers
     key = (turn.user_id, group)
     if (old := timers.get(key)) is not None:
         old.cancel()
@@ -74,11 +75,11 @@ def _ack_album_later(turn: Turn, group: str) -> None:
 
     async def later() -> None:
         try:
-            await asyncio.sleep(bd["album_delay_s"])
+            await asyncio.sleep(st.album_delay_s)
             from core.services.messaging.conversation import load
             conv = await load(core, user)
             if conv.state in (PHOTOS, CATEGORY):
-                await ack_photos(bot, bd, chat, core, conv.state, conv.draft)
+                await ack_photos(bot, st, chat, core, conv.state, conv.draft)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -25,5 +25,5 @@ async def day_notices(turn: Turn) -> None:
     rows = [[(f"Abrir {n.protocol}", buttons.case_open(n.protocol))] for n in day.notices]
     await turn.reply("\n".join(lines)[:4096], inline(rows))
     await send_document_or_queue(
-        turn.bot, turn.context.bot_data, turn.chat_id, day.sha256, day.filename,
+        turn.bot, turn.state, turn.chat_id, day.sha256, day.filename,
         texts.DAY_NOTICES_CAPTION.format(day=when, n=len(day.notices)), day.blob)

@@ -329,7 +329,7 @@ async def _perform(turn: Turn, form: StepForm, d: dict) -> None:
     await turn.reply("\n".join(lines))
     for sha, filename, blob in done.documents:  # queued if Telegram fails at this moment
         await send_document_or_queue(
-            turn.bot, turn.context.bot_data, turn.chat_id, sha, filename,
+            turn.bot, turn.state, turn.chat_id, sha, filename,
             texts.DOCUMENT_CAPTION.format(name=filename, protocol=form.protocol), blob)
     if await after.ask(turn, form.protocol, form.code, form.article):
         return  # the printed notice first, then its photo affixed (Art. 4º, II, a)
