@@ -10,7 +10,7 @@ and adds its commands, button domains, deep-link prefixes and conversation state
                      resume=ask_again)                   # its question, for a redelivery
         router.deep_link("own_", on_owner_link)          # /start own_<code>
 
-The dispatcher (bot/app.py) builds a `Turn` per update: the update, the user's durable
+The dispatcher (bot/dispatch.py) builds a `Turn` per update: the update, the user's durable
 conversation (core.services.messaging.conversation) and helpers that write the next state in the same
 transaction as the step's effect and the update's idempotency mark.
 """

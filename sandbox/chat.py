@@ -187,8 +187,12 @@ class Chat:
                 continue
             name = Path(str(doc.get("file_name") or "documento")).name
             path = self.documents / f"{message.get('message_id')}-{name}"
-            self.documents.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(self.h.api.file_bytes(doc["file_id"]))
+            try:
+                self.documents.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(self.h.api.file_bytes(doc["file_id"]))
+            except (KeyError, OSError) as exc:
+                out.append(f"     (não consegui salvar o arquivo em {path}: {exc})")
+                continue
             out.append(f"     (salvo em {path})")
         return out
 

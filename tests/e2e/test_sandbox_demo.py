@@ -86,3 +86,21 @@ async def test_the_demo_clock_moves_forward_in_the_chat_and_from_the_command_lin
 def test_clock_steps_in_days_hours_and_minutes():
     assert parse_step("+3d") == timedelta(days=3) and parse_step("12h") == timedelta(hours=12)
     assert parse_step("+30m") == timedelta(minutes=30) and parse_step("2") == timedelta(days=2)
+
+
+def test_a_document_the_bot_sends_is_written_where_the_sandbox_said(tmp_path):
+    from types import SimpleNamespace
+
+    from sandbox.chat import Chat
+    from sandbox.standin.botapi import Call
+
+    pdf = b"%PDF-1.4 resumo"
+    api = SimpleNamespace(file_bytes={"BQAC1": pdf}.__getitem__)  # the stand-in's kept upload
+    chat = Chat(SimpleNamespace(api=api), lambda line: None, documents=tmp_path / "documentos")
+    call = Call("sendDocument", {"chat_id": 7_000_003}, {}, 0.0, result={
+        "message_id": 12, "document": {"file_id": "BQAC1", "file_name": "resumo-abc.pdf"}})
+    assert chat._keep(call) == [f"     (salvo em {tmp_path / 'documentos' / '12-resumo-abc.pdf'})"]
+    assert (tmp_path / "documentos" / "12-resumo-abc.pdf").read_bytes() == pdf
+    lost = Call("sendDocument", {"chat_id": 7_000_003}, {}, 0.0, result={
+        "message_id": 13, "document": {"file_id": "gone", "file_name": "x.pdf"}})
+    assert "não consegui salvar" in chat._keep(lost)[0]  # said, and the chat goes on
