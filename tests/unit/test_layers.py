@@ -67,6 +67,13 @@ def test_the_core_never_imports_a_face():
     assert found == []
 
 
+def test_the_product_never_imports_the_sandbox():
+    """core/, bot/ and admin/ ship in the wheel; sandbox/ (stand-ins, harness) does not."""
+    found = [f"{p.relative_to(ROOT)} imports {m}" for top in ("core", *FACES) for p in _files(top)
+             for m in sorted(_imports(p)) if m.split(".")[0] == "sandbox"]
+    assert found == []
+
+
 def _graph() -> dict[str, set[str]]:
     modules = {_module(p): p for p in _files("core")}
     return {m: {i for i in _imports(p) if i in modules and i != m}
