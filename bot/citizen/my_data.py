@@ -33,7 +33,8 @@ async def on_button(turn: Turn) -> None:
         await turn.answer()
         text = await my_data.preview_deletion(turn.core, turn.user_id)
         await turn.reply(text + "\n\nConfirma a eliminação?",
-                         inline([[(CONFIRM, buttons.my_data("yes")), (KEEP, buttons.my_data("no"))]]))
+                         inline([[(CONFIRM, buttons.my_data("yes")),
+                                   (KEEP, buttons.my_data("no"))]]))
     elif action == "yes":
         await turn.answer("Pedido registrado.")
         answer = await my_data.delete_my_data(turn.core, turn.user_id)
