@@ -14,10 +14,14 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The panel (python -m admin) beside the bot (python -m bot); Ctrl-C stops both.
+# The panel (python -m admin) beside the bot: the real one (python -m bot) when the settings
+# (environment or .env) hold TELEGRAM_BOT_TOKEN, otherwise the local sandbox (python -m sandbox:
+# the bot against stand-ins, in the terminal, with a demo panel account). Ctrl-C stops both.
+HAS_TOKEN := from core.settings import Settings; raise SystemExit(not Settings().telegram_bot_token.strip())
 run: $(STAMP)
 	@$(PY) -m core.migrate
-	@$(PY) -m admin & panel=$$!; trap 'kill $$panel 2>/dev/null' EXIT INT TERM; $(PY) -m bot
+	@if $(PY) -c '$(HAS_TOKEN)'; then face=bot; else face=sandbox; fi; \
+	$(PY) -m admin & panel=$$!; trap 'kill $$panel 2>/dev/null' EXIT INT TERM; $(PY) -m $$face
 
 # Two runs: the suite on TEST_JOBS pytest-xdist workers (mostly I/O and subprocess waits, so
 # more workers than the 2 cores pay), then the tests marked `serial` (SIGKILL, fault figures,

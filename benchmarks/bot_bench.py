@@ -24,9 +24,9 @@ from telegram import Update
 from telegram.ext import ApplicationBuilder, ContextTypes, MessageHandler, filters
 
 from bot.fairness import FairUpdates
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from bot.loops import LoopSettings
-from bot.standin.botapi import BotApiStandIn, User
+from sandbox.standin.botapi import BotApiStandIn, User
 from core.services.context import Core
 from core.settings import Settings
 

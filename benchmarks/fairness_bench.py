@@ -18,8 +18,8 @@ from pathlib import Path
 
 from benchmarks.bot_bench import _citizen, _pct
 from bot.flood import FloodLimit
-from bot.harness import BotHarness
-from bot.standin.botapi import User
+from sandbox.harness import BotHarness
+from sandbox.standin.botapi import User
 from core.services.context import Core
 from core.settings import Settings
 

@@ -136,7 +136,7 @@ async def bench_sqlite(n: int) -> dict:
 
 
 async def bench_postgresql(admin_url: str, n: int) -> dict:
-    from bot.standin.cluster import drop_database, fresh_database
+    from sandbox.standin.cluster import drop_database, fresh_database
     now = datetime.now(timezone.utc)
     url = await fresh_database(admin_url)
     try:

@@ -56,7 +56,7 @@ from core.storage.db import Database, migrate
 from core.storage.evidence import EvidenceStore
 from core.storage.geo import cell_of
 from core.storage.queries import due_cases, nearby_open_cases
-from bot.standin.cluster import drop_database, fresh_database
+from sandbox.standin.cluster import drop_database, fresh_database
 from benchmarks.pg import database_url, reachable
 
 MUNICIPALITY = "dores-do-indaia"

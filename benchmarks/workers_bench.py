@@ -1,5 +1,5 @@
 """Bot workers on PostgreSQL (issue 15, part 6): 1 and then 3 real `python -m bot` workers in
-webhook mode on one PostgreSQL database, behind a small round-robin balancer (bot.standin.cluster),
+webhook mode on one PostgreSQL database, behind a small round-robin balancer (sandbox.standin.cluster),
 driven through the Bot API stand-in by citizens completing reports at once. Prints the
 updates/s of each, their ratio and the machine's cores, then what must hold whatever the
 machine: no update lost (every delivered update id is marked processed) nor processed twice
@@ -24,9 +24,9 @@ from pathlib import Path
 from sqlalchemy import text
 
 from benchmarks.bot_bench import CENTRE, _citizen
-from bot.standin.cluster import Cluster, drop_database, fresh_database
-from bot.standin.botapi import BotApiStandIn, User
-from bot.standin.nominatim import NominatimStandIn, default_gazetteer
+from sandbox.standin.cluster import Cluster, drop_database, fresh_database
+from sandbox.standin.botapi import BotApiStandIn, User
+from sandbox.standin.nominatim import NominatimStandIn, default_gazetteer
 from benchmarks.pg import database_url, reachable
 from core.storage.db import create_engine
 

@@ -1,10 +1,13 @@
 """`python -m bot`: the Telegram bot, by long polling or (WEBHOOK_URL set) a webhook served
 by aiohttp. Without TELEGRAM_BOT_TOKEN it says what to set and exits with status 2, or, at a
-terminal, runs the local sandbox (bot.sandbox)."""
+terminal in a checkout that has it, hands over to the local sandbox (`python -m sandbox`, run as
+its own program: the product never imports the sandbox package, which the wheel leaves out)."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
+import os
 import sys
 
 from core.settings import Settings
@@ -24,12 +27,10 @@ def main() -> int:
     settings = Settings()
     if not settings.telegram_bot_token.strip():
         print(NO_TOKEN, file=sys.stderr)
-        if not sys.stdin.isatty():
+        if not sys.stdin.isatty() or importlib.util.find_spec("sandbox") is None:
             return 2
-        print("Iniciando o sandbox local (sem Telegram)…", file=sys.stderr)
-        logging.getLogger().setLevel(logging.WARNING)  # keep the terminal chat readable
-        from bot.sandbox import main as sandbox
-        return sandbox()
+        print("Iniciando o sandbox local (sem Telegram)…", file=sys.stderr, flush=True)
+        os.execv(sys.executable, [sys.executable, "-m", "sandbox"])
     if settings.webhook_url and not settings.webhook_secret:
         print("Via Livre (bot): WEBHOOK_URL definido, mas WEBHOOK_SECRET está vazio. Defina um "
               "segredo (letras, dígitos, _ e -) para conferir cada chamada do webhook.",

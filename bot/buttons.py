@@ -1,7 +1,9 @@
-"""Intents → Telegram buttons. Core services say what a button does ({"intent": "task.accept",
-"task": 42}, an outbox payload's button or an owner view's action); the bot alone knows the
-callback_data format the router reads back ("task:accept:42", see bot/router.py and each
-face's handlers). Telegram limits callback_data to 64 bytes."""
+"""Intents → Telegram buttons, and the only writer of callback data. Core services say what a
+button does ({"intent": "task.accept", "task": 42}, an outbox payload's button or an owner
+view's action); the bot's own keyboards call the functions below (report, step_form, owner…).
+Only this module knows the callback_data format the router reads back ("task:accept:42", see
+bot/router.py and each face's handlers); tests/unit/test_bot_buttons.py fails if callback
+data is written anywhere else in bot/. Telegram limits callback_data to 64 bytes."""
 from __future__ import annotations
 
 from dataclasses import asdict, is_dataclass
@@ -17,20 +19,74 @@ SITUATION_CODES = {"by_attorney": "attorney", "sale_communicated": "sold",
                    "unrecoverable": "unrecoverable"}
 SITUATION_FLAGS = {code: flag for flag, code in SITUATION_CODES.items()}
 
+# -- the one writer of callback data: every button of the bot gets its data here -----------
+
+def _data(*parts: object) -> str:
+    data = ":".join(str(p) for p in parts)
+    if len(data.encode()) > MAX_CALLBACK_BYTES:
+        raise ValueError(f"callback_data over {MAX_CALLBACK_BYTES} bytes: {data!r}")
+    return data
+
+
+def task(action: str, task_id: int | str) -> str:
+    """An inspector's task: accept, refuse or open it ("task:<action>:<task id>")."""
+    return _data("task", action, task_id)
+
+
+def case_open(protocol: str) -> str:
+    """Open a case's card for its inspector ("case:open:<protocol>")."""
+    return _data("case", "open", protocol)
+
+
+def case_step(action: str, protocol: str, code: str) -> str:
+    """On an inspector's case card: do a step, send the photo of a notice, issue a document
+    again ("insp:<do|photo|again>:<protocol>:<step or document kind>")."""
+    return _data("insp", action, protocol, code)
+
+
+def step_form(draft_id: int | str, action: str, value: object | None = None) -> str:
+    """A button of the inspector's step form ("insp:<draft id>:<action>[:<value>]")."""
+    return _data("insp", draft_id, action, *(() if value is None else (value,)))
+
+
+def report(draft_id: int | str, action: str, value: object | None = None) -> str:
+    """A button of the citizen's report ("rep:<draft id>:<action>[:<value>]")."""
+    return _data("rep", draft_id, action, *(() if value is None else (value,)))
+
+
+def notifications(protocol: str, on: bool) -> str:
+    """The citizen's switch for one case's notices ("notif:<on|off>:<protocol>")."""
+    return _data("notif", "on" if on else "off", protocol)
+
+
+def unsubscribe(protocol: str) -> str:
+    return _data("unsub", protocol)
+
+
+def my_data(action: str) -> str:
+    """The citizen's erasure request (LGPD art. 18, VI): "lgpd:<ask|yes|no>"."""
+    return _data("lgpd", action)
+
+
+def owner(action: str, *values: object) -> str:
+    """A button of the owner's flow ("owner:<action>[:<value>…]", the case code last)."""
+    return _data("owner", action, *values)
+
+
 _FORMATS: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "task.accept": lambda b: f"task:accept:{b['task']}",
-    "task.refuse": lambda b: f"task:refuse:{b['task']}",
-    "task.open": lambda b: f"task:open:{b['task']}",
-    "case.open": lambda b: f"case:open:{b['case']}",
-    "notice.photo": lambda b: f"insp:photo:{b['case']}:{b['step']}",
-    "case.unsubscribe": lambda b: f"unsub:{b['case']}",
-    "owner.view": lambda b: f"owner:view:{b['case']}",
-    "owner.removed": lambda b: f"owner:removed:{b['case']}",
-    "owner.will_remove": lambda b: f"owner:will_remove:{b['case']}",
-    "owner.situation": lambda b: f"owner:sit:{SITUATION_CODES[b['flag']]}:{b['case']}",
-    "owner.appeal": lambda b: f"owner:appeal:{b['case']}",
-    "owner.pdf": lambda b: f"owner:pdf:{b['case']}",
-    "owner.withdraw": lambda b: f"owner:undo:{b['case']}",
+    "task.accept": lambda b: task("accept", b["task"]),
+    "task.refuse": lambda b: task("refuse", b["task"]),
+    "task.open": lambda b: task("open", b["task"]),
+    "case.open": lambda b: case_open(b["case"]),
+    "notice.photo": lambda b: case_step("photo", b["case"], b["step"]),
+    "case.unsubscribe": lambda b: unsubscribe(b["case"]),
+    "owner.view": lambda b: owner("view", b["case"]),
+    "owner.removed": lambda b: owner("removed", b["case"]),
+    "owner.will_remove": lambda b: owner("will_remove", b["case"]),
+    "owner.situation": lambda b: owner("sit", SITUATION_CODES[b["flag"]], b["case"]),
+    "owner.appeal": lambda b: owner("appeal", b["case"]),
+    "owner.pdf": lambda b: owner("pdf", b["case"]),
+    "owner.withdraw": lambda b: owner("undo", b["case"]),
 }
 
 
@@ -44,10 +100,7 @@ def callback_data(button: Any) -> str:
     b = _fields(button)
     if b.get("callback_data"):
         return b["callback_data"]
-    data = _FORMATS[b["intent"]](b)
-    if len(data.encode()) > MAX_CALLBACK_BYTES:
-        raise ValueError(f"callback_data over {MAX_CALLBACK_BYTES} bytes: {data!r}")
-    return data
+    return _FORMATS[b["intent"]](b)
 
 
 def button(b: Any, text: str | None = None) -> InlineKeyboardButton:

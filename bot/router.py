@@ -10,7 +10,7 @@ and adds its commands, button domains, deep-link prefixes and conversation state
                      resume=ask_again)                   # its question, for a redelivery
         router.deep_link("own_", on_owner_link)          # /start own_<code>
 
-The dispatcher (bot/app.py) builds a `Turn` per update: the update, the user's durable
+The dispatcher (bot/dispatch.py) builds a `Turn` per update: the update, the user's durable
 conversation (core.services.messaging.conversation) and helpers that write the next state in the same
 transaction as the step's effect and the update's idempotency mark.
 """
@@ -28,6 +28,7 @@ from telegram import (BotCommand, InlineKeyboardButton, InlineKeyboardMarkup, Ke
 from telegram.ext import ContextTypes
 
 from bot.replies import edit_or_send, send_or_queue
+from bot.state import BotState, state_of
 from core.services.messaging import conversation
 from core.services.context import Core
 from core.services.messaging.conversation import Conversation
@@ -164,7 +165,7 @@ class Turn:
     async def reply(self, text: str, markup: Any = None) -> Message | None:
         """Send now, or (Telegram failing at this moment) queue durably in the outbox: the
         answer is never lost (bot/replies.py). None when queued."""
-        return await send_or_queue(self.bot, self.context.bot_data, self.chat_id, text, markup)
+        return await send_or_queue(self.bot, self.state, self.chat_id, text, markup)
 
     async def edit(self, text: str, markup: Any = None) -> None:
         """Redraw the pressed button's message; a new message when it cannot be reached, and
@@ -173,7 +174,7 @@ class Turn:
         if msg is None:
             await self.reply(text, markup)
             return
-        await edit_or_send(self.bot, self.context.bot_data, self.chat_id, msg.message_id, text,
+        await edit_or_send(self.bot, self.state, self.chat_id, msg.message_id, text,
                            markup)
 
     async def answer(self, text: str | None = None, alert: bool = False) -> None:
@@ -200,9 +201,14 @@ class Turn:
         q = self.query
         return (q.data or "").split(":") if q is not None else []
 
+    @property
+    def state(self) -> BotState:
+        """The application's state (bot.state): the core, the geocoder, the delivery state…"""
+        return state_of(self.context)
+
     def service(self, name: str) -> Any:
         """A shared object the application holds (e.g. "geocoder")."""
-        return self.context.bot_data[name]
+        return getattr(self.state, name)
 
     async def remove_keyboard(self, text: str) -> Message | None:
         return await self.reply(text, ReplyKeyboardRemove())

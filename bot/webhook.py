@@ -6,13 +6,13 @@ every request, and queues the update for the Application (which has no Updater).
     await stop_webhook(hook)
 
 With several workers (PostgreSQL: see README, "Vários workers") each call is answered only
-once its update was handled (bot.app.done), not as soon as it is queued: what a worker had
+once its update was handled (bot.dispatch.done), not as soon as it is queued: what a worker had
 accepted when it died was never answered, and Telegram delivers it again; the processed
 update ids make that redelivery harmless: it re-asks the pending question, never re-does
 the step (bot/redelivery.py).
 
 `start_webhook` takes an already bound socket too (`sock=`), so a test or a sandbox can
-listen on a free port it chose itself (see bot.harness.BotHarness(webhook_secret=...)).
+listen on a free port it chose itself (see sandbox.harness.BotHarness(webhook_secret=...)).
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from aiohttp import web
 from telegram.ext import Application
 
 from bot.intake import Unparsable, parse
+from bot.state import state_of
 from core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,8 @@ def webhook_app(application: Application, secret: str, path: str = "/telegram") 
     if not secret:
         raise ValueError("a webhook needs a secret token")
     expected = secret.encode()
-    unparsable: Unparsable = application.bot_data.setdefault("unparsable", Unparsable())
+    state = state_of(application)
+    unparsable: Unparsable = state.unparsable
 
     async def receive(request: web.Request) -> web.Response:
         # a header that is not UTF-8 arrives with its bytes escaped: compared as bytes, refused
@@ -61,12 +63,12 @@ def webhook_app(application: Application, secret: str, path: str = "/telegram") 
         update = parse(data, application.bot, unparsable, "webhook")
         if update is None:  # [], "x", {} without update_id, an update PTB cannot read
             return web.Response(status=400, text="not an update")
-        if not application.bot_data.get("shared"):
+        if not state.shared:
             await application.update_queue.put(update)
             return web.Response(text="ok")
         # Several workers (PostgreSQL): answer once the update is handled, so a worker killed
         # meanwhile leaves it unanswered and Telegram delivers it again (to another worker).
-        waiters: dict = application.bot_data.setdefault("webhook_waiters", {})
+        waiters = state.webhook_waiters
         waiter = waiters.get(update.update_id)
         if waiter is None:
             waiter = waiters[update.update_id] = asyncio.get_running_loop().create_future()

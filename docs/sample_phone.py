@@ -1,5 +1,5 @@
 """A person's phone in the sample generator (docs.samples): what a citizen, an inspector or an
-owner types and taps in the real bot (bot.harness.BotHarness over the Bot API stand-in), and
+owner types and taps in the real bot (sandbox.harness.BotHarness over the Bot API stand-in), and
 what the bot answers. The forms are answered by what they ask (the question's words), so a
 question added to a step or a report gets an answer here without listing every step."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ import io
 import re
 from typing import Callable
 
-from bot.harness import BotHarness
-from bot.standin.botapi import BotMessage, Call, User
+from sandbox.harness import BotHarness
+from sandbox.standin.botapi import BotMessage, Call, User
 
 #: Typed answers to the inspector's step forms, by words of the question (first match wins).
 TYPED = (

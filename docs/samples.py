@@ -1,6 +1,6 @@
 """The sample documents of docs/samples, from the real flow: `python -m docs.samples docs/samples`.
 
-Nothing here writes a fact into the database. For each law, the real bot (bot.harness: the
+Nothing here writes a fact into the database. For each law, the real bot (sandbox.harness: the
 same Application as `python -m bot`, over the Bot API stand-in) and the real panel (admin.app,
 served on a local port and driven over HTTP with its forms and CSRF tokens) run on a fresh
 SQLite data folder; a citizen reports in the chat, the staff invite the inspectors in the panel,
@@ -96,11 +96,12 @@ class World:
 
     async def sweep(self) -> None:
         """One pass of the bot's sweep loop (lapses, then the inspectors' warnings)."""
+        from bot.state import state_of
         from core.services.cases.sweep import sweep_deadlines
         from core.services.inspectors.warnings import inspector_warnings
         await sweep_deadlines(self.core)
         await inspector_warnings(self.core)
-        self.bot.app.bot_data["outbox_wake"].set()
+        state_of(self.bot.app).outbox_wake.set()
         await asyncio.sleep(0.5)
 
     async def page(self, url: str) -> str:
@@ -211,7 +212,7 @@ async def dores_vehicle_owner_known(w: World, citizen) -> None:
 
 
 async def _dores_unknown(w: World, citizen) -> None:
-    from bot.standin.botapi import User
+    from sandbox.standin.botapi import User
     from docs.sample_phone import Phone
     protocol = await report(w, citizen, "Veículo motorizado",
                             SPOTS["dores_vehicle_owner_unknown"], plate="QRS4E56", words="Parado há meses na esquina, sem pneus")
@@ -345,8 +346,8 @@ async def run_law(slug: str, names: list[str], data_dir: Path) -> dict[str, byte
     from aiohttp.test_utils import TestClient, TestServer
 
     from admin.app import create_app
-    from bot.harness import BotHarness
-    from bot.standin.botapi import User
+    from sandbox.harness import BotHarness
+    from sandbox.standin.botapi import User
     from core.services.context import Core
     from core.services.staff.accounts import create_user
     from core.settings import Settings

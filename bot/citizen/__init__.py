@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from bot.citizen import info, my_data, report
+from bot.citizen.states import PREFIX
 from bot.router import Router
 
 
@@ -18,5 +19,5 @@ def register(router: Router) -> None:
     router.callback("notif", info.on_notify_button)
     router.callback("unsub", info.on_unsub_button)
     router.callback("lgpd", my_data.on_button)
-    router.state("report:", info.in_report, resume=info.resume)
+    router.state(PREFIX, info.in_report, resume=info.resume)
     router.idle = info.idle

@@ -6,8 +6,10 @@ import re
 
 from telegram import ReplyKeyboardRemove
 
+from bot import buttons
 from bot.citizen import report, texts
 from bot.citizen.prompts import ask
+from bot.citizen.states import PREFIX as REPORT
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.formatting import fmt_date
@@ -27,7 +29,7 @@ def typed_protocol(turn: Turn) -> str | None:
 async def resume(turn: Turn) -> None:
     """In the middle of a report, after answering a command: the pending question again (the
     draft stays)."""
-    if turn.conv.state.startswith("report:"):
+    if turn.conv.state.startswith(REPORT):
         await ask(turn, turn.conv.state, texts.BACK_TO_REPORT)
 
 
@@ -57,7 +59,7 @@ async def cancel(turn: Turn) -> None:
     if turn.conv.state == IDLE:
         await turn.reply(texts.NOTHING_TO_CANCEL, ReplyKeyboardRemove())
         return
-    reporting = turn.conv.state.startswith("report:")
+    reporting = turn.conv.state.startswith(REPORT)
     await turn.clear()
     await turn.reply(texts.CANCELLED if reporting else texts.OTHER_CANCELLED,
                      ReplyKeyboardRemove())
@@ -101,8 +103,8 @@ def render_case(v: PublicCaseView) -> str:
 
 def notify_button(protocol: str, on: bool):
     if on:
-        return inline([[("🔕 Parar avisos deste caso", f"notif:off:{protocol}")]])
-    return inline([[("🔔 Retomar avisos deste caso", f"notif:on:{protocol}")]])
+        return inline([[("🔕 Parar avisos deste caso", buttons.notifications(protocol, on=False))]])
+    return inline([[("🔔 Retomar avisos deste caso", buttons.notifications(protocol, on=True))]])
 
 
 async def status(turn: Turn) -> None:

@@ -4,6 +4,7 @@ account, and a button to ask for the deletion of what the law does not oblige th
 core.services.citizens.my_data."""
 from __future__ import annotations
 
+from bot import buttons
 from bot.citizen.info import resume
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
@@ -20,7 +21,7 @@ async def show(turn: Turn) -> None:
     messages = await my_data.my_data(turn.core, turn.user_id)
     for i, text in enumerate(messages):
         last = i == len(messages) - 1
-        await turn.reply(text, inline([[(ASK, "lgpd:ask")]]) if last else None)
+        await turn.reply(text, inline([[(ASK, buttons.my_data("ask"))]]) if last else None)
     await resume(turn)
 
 
@@ -32,7 +33,8 @@ async def on_button(turn: Turn) -> None:
         await turn.answer()
         text = await my_data.preview_deletion(turn.core, turn.user_id)
         await turn.reply(text + "\n\nConfirma a eliminação?",
-                         inline([[(CONFIRM, "lgpd:yes"), (KEEP, "lgpd:no")]]))
+                         inline([[(CONFIRM, buttons.my_data("yes")),
+                                   (KEEP, buttons.my_data("no"))]]))
     elif action == "yes":
         await turn.answer("Pedido registrado.")
         answer = await my_data.delete_my_data(turn.core, turn.user_id)

@@ -5,16 +5,21 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot import attachments
 from bot.citizen import texts
-from bot.citizen.media import fetch, photo_of
 from bot.citizen.prompts import button, category_prompt
 from bot.citizen.states import CATEGORY, PHOTOS
-from bot.downloads import guarded
 from bot.router import Turn, inline, send_or_queue
+from bot.state import BotState
 from core.services.cases.evidence import EvidenceIn
 from core.services.citizens.reports import MAX_PHOTOS
 
 log = logging.getLogger(__name__)
+
+#: The report takes photos (or images sent as files), never videos or stickers.
+PHOTOS_ONLY = attachments.Policy(not_taken=texts.NOT_IMAGE, video=texts.NO_VIDEO,
+                                 sticker=texts.NO_STICKER, nothing=texts.NEED_PHOTO,
+                                 too_big=texts.TOO_BIG)
 
 
 async def on_photo(turn: Turn, d: dict | None = None) -> None:
@@ -24,13 +29,13 @@ async def on_photo(turn: Turn, d: dict | None = None) -> None:
     msg = turn.message
     d = dict(turn.conv.draft) if d is None else d
     state = turn.conv.state if turn.conv.state in (PHOTOS, CATEGORY) else CATEGORY
-    item, refusal = photo_of(msg)
+    item, refusal = attachments.read(msg, PHOTOS_ONLY)
     if refusal is None and len(d["photos"]) >= MAX_PHOTOS:
         refusal = texts.PHOTO_MAX
     if refusal is None and any(p["unique_id"] == item.unique_id for p in d["photos"]):
         refusal = texts.PHOTO_SEEN
     if refusal is None:
-        sha, refusal = await guarded(fetch(turn.bot, turn.core, item))
+        sha, refusal = await attachments.fetch(turn.bot, turn.core, item, PHOTOS_ONLY)
     if refusal is not None:
         await turn.reply(refusal, inline([[("✅ Pronto", button(d, "done"))]])
                          if state == PHOTOS else None)
@@ -41,28 +46,28 @@ async def on_photo(turn: Turn, d: dict | None = None) -> None:
     if msg.media_group_id:
         _ack_album_later(turn, msg.media_group_id)
     else:
-        await ack_photos(turn.bot, turn.context.bot_data, turn.chat_id, turn.core, state, d)
+        await ack_photos(turn.bot, turn.state, turn.chat_id, turn.core, state, d)
 
 
-async def ack_photos(bot, bot_data: dict, chat_id: int, core, state: str, d: dict) -> None:
+async def ack_photos(bot, out: BotState, chat_id: int, core, state: str, d: dict) -> None:
     n = len(d["photos"])
     if state == CATEGORY:  # photos before the category: ask it now
         question, markup = category_prompt(core.law, d)
-        await send_or_queue(bot, bot_data, chat_id,
+        await send_or_queue(bot, out, chat_id,
                             f"📷 {texts.photos_received(n)} para a sua denúncia. {question}",
                             markup)
         return
     more = (f"Pode enviar mais {MAX_PHOTOS - n} ou tocar em Pronto." if n < MAX_PHOTOS
             else "Esse é o máximo; toque em Pronto.")
-    await send_or_queue(bot, bot_data, chat_id, f"📷 {texts.photos_received(n)}. {more}",
+    await send_or_queue(bot, out, chat_id, f"📷 {texts.photos_received(n)}. {more}",
                         inline([[("✅ Pronto", button(d, "done"))]]))
 
 
 def _ack_album_later(turn: Turn, group: str) -> None:
     """One acknowledgement per album: an album's photos arrive as separate updates with no
     count, so the answer waits until none has arrived for `album_delay_s`."""
-    bd = turn.context.bot_data
-    timers: dict = bd.setdefault("album_timers", {})
+    st = turn.state
+    timers = st.album_timers
     key = (turn.user_id, group)
     if (old := timers.get(key)) is not None:
         old.cancel()
@@ -70,11 +75,11 @@ def _ack_album_later(turn: Turn, group: str) -> None:
 
     async def later() -> None:
         try:
-            await asyncio.sleep(bd["album_delay_s"])
+            await asyncio.sleep(st.album_delay_s)
             from core.services.messaging.conversation import load
             conv = await load(core, user)
             if conv.state in (PHOTOS, CATEGORY):
-                await ack_photos(bot, bd, chat, core, conv.state, conv.draft)
+                await ack_photos(bot, st, chat, core, conv.state, conv.draft)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from telegram import InputFile
 
+from bot import buttons
 from bot.citizen import texts
 from bot.citizen.states import (ADDRESS_CONFIRM, CATEGORY, COLOUR, DESCRIPTION, DUPLICATES,
                                 LOCATION, MAKE_MODEL, PHOTOS, PLATE, SIGNS, SUMMARY, TIME_THERE,
@@ -14,8 +15,8 @@ from core.services.cases.evidence import public_photo
 from core.services.citizens.guidance import citizen_signs
 
 
-def button(draft: dict, action: str) -> str:
-    return f"rep:{draft['id']}:{action}"
+def button(draft: dict, action: str, value: object | None = None) -> str:
+    return buttons.report(draft["id"], action, value)
 
 
 async def ask(turn: Turn, state: str, before: str = "") -> None:
@@ -38,8 +39,8 @@ async def ask(turn: Turn, state: str, before: str = "") -> None:
     elif state == ADDRESS_CONFIRM:
         p = d["pending"]
         await turn.reply(f"Entendi este endereço:\n{p['address']}\n\nÉ esse o local?",
-                         inline([[("✅ Sim, é aqui", button(d, "addr:yes")),
-                                  ("❌ Não", button(d, "addr:no"))]]))
+                         inline([[("✅ Sim, é aqui", button(d, "addr", "yes")),
+                                  ("❌ Não", button(d, "addr", "no"))]]))
     elif state == DUPLICATES:
         await show_candidates(turn)
     elif state == PLATE:
@@ -49,7 +50,7 @@ async def ask(turn: Turn, state: str, before: str = "") -> None:
     elif state == MAKE_MODEL:
         await turn.reply(texts.ASK_MAKE_MODEL, inline([[("Pular", button(d, "skip"))]]))
     elif state == TIME_THERE:
-        rows = [[(t, button(d, f"time:{i}"))]
+        rows = [[(t, button(d, "time", i))]
                 for i, t in enumerate(texts.time_options(turn.core))]
         await turn.reply(texts.ASK_TIME_THERE, inline(rows))
     elif state == SIGNS:
@@ -63,7 +64,7 @@ async def ask(turn: Turn, state: str, before: str = "") -> None:
 
 def category_prompt(law, d: dict):
     """The category question: the city's law's categories as buttons."""
-    rows = [[(c.label, button(d, f"cat:{c.code}"))] for c in law.categories.values()]
+    rows = [[(c.label, button(d, "cat", c.code))] for c in law.categories.values()]
     return texts.ASK_CATEGORY, inline(rows)
 
 
@@ -84,9 +85,9 @@ class Prefixed:
 def signs_keyboard(turn: Turn):
     d = turn.conv.draft
     ticked = set(d.get("signs", []))
-    rows = [[(("✅ " if c.code in ticked else "⬜ ") + c.label, button(d, f"sign:{c.code}"))]
+    rows = [[(("✅ " if c.code in ticked else "⬜ ") + c.label, button(d, "sign", c.code))]
             for c in citizen_signs(turn.core.law, d["category"])]
-    rows.append([("Continuar ➡️", button(d, "signs:done"))])
+    rows.append([("Continuar ➡️", button(d, "signs", "done"))])
     return inline(rows)
 
 
@@ -148,7 +149,7 @@ async def show_candidates(turn: Turn) -> None:
                                       caption=caption)
         else:
             await turn.reply(caption)
-        rows.append([(f"É este: {c['protocol']}", button(d, f"dup:{c['protocol']}"))])
-    rows.append([("Não, é outro caso", button(d, "dup:new"))])
+        rows.append([(f"É este: {c['protocol']}", button(d, "dup", c['protocol']))])
+    rows.append([("Não, é outro caso", button(d, "dup", "new"))])
     await turn.reply("É algum destes? Se for, suas fotos são juntadas ao caso e você passa a "
                      "receber os avisos dele.", inline(rows))

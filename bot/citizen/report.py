@@ -18,8 +18,8 @@ from bot.citizen.location import location_accepted, on_address, on_duplicate, on
 from bot.citizen.photos import evidence, on_photo
 from bot.citizen.prompts import ask, button, go, unfix
 from bot.citizen.states import (CATEGORY, COLOUR, DESCRIPTION, FIXABLE, IDLE, LOCATION,
-                                MAKE_MODEL, PHOTOS, PLATE, SUMMARY, TIME_THERE, button_allowed,
-                                questions)
+                                MAKE_MODEL, PHOTOS, PLATE, PREFIX, SUMMARY, TIME_THERE,
+                                button_allowed, questions)
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.services.citizens.guidance import next_steps
@@ -29,7 +29,7 @@ from core.services.citizens.reports import ReportIn, submit_report
 # ----------------------------------------------------------------------------- entry
 
 async def start_report(turn: Turn) -> None:
-    if turn.conv.state != IDLE and turn.conv.state.startswith("report:"):
+    if turn.conv.state != IDLE and turn.conv.state.startswith(PREFIX):
         await ask(turn, turn.conv.state, texts.RESUMING)
         return
     await go(turn, CATEGORY, _new_draft())
@@ -147,10 +147,10 @@ async def _fix(turn: Turn, d: dict, field: str) -> None:
     allowed = [s for s in FIXABLE if s in (CATEGORY, PHOTOS, LOCATION)
                or s in _questions(turn, d)]
     if not field:
-        rows = [[(FIXABLE[s], button(d, f"fix:{s.split(':')[1]}"))] for s in allowed]
+        rows = [[(FIXABLE[s], button(d, "fix", s.removeprefix(PREFIX)))] for s in allowed]
         await turn.reply("O que você quer corrigir?", inline(rows))
         return
-    state = f"report:{field}"
+    state = PREFIX + field
     if state not in allowed:
         await turn.answer(STALE_BUTTON)
         return

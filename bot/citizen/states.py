@@ -17,6 +17,7 @@ from core.services.citizens.questions import (ALWAYS, LASTING, PLATED, SIGNED, V
                                             asked_when)
 
 IDLE = "idle"
+PREFIX = "report:"  # every state of the report conversation
 CATEGORY = "report:category"
 PHOTOS = "report:photos"
 LOCATION = "report:location"

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import secrets
 
-from bot.downloads import guarded
+from bot import attachments, buttons
 from bot.inspector import card, texts
-from bot.inspector.media import fetch_media, media_of
+from bot.inspector.media import PHOTOS
 from bot.inspector.states import AFTER
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
@@ -21,7 +21,7 @@ from core.services.inspectors.step_forms import record_after_step
 
 
 def done_button(d: dict):
-    return inline([[(texts.DONE, f"insp:{d['id']}:afterdone")]])
+    return inline([[(texts.DONE, buttons.step_form(d["id"], "afterdone"))]])
 
 
 async def ask(turn: Turn, protocol: str, code: str, article: str) -> None:
@@ -47,11 +47,12 @@ async def resume(turn: Turn, protocol: str, code: str) -> None:
 
 async def on_message(turn: Turn) -> None:
     d = dict(turn.conv.draft)
-    item, refusal = media_of(turn.message, False) if turn.message else (None, texts.NEED_PHOTO)
+    item, refusal = attachments.read(turn.message, PHOTOS) if turn.message \
+        else (None, texts.NEED_PHOTO)
     if refusal is None and len(d["photos"]) >= 10:
         refusal = texts.MAX_MEDIA
     if refusal is None:
-        sha, refusal = await guarded(fetch_media(turn.bot, turn.core, item))
+        sha, refusal = await attachments.fetch(turn.bot, turn.core, item, PHOTOS)
     if refusal is not None:
         await turn.reply(refusal, done_button(d))
         return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from bot.buttons import case_step, task
 from bot.inspector import texts
 from bot.router import Turn, inline
 from core.formatting import citizen_said, fmt_date, fmt_place
@@ -58,16 +59,16 @@ def buttons(card: CaseCard, issued: list[IssuedDocument] = (),
     """One short button per action (Transition.button), two to a row on a phone's screen;
     the photo of the notice affixed if it is still missing; then "Emitir de novo" for each
     legal document of the case, as first issued."""
-    actions = [(a.button, f"insp:do:{card.protocol}:{a.code}") for a in card.actions]
+    actions = [(a.button, case_step("do", card.protocol, a.code)) for a in card.actions]
     if missing is not None:
-        actions.append((PHOTO_BUTTON, f"insp:photo:{card.protocol}:{missing.code}"))
+        actions.append((PHOTO_BUTTON, case_step("photo", card.protocol, missing.code)))
     rows = [actions[i:i + 2] for i in range(0, len(actions), 2)]
-    again = [(texts.AGAIN.format(button=doc.button), f"insp:again:{card.protocol}:{doc.kind}")
+    again = [(texts.AGAIN.format(button=doc.button), case_step("again", card.protocol, doc.kind))
              for doc in issued]
     rows += [again[i:i + 2] for i in range(0, len(again), 2)]
     if card.task_status == OFFERED:
-        rows.insert(0, [(texts.ACCEPT, f"task:accept:{card.task_id}"),
-                        (texts.REFUSE, f"task:refuse:{card.task_id}")])
+        rows.insert(0, [(texts.ACCEPT, task("accept", card.task_id)),
+                        (texts.REFUSE, task("refuse", card.task_id))])
     return inline(rows) if rows else None
 
 
@@ -96,5 +97,5 @@ async def again(turn: Turn, protocol: str, kind: str) -> None:
     await turn.answer()
     sha, filename, blob = await reissue(turn.core, card.protocol, kind, actor_ref(inspector))
     await send_document_or_queue(
-        turn.bot, turn.context.bot_data, turn.chat_id, sha, filename,
+        turn.bot, turn.state, turn.chat_id, sha, filename,
         texts.DOCUMENT_CAPTION.format(name=filename, protocol=card.protocol), blob)

@@ -2,6 +2,7 @@
 street has no printer; core.services.inspectors.day_notices)."""
 from __future__ import annotations
 
+from bot import buttons
 from bot.inspector import texts
 from bot.replies import send_document_or_queue
 from bot.router import Turn, inline
@@ -21,8 +22,8 @@ async def day_notices(turn: Turn) -> None:
     lines += [texts.DAY_NOTICES_LINE.format(number=n.number, address=n.address or "sem endereço")
               for n in day.notices]
     lines.append(texts.DAY_NOTICES_TAIL)
-    rows = [[(f"Abrir {n.protocol}", f"case:open:{n.protocol}")] for n in day.notices]
+    rows = [[(f"Abrir {n.protocol}", buttons.case_open(n.protocol))] for n in day.notices]
     await turn.reply("\n".join(lines)[:4096], inline(rows))
     await send_document_or_queue(
-        turn.bot, turn.context.bot_data, turn.chat_id, day.sha256, day.filename,
+        turn.bot, turn.state, turn.chat_id, day.sha256, day.filename,
         texts.DAY_NOTICES_CAPTION.format(day=when, n=len(day.notices)), day.blob)

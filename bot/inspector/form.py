@@ -9,9 +9,9 @@ from __future__ import annotations
 import secrets
 from datetime import date
 
-from bot.downloads import guarded
+from bot import attachments, buttons
 from bot.inspector import after, card, texts
-from bot.inspector.media import fetch_media, media_of
+from bot.inspector.media import policy
 from bot.inspector.states import FORM
 from bot.replies import send_document_or_queue
 from bot.router import Turn, inline
@@ -30,8 +30,8 @@ TYPED = {"date", "datetime", "cpf", "odometer", "money", "names", "text", "goods
          "count", "weight"}
 
 
-def _b(d: dict, action: str) -> str:
-    return f"insp:{d['id']}:{action}"
+def _b(d: dict, action: str, value: object | None = None) -> str:
+    return buttons.step_form(d["id"], action, value)
 
 
 async def start(turn: Turn, protocol: str, code: str) -> None:
@@ -76,7 +76,7 @@ async def ask(turn: Turn, form: StepForm, d: dict, before: str = "") -> None:
 def _toggles(f: FormField, d: dict) -> list[list[tuple[str, str]]]:
     """One short button per sign or part (FormField.button), ticked or not."""
     ticked = set(d["facts"].get(f.fact) or ())
-    return [[(("✅ " if v in ticked else "⬜ ") + f.button(k), _b(d, f"tog:{k}"))]
+    return [[(("✅ " if v in ticked else "⬜ ") + f.button(k), _b(d, "tog", k))]
             for k, (v, _) in enumerate(f.options)]
 
 
@@ -103,7 +103,7 @@ def field_buttons(f: FormField, d: dict) -> tuple[str, list[list[tuple[str, str]
     elif f.kind == BOOL:
         rows = [[(texts.YES, _b(d, "yes")), (texts.NO, _b(d, "no"))]]
     elif f.kind == CHOICE:
-        rows = [[(f.button(k), _b(d, f"pick:{k}"))] for k in range(len(f.options))]
+        rows = [[(f.button(k), _b(d, "pick", k))] for k in range(len(f.options))]
     elif f.kind == DATETIME and f.now:
         rows = [[(texts.NOW, _b(d, "now"))]]
     elif f.kind == ODOMETER:
@@ -139,7 +139,7 @@ def fix_buttons(form: StepForm, d: dict) -> tuple[str, list[list[tuple[str, str]
     asked = _asked(form, d)
     text = "\n".join([texts.WHICH_FIX] + [f"{n}. {f.label}: {show_value(f, d['facts'][f.fact])}"
                                           for n, (_, f) in enumerate(asked, 1)])
-    buttons = [(texts.FIX_N.format(n=n), _b(d, f"redo:{k}")) for n, (k, _) in
+    buttons = [(texts.FIX_N.format(n=n), _b(d, "redo", k)) for n, (k, _) in
                enumerate(asked, 1)]
     rows = [buttons[i:i + 2] for i in range(0, len(buttons), 2)]
     return text[:4096], rows + [[(texts.CANCEL, _b(d, "cancel"))]]
@@ -286,12 +286,12 @@ async def on_message(turn: Turn) -> None:
 async def _photo(turn: Turn, form: StepForm, d: dict, f: FormField) -> None:
     """A photo (or, where the law allows filming, a video) for field `f`; the MIME type of
     each file is kept in the draft ("media": {sha256: mime}) for the evidence record."""
-    item, refusal = media_of(turn.message, f.video)
+    item, refusal = attachments.read(turn.message, policy(f.video))
     have = list(d["facts"].get(f.fact) or [])
     if refusal is None and len(have) >= MAX_PHOTOS:
         refusal = texts.MAX_MEDIA
     if refusal is None:
-        sha, refusal = await guarded(fetch_media(turn.bot, turn.core, item))
+        sha, refusal = await attachments.fetch(turn.bot, turn.core, item, policy(f.video))
     if refusal is not None:
         await turn.reply(refusal, inline([[(texts.DONE, _b(d, "next"))]]))
         return
@@ -329,7 +329,7 @@ async def _perform(turn: Turn, form: StepForm, d: dict) -> None:
     await turn.reply("\n".join(lines))
     for sha, filename, blob in done.documents:  # queued if Telegram fails at this moment
         await send_document_or_queue(
-            turn.bot, turn.context.bot_data, turn.chat_id, sha, filename,
+            turn.bot, turn.state, turn.chat_id, sha, filename,
             texts.DOCUMENT_CAPTION.format(name=filename, protocol=form.protocol), blob)
     if form.photo_after:  # the printed notice first, then its photo affixed (Art. 4º, II, a)
         await after.ask(turn, form.protocol, form.code, form.article)

@@ -7,6 +7,7 @@ import logging
 from telegram import ReplyKeyboardRemove
 from telegram.error import TelegramError
 
+from bot import buttons
 from bot.inspector import card, texts
 from bot.inspector.states import REFUSE, TASKS
 from bot.router import Turn, inline, location_keyboard
@@ -54,7 +55,7 @@ async def list_tasks(turn: Turn, before: str = "") -> None:
             lines.append(f"{i}. {t.protocol} — {t.category_label} — {t.state_label}{status}\n"
                          f"   {t.address or 'sem endereço'}{_distance(t.distance_m)}\n"
                          f"   Prazo: {t.due_text or 'sem prazo fixado'}")
-        rows = [[(f"Abrir {t.protocol}", f"task:open:{t.task_id}")] for t in tasks]
+        rows = [[(f"Abrir {t.protocol}", buttons.task("open", t.task_id))] for t in tasks]
         await turn.reply("\n".join(lines)[:4096], inline(rows))
     if turn.conv.state == IDLE:  # never overwrite another flow's draft
         await turn.save(TASKS, {})

@@ -11,15 +11,14 @@ from datetime import date, timedelta
 
 from telegram import InputFile
 
-from bot.citizen.media import IMAGE_TYPES, Incoming, fetch
-from bot.downloads import guarded
+from bot import attachments, buttons
 from bot.owner import proof, texts
 from bot.owner.link import CANCEL_ROW, answer, on_code
 from bot.owner.states import (ANSWER, APPEAL, APPEAL_DOC, APPEAL_NAME, CODE, DATE, PREFIX,
                               PROOF)
 from bot.owner.view import SITUATION_FLAGS, edit_view, refuse, send_view
 from bot.router import Turn, inline
-from bot.texts import STALE_BUTTON
+from bot.texts import FILE_TOO_BIG, STALE_BUTTON
 from core import media
 from core.formatting import TZ, fmt_datetime
 from core.parsing import ParseError, parse_date
@@ -240,7 +239,7 @@ def _code(args: list[str]) -> str:
 
 
 def _appeal_keyboard(code: str):
-    return inline([[(texts.SEND_APPEAL, f"owner:send:{code}")], CANCEL_ROW])
+    return inline([[(texts.SEND_APPEAL, buttons.owner("send", code))], CANCEL_ROW])
 
 
 BUTTONS = {"view": _view, "removed": _removed, "will_remove": _will_remove, "when": _when,
@@ -297,19 +296,10 @@ async def _promise(turn: Turn, code: str, when: date) -> None:
     await send_view(turn, await owner_view(turn.core, turn.user_id, code))
 
 
-def _attachment(msg) -> tuple[Incoming | None, str, str | None]:
-    """(file, kind, refusal) for a photo or a document of any type."""
-    if msg.photo:
-        p = msg.photo[-1]
-        return Incoming(p.file_id, p.file_unique_id, p.file_size, "image/jpeg"), "photo", None
-    if msg.document is not None:
-        d = msg.document
-        mime = (d.mime_type or "application/octet-stream").lower()
-        kind = "photo" if mime in IMAGE_TYPES else "document"
-        return Incoming(d.file_id, d.file_unique_id, d.file_size, mime), kind, None
-    if msg.video or msg.video_note or msg.animation or msg.sticker:
-        return None, "", texts.APPEAL_NO_VIDEO
-    return None, "", texts.APPEAL_NEED
+#: An appeal takes photos and documents (images or PDF, decided from the bytes), no videos.
+APPEAL_FILES = attachments.Policy(not_taken=texts.APPEAL_NEED, video=texts.APPEAL_NO_VIDEO,
+                                  sticker=texts.APPEAL_NO_VIDEO, nothing=texts.APPEAL_NEED,
+                                  too_big=FILE_TOO_BIG, documents=(media.IMAGE, media.PDF))
 
 
 async def _appeal_message(turn: Turn) -> None:
@@ -327,17 +317,16 @@ async def _appeal_message(turn: Turn) -> None:
         await turn.save(APPEAL, d)
         await turn.reply(texts.APPEAL_TEXT_OK.format(n=len(joined)), keyboard)
         return
-    item, kind, refusal = _attachment(msg)
+    item, refusal = attachments.read(msg, APPEAL_FILES)
     if refusal is None and len(d.get("files", [])) >= MAX_FILES:
         refusal = texts.APPEAL_MAX_FILES.format(n=MAX_FILES)
     if refusal is None:
-        sha, refusal = await guarded(fetch(turn.bot, turn.core, item,
-                                           (media.IMAGE,) if kind == "photo"
-                                           else (media.IMAGE, media.PDF)))
+        sha, refusal = await attachments.fetch(turn.bot, turn.core, item, APPEAL_FILES)
     if refusal is not None:
         await turn.reply(refusal, keyboard)
         return
     files = [f for f in d.get("files", []) if f["sha"] != sha]
+    kind = "photo" if item.kind == "photo" else "document"
     d["files"] = files + [{"sha": sha, "mime": item.mime, "kind": kind, "file_id": item.file_id,
                            "unique_id": item.unique_id}]
     if msg.caption:

@@ -4,6 +4,7 @@ A wrong answer and the cool-down are the service's own messages, so an unknown c
 wrong plate read the same."""
 from __future__ import annotations
 
+from bot import buttons
 from bot.citizen.texts import DEEP_LINK_UNKNOWN
 from bot.owner import texts
 from bot.owner.states import ANSWER, CODE
@@ -14,7 +15,7 @@ from core.identifiers import case_code_keys
 from core.services.errors import Forbidden, NotFound
 from core.services.owners import link_by_code, link_by_code_and_plate
 
-CANCEL_ROW = [(texts.CANCEL, "owner:cancel")]
+CANCEL_ROW = [(texts.CANCEL, buttons.owner("cancel"))]
 
 
 async def on_deep_link(turn: Turn) -> None:
@@ -46,7 +47,7 @@ async def start(turn: Turn) -> None:
 
 
 async def ask_answer(turn: Turn) -> None:
-    await turn.reply(texts.ASK_ANSWER, inline([[(texts.NO_PLATE_BUTTON, "owner:none")],
+    await turn.reply(texts.ASK_ANSWER, inline([[(texts.NO_PLATE_BUTTON, buttons.owner("none"))],
                                                CANCEL_ROW]))
 
 

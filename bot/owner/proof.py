@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from bot import buttons
 from bot.owner import texts
 from bot.owner.link import CANCEL_ROW
 from bot.owner.states import DATE, PROOF
@@ -50,7 +51,7 @@ async def date_question(turn: Turn, code: str, before: str = "") -> tuple[str, o
     days = [(texts.TODAY, "today")] + ([(texts.TOMORROW, "tomorrow")]
                                        if today + timedelta(days=1) <= limit else [])
     return (before + texts.ASK_DATE.format(limit=fmt_date(limit), example=fmt_date(limit)),
-            inline([[(t, f"owner:when:{k}:{code}") for t, k in days], CANCEL_ROW]))
+            inline([[(t, buttons.owner("when", k, code)) for t, k in days], CANCEL_ROW]))
 
 
 async def record_removed(turn: Turn, code: str, *, clear: bool = False) -> None:
@@ -70,8 +71,8 @@ async def confirm_undo(turn: Turn, code: str, before: str = "") -> None:
     seq, said = await withdrawable(turn.core, turn.user_id, code)
     await turn.answer()
     await turn.reply(before + texts.CONFIRM_UNDO.format(said=said),
-                     inline([[(texts.YES, f"owner:undo_yes:{seq}:{code}"),
-                              (texts.NO, f"owner:undo_no:{code}")]]))
+                     inline([[(texts.YES, buttons.owner("undo_yes", seq, code)),
+                              (texts.NO, buttons.owner("undo_no", code))]]))
 
 
 async def on_proof_message(turn: Turn) -> None:

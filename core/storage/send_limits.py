@@ -119,11 +119,6 @@ async def release(db: Database, holder: str, slots: list[int], chat_id: int | No
                                     holder=None))
 
 
-def paced_chats(now_epoch: float):
-    """Chats whose next message must wait (an outbox claim skips them): a subquery."""
-    return select(ChatPace.chat_id).where(ChatPace.busy_until > now_epoch)
-
-
 async def free_dead(db: Database, is_dead: Callable[[str], bool]) -> int:
     """At a worker's start: the claims of senders `is_dead` recognises as gone are freed now
     (the chats after one more second), not when their lease ends."""

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.standin.nominatim import NominatimStandIn
+from sandbox.standin.nominatim import NominatimStandIn
 from core.services.staff.accounts import create_user
 from tests.support.browser import login
 from tests.support.core_fixtures import clock, jpeg, make_core  # noqa: F401

@@ -13,7 +13,7 @@ from pypdf import PdfReader
 
 from sqlalchemy import select
 
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from core.documents import affixed_notice_pdf
 from tests.support import document_samples as samples
 from core.storage.models import Case, Event, Evidence

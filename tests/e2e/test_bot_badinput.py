@@ -6,7 +6,7 @@ from sqlalchemy import select
 
 from bot.citizen import register as citizen
 from bot.flood import FloodLimit
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from core.storage.db import Database
 from core.storage.models import ConversationState
 from tests.integration.test_bot_support import (MARIA, bot, clock, core, jpeg, make_core,  # noqa: F401

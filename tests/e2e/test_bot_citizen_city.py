@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from tests.support.conversation_walk import conversation_walk  # noqa: F401
 from tests.integration.test_bot_support import MARIA, clock, jpeg, make_core, press, said  # noqa: F401
 

@@ -5,8 +5,9 @@ the outbox), the Portuguese descriptions naming the configured city, and the loc
 that explains how to send a pin from home."""
 from __future__ import annotations
 
-from bot.harness import BotHarness
-from bot.standin.botapi import User
+from bot.state import state_of
+from sandbox.harness import BotHarness
+from sandbox.standin.botapi import User
 from core.services.inspectors.accounts import inspector_for
 from core.services.inspectors.tasks import deactivate_inspector
 from core.storage.timeline import ActorRef
@@ -51,7 +52,7 @@ async def test_menus_for_citizens_and_inspectors_and_withdrawn_on_deactivation(c
 
         mark = bot.api.mark()
         await deactivate_inspector(core, beto.id, STAFF)  # as the panel and the CLI do
-        bot.app.bot_data["outbox_wake"].set()
+        state_of(bot.app).outbox_wake.set()
         await bot.api.wait_for(method="deleteMyCommands", since=mark, timeout=5)
         assert bot.api.my_commands(scope=chat(BETO)) == []  # back to the citizens' menu
         assert "tarefas" in names(bot.api.my_commands(scope=chat(ANA)))
@@ -101,7 +102,7 @@ async def test_deactivation_in_the_panel_reaches_the_inspectors_telegram(core, p
         async with panel.client("ana") as c:  # the panel's admin
             r = await post_form(c, "/fiscais", f"/fiscais/{ana.id}/desativar", {})
             assert r.status == 302
-        bot.app.bot_data["outbox_wake"].set()
+        state_of(bot.app).outbox_wake.set()
         call = await bot.api.wait_for(method="deleteMyCommands", since=mark, timeout=5)
         assert call.params["scope"] == chat(ANA)
         assert bot.api.my_commands(scope=chat(ANA)) == []

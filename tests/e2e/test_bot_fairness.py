@@ -9,7 +9,7 @@ import pytest
 from telegram import Update
 
 from bot.fairness import FairUpdates
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from bot.ratelimit import FairLimiter, _CHAT
 from tests.integration.test_bot_support import MARIA, said
 from tests.support.core_fixtures import clock, core, make_core  # noqa: F401

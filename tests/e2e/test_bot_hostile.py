@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.texts import FILE_TOO_BIG, FILE_UNKNOWN, INVALID_LOCATION
-from bot.standin.botapi import User
+from sandbox.standin.botapi import User
 from core.storage.models import Case, ConversationState, Person
 from core.text import clean_data, clean_text
 from tests.integration.test_bot_support import (CENTRE, MARIA, bot, clock, core,  # noqa: F401

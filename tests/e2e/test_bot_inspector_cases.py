@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from bot.harness import BotHarness
+from bot.state import state_of
+from sandbox.harness import BotHarness
 from core.identifiers import format_case_code
 from core.services.cases.transitions import apply_transition
 from core.services.cases.sweep import sweep_deadlines
@@ -33,7 +34,7 @@ async def sweep(bot, core):
     """One pass of the sweep loop's work: lapses, then the inspectors' warnings."""
     await sweep_deadlines(core)
     await inspector_warnings(core)
-    bot.app.bot_data["outbox_wake"].set()
+    state_of(bot.app).outbox_wake.set()
 
 async def remove_and_termo(bot, core, protocol):
     await tap(bot, ANA, "Iniciar remoção", expect="fotos ou vídeo")

@@ -9,7 +9,7 @@ import hashlib
 import pytest
 from sqlalchemy import select
 
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from core.storage.models import Event
 from tests.e2e.test_bot_inspector_cases import case_row
 from tests.e2e.test_bot_inspector_support import (ANA, DRACENA, answer, bind, clock, document,  # noqa: F401

@@ -8,8 +8,8 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from bot.harness import BotHarness
-from bot.standin.botapi import Call, User
+from sandbox.harness import BotHarness
+from sandbox.standin.botapi import Call, User
 from core.services.inspectors.accounts import invite_inspector, update_location
 from core.services.citizens.reports import ReportIn, submit_report
 from tests.support.core_fixtures import clock, make_core, photo  # noqa: F401

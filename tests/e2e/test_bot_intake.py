@@ -10,8 +10,9 @@ import logging
 import pytest
 from aiohttp import ClientSession
 
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from bot.intake import Throttle
+from bot.state import state_of
 from tests.integration.test_bot_support import MARIA, said
 from tests.support.core_fixtures import clock, core, make_core  # noqa: F401
 
@@ -32,7 +33,7 @@ async def test_an_unparsable_update_is_skipped_counted_and_logged_once(harness, 
     await harness.api.send_command(MARIA, "start")
     assert "denunciar" in (await said(harness, MARIA, timeout=10)).text
     await asyncio.sleep(0.5)  # time for a (wrong) endless re-fetch to show in the log
-    assert harness.app.bot_data["unparsable"].count == 1
+    assert state_of(harness.app).unparsable.count == 1
     skipped = [r for r in caplog.records if "unparsable update" in r.getMessage()]
     assert len(skipped) == 1 and str(poison["update_id"]) in skipped[0].getMessage()
     assert len(caplog.records) < 200 and len(caplog.text) < 100_000
@@ -50,7 +51,7 @@ async def test_many_poison_updates_in_a_row_never_block_the_bot(harness, caplog)
         await harness.api.inject(dict(POISON))
     await harness.api.send_command(MARIA, "ajuda")
     await said(harness, MARIA, "Como denunciar", timeout=10)
-    assert harness.app.bot_data["unparsable"].count == 30
+    assert state_of(harness.app).unparsable.count == 30
     # identical errors are summarised, not written 30 times
     assert len([r for r in caplog.records if "unparsable update" in r.getMessage()]) <= 2
 
@@ -71,7 +72,7 @@ async def test_webhook_answers_400_to_a_body_that_is_not_an_update(core, body): 
                                  if body == "\xff\xfe" else body.encode(),
                                  headers=headers) as resp:
                 assert resp.status == 400
-        assert h.app.bot_data["unparsable"].count == 1
+        assert state_of(h.app).unparsable.count == 1
         await h.api.send_command(MARIA, "start")  # the bot goes on
         await said(h, MARIA, "denunciar", timeout=10)
 

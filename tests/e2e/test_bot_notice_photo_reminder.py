@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from bot.state import state_of
 from core.lifecycle import BUTTON_MAX
 from core.services.inspectors.notice_photo import BUTTON, notice_photo_reminders
 from tests.support.core_fixtures import clock, make_core, photo  # noqa: F401
@@ -32,7 +33,7 @@ async def test_the_reminder_and_the_card_ask_for_the_missing_photo_art_4_II_a(
     assert BUTTON in [b.text for row in card.buttons for b in row] and len(BUTTON) <= BUTTON_MAX
     clock.now = datetime(2026, 12, 2, 9, tzinfo=SP)  # the next business day
     assert (await notice_photo_reminders(core)).queued
-    bot.app.bot_data["outbox_wake"].set()
+    state_of(bot.app).outbox_wake.set()
     reminder = await said(bot, ANA, f"Lembrete — protocolo {protocol}")
     assert "Art. 4º, II, a" in reminder.text
     await tap(bot, ANA, BUTTON, expect="envie aqui a foto da notificação afixada")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from core.services.cases.transitions import apply_transition
 from core.storage.models import Case, ConversationState, Evidence
 from tests.e2e.test_bot_owner_support import JOSE, button_texts, open_by_qr

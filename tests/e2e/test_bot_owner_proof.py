@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from bot.standin.botapi import User
+from sandbox.standin.botapi import User
 from core.identifiers import format_case_code
 from core.services.errors import Forbidden
 from core.services.owners.proof import NEEDS_PROOF, WRONG_PROOF

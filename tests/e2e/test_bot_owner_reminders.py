@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from core.identifiers import format_case_code
 from core.services.owners.reminders import owner_reminders
 from tests.support.core_fixtures import photo  # noqa: F401

@@ -2,7 +2,7 @@
 services (tests.integration.test_services_owners), the owner reaching them through the real bot."""
 from __future__ import annotations
 
-from bot.standin.botapi import Call, User
+from sandbox.standin.botapi import Call, User
 from core.identifiers import format_case_code
 from tests.integration.test_bot_support import said
 

@@ -10,7 +10,7 @@ import asyncio
 import pytest
 from sqlalchemy import func, select
 
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from core.storage.models import Case, ConversationState, Evidence
 from tests.e2e.test_bot_inspector_support import ANA, bind
 from tests.integration.test_bot_support import (MARIA, clock, core, jpeg, make_core, pin,  # noqa: F401

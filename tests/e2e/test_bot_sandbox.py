@@ -1,4 +1,4 @@
-"""The local sandbox (python -m bot.sandbox): a developer chats with the real bot in the
+"""The local sandbox (python -m sandbox): a developer chats with the real bot in the
 terminal, with no Telegram token, sees what a phone shows (toasts, alerts, edited messages,
 numbered messages whose buttons stay pressable), switches between citizen, inspector and
 owner, and shares the data directory with `python -m admin`; `python -m bot` without a token
@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.sandbox import run_sandbox
+from sandbox.terminal import run_sandbox
 from core.services.messaging.bot_identity import record_bot_username
 from core.services.context import Core
 from core.settings import Settings

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import delete, select
 
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from core.identifiers import format_case_code
 from core.services.messaging.bot_identity import bot_username
 from core.storage.models import AppSetting, Case, Event

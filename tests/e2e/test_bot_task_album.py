@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.standin.botapi import User
+from sandbox.standin.botapi import User
 from tests.support.bot_process import ROOT, BotProcess
 from tests.integration.test_bot_support import (MARIA, jpeg, pin, press, said, start_report,
                                     vehicle_questions)

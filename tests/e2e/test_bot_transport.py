@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from tests.integration.test_bot_support import MARIA, jpeg, said, start_report
 from tests.support.core_fixtures import clock, core, make_core  # noqa: F401
 

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from aiohttp import ClientSession
 
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from core.services.messaging import conversation
 from core.services.messaging.conversation import IDLE
 from tests.integration.test_bot_support import MARIA, said

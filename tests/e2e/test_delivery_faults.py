@@ -20,7 +20,7 @@ from telegram.ext import ExtBot
 from bot.loops import LoopSettings, outbox_loop
 from bot.ratelimit import RateLimiter
 from bot.sender import PROBE_MAX_S, DeliveryState
-from bot.standin.botapi import BotApiStandIn, User
+from sandbox.standin.botapi import BotApiStandIn, User
 from core.storage import outbox
 from core.storage.models import OutboxMessage, Person
 from core.storage.types import utcnow

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from bot.standin.botapi import User
+from sandbox.standin.botapi import User
 from core.storage.db import Database, create_engine
 from tests.support.bot_process import BotProcess
 from tests.support.fault_figures import figures, report, queue, received, until_delivered

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from core.facts import ANIMALS, KILOGRAMS, TAXES_AMOUNT
 from core.formatting import fmt_money
 from core.services import staff as pq

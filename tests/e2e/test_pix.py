@@ -131,7 +131,7 @@ async def test_no_pix_while_a_tariff_is_an_estimate_art_9_II(bot, core, photo, c
 
 
 async def test_a_guia_city_shows_its_instructions(make_core, photo, clock):  # noqa: F811
-    from bot.harness import BotHarness
+    from sandbox.harness import BotHarness
     core = await make_core(payment_guia_instructions="Retire a guia (DAM) no setor de "
                            "Tributos e pague em qualquer banco.", **PIX)
     async with BotHarness(core) as h:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.harness import BotHarness
+from sandbox.harness import BotHarness
 from core.services.messaging import conversation
 from tests.support.core_fixtures import clock, core, make_core  # noqa: F401
 from tests.integration.test_bot_support import MARIA

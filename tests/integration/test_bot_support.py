@@ -1,7 +1,7 @@
 """Fixtures and helpers for the bot's end-to-end tests (no tests here).
 
-The real python-telegram-bot Application runs over HTTP against bot.standin.botapi, geocoding
-goes through geopy to bot.standin.nominatim, and the Core sits on the `db` fixture (SQLite
+The real python-telegram-bot Application runs over HTTP against sandbox.standin.botapi, geocoding
+goes through geopy to sandbox.standin.nominatim, and the Core sits on the `db` fixture (SQLite
 always, PostgreSQL too when TEST_DATABASE_URL is set)."""
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import io
 import pytest
 from PIL import Image
 
-from bot.harness import BotHarness
-from bot.standin.botapi import BotMessage, Call, User
+from sandbox.harness import BotHarness
+from sandbox.standin.botapi import BotMessage, Call, User
 from tests.support.core_fixtures import clock, core, make_core  # noqa: F401
 
 CENTRE = (-19.4628, -45.6003)

@@ -21,7 +21,7 @@ from telegram.ext import (
     MessageHandler, filters,
 )
 
-from bot.standin.botapi import BotApiStandIn, User
+from sandbox.standin.botapi import BotApiStandIn, User
 
 MARIA = User(1001, "Maria", username="maria_dores")
 JOAO = User(1002, "João")

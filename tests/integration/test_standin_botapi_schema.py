@@ -1,5 +1,5 @@
 """The Bot API stand-in refuses what Telegram refuses: every call is checked against the
-published Bot API (bot/standin/spec/botapi-spec.json) and answered with Telegram's own error
+published Bot API (sandbox/standin/spec/botapi-spec.json) and answered with Telegram's own error
 shape, so a call that would fail in production fails in the tests too."""
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile,
 from telegram.error import BadRequest
 from telegram.request import HTTPXRequest
 
-from bot.standin.botapi import BotApiStandIn, User
-from bot.standin.botapi.schema import SPEC_PATH, spec
+from sandbox.standin.botapi import BotApiStandIn, User
+from sandbox.standin.botapi.schema import SPEC_PATH, spec
 from bot.transport import AiohttpRequest
 
 MARIA = User(1001, "Maria")

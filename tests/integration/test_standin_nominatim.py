@@ -7,7 +7,7 @@ from geopy.adapters import AioHTTPAdapter
 from geopy.exc import GeocoderRateLimited, GeocoderTimedOut
 from geopy.geocoders import Nominatim
 
-from bot.standin.nominatim import DORES_DO_INDAIA_CENTRE, NominatimStandIn, Place
+from sandbox.standin.nominatim import DORES_DO_INDAIA_CENTRE, NominatimStandIn, Place
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
+from dataclasses import dataclass
 
 from sqlalchemy import func, select, update
 from telegram.ext import ExtBot
@@ -16,7 +17,7 @@ from bot.loops import LoopSettings, outbox_loop
 from bot.ratelimit import RateLimiter
 from bot.replies import send_or_queue
 from bot.sender import DeliveryState, sender_is_dead
-from bot.standin.botapi import SEND_METHODS, BotApiStandIn, User
+from sandbox.standin.botapi import SEND_METHODS, BotApiStandIn, User
 from core.laws import get_law
 from core.services.context import Core, utc_clock
 from core.services.messaging.send_limits import SendLimits
@@ -29,6 +30,14 @@ from core.storage.outbox import SENT, enqueue
 RATE, INTERVAL_S = 30, 1.0
 CHATS = [User(700_000 + i, f"Pessoa {i}") for i in range(60)]
 QUEUED_PER_CHAT = 4  # 240 outbox messages, plus one direct reply per chat: 300
+
+
+@dataclass
+class Outlet:
+    """What a direct reply needs (bot.replies.Outlet): the core and the delivery state."""
+    core: Core
+    delivery: DeliveryState
+    outbox_wake: None = None
 
 
 def busiest_second(times: list[float]) -> int:
@@ -70,7 +79,7 @@ async def test_three_senders_keep_telegrams_limits_together(db_factory, data_dir
         loops = LoopSettings(outbox_interval_s=0.1)
         tasks = [asyncio.create_task(outbox_loop(bot, core, loops, asyncio.Event(), state))
                  for bot, core, state in senders]
-        replies = [send_or_queue(bot, {"core": core, "delivery": state}, chat.id, "Resposta")
+        replies = [send_or_queue(bot, Outlet(core, state), chat.id, "Resposta")
                    for i, chat in enumerate(CHATS)
                    for bot, core, state in [senders[i % len(senders)]]]
         try:

@@ -1,5 +1,5 @@
 """Killed worker, nothing lost (issue 15, part 7): two real `python -m bot` workers in webhook
-mode on one PostgreSQL database behind a round-robin balancer (bot.standin.cluster); citizens report
+mode on one PostgreSQL database behind a round-robin balancer (sandbox.standin.cluster); citizens report
 at once; one worker is SIGKILLed in the middle. Every report completes through the other
 worker (what the dead one had accepted was never answered, so Telegram — here the stand-in
 that redelivers like it — sends it again), and nothing is done twice: one case per citizen,
@@ -24,9 +24,9 @@ import pytest
 from sqlalchemy import text
 
 from benchmarks.bot_bench import _jpeg
-from bot.standin.cluster import Cluster, RedeliveringStandIn, drop_database, fresh_database
-from bot.standin.botapi import User
-from bot.standin.nominatim import NominatimStandIn, default_gazetteer
+from sandbox.standin.cluster import Cluster, RedeliveringStandIn, drop_database, fresh_database
+from sandbox.standin.botapi import User
+from sandbox.standin.nominatim import NominatimStandIn, default_gazetteer
 from core.storage.db import create_engine
 from core.storage.evidence import EvidenceStore
 

@@ -17,8 +17,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import AsyncIterator
 
-from bot.standin.botapi import BotApiStandIn
-from bot.standin.nominatim import NominatimStandIn, default_gazetteer
+from sandbox.standin.botapi import BotApiStandIn
+from sandbox.standin.nominatim import NominatimStandIn, default_gazetteer
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,7 +7,7 @@ import asyncio
 import time
 from dataclasses import dataclass
 
-from bot.standin.botapi import BotApiStandIn
+from sandbox.standin.botapi import BotApiStandIn
 from core.storage import outbox
 
 PREFIX = "Mensagem de teste"

@@ -3,7 +3,8 @@
 - the core (services included) never imports a face (bot, admin);
 - core modules import each other without cycles (notifications live in their own module, so
   cases ↔ owners and inspectors ↔ tasks no longer import each other).
-The Bot API stand-in (bot/standin/) is test infrastructure, not a face."""
+The stand-ins, the harness and the sandbox live in the top-level sandbox/ package: test and
+demo infrastructure, neither a face nor part of the product (tests/unit/test_product_alone.py)."""
 from __future__ import annotations
 
 import ast
@@ -45,7 +46,7 @@ def _imports(path: Path) -> set[str]:
 
 
 def _files(top: str) -> list[Path]:
-    return sorted(p for p in (ROOT / top).rglob("*.py") if "standin" not in p.parts)
+    return sorted((ROOT / top).rglob("*.py"))
 
 
 def test_the_checker_sees_nested_imports(tmp_path):
@@ -63,6 +64,13 @@ def test_faces_use_services_never_storage():
 def test_the_core_never_imports_a_face():
     found = [f"{p.relative_to(ROOT)} imports {m}" for p in _files("core")
              for m in sorted(_imports(p)) if m.split(".")[0] in FACES]
+    assert found == []
+
+
+def test_the_product_never_imports_the_sandbox():
+    """core/, bot/ and admin/ ship in the wheel; sandbox/ (stand-ins, harness) does not."""
+    found = [f"{p.relative_to(ROOT)} imports {m}" for top in ("core", *FACES) for p in _files(top)
+             for m in sorted(_imports(p)) if m.split(".")[0] == "sandbox"]
     assert found == []
 
 

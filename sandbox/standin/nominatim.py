@@ -4,7 +4,7 @@ Works with geopy unchanged::
 
     from geopy.adapters import AioHTTPAdapter
     from geopy.geocoders import Nominatim
-    from bot.standin.nominatim import NominatimStandIn
+    from sandbox.standin.nominatim import NominatimStandIn
 
     async with NominatimStandIn() as osm:              # default gazetteer: Dores do Indaiá
         async with Nominatim(domain=osm.domain, scheme="http", user_agent="via-livre-tests",

@@ -22,8 +22,8 @@ from bot.app import build_application, start, stop
 from bot.flood import FloodLimit
 from bot.geocoding import Geocoder
 from bot.loops import LoopSettings
-from bot.standin.botapi import BotApiStandIn
-from bot.standin.nominatim import NominatimStandIn
+from sandbox.standin.botapi import BotApiStandIn
+from sandbox.standin.nominatim import NominatimStandIn
 from bot.webhook import Webhook, start_webhook, stop_webhook
 from core.services.context import Core
 

@@ -11,15 +11,15 @@ from typing import Any
 
 from aiohttp import ClientSession, web
 
-from bot.standin.botapi.errors import ApiError, bad
-from bot.standin.botapi.files import FilesMixin
-from bot.standin.botapi.inject import InjectMixin
-from bot.standin.botapi.limits import MAX_UPLOAD, check_limits
-from bot.standin.botapi.messages import MessagesMixin
-from bot.standin.botapi.observe import ObserveMixin
-from bot.standin.botapi.schema import check_call
-from bot.standin.botapi.updates import UpdatesMixin
-from bot.standin.botapi.values import (BotMessage, Call, Fault, Pending, RateRule, StoredFile,
+from sandbox.standin.botapi.errors import ApiError, bad
+from sandbox.standin.botapi.files import FilesMixin
+from sandbox.standin.botapi.inject import InjectMixin
+from sandbox.standin.botapi.limits import MAX_UPLOAD, check_limits
+from sandbox.standin.botapi.messages import MessagesMixin
+from sandbox.standin.botapi.observe import ObserveMixin
+from sandbox.standin.botapi.schema import check_call
+from sandbox.standin.botapi.updates import UpdatesMixin
+from sandbox.standin.botapi.values import (BotMessage, Call, Fault, Pending, RateRule, StoredFile,
                                        UploadedFile, User, WebhookDelivery, chat_id_of)
 
 DEFAULT_TOKEN = "7000000001:AAFStandInTokenForLocalTests_0123456"

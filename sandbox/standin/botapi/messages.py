@@ -5,9 +5,9 @@ import re
 import time
 from typing import Any
 
-from bot.standin.botapi.errors import ApiError, bad
-from bot.standin.botapi.formatting import render
-from bot.standin.botapi.values import BotMessage, User, chat_id_of, commands_key
+from sandbox.standin.botapi.errors import ApiError, bad
+from sandbox.standin.botapi.formatting import render
+from sandbox.standin.botapi.values import BotMessage, User, chat_id_of, commands_key
 
 
 class MessagesMixin:

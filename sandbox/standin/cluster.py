@@ -27,7 +27,7 @@ from aiohttp import ClientConnectorError, ClientError, ClientSession, ClientTime
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from bot.standin.botapi import BotApiStandIn
+from sandbox.standin.botapi import BotApiStandIn
 from core.storage.db import create_engine
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,8 +7,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.standin.botapi.errors import ApiError
-from bot.standin.botapi.formatting import render
+from sandbox.standin.botapi.errors import ApiError
+from sandbox.standin.botapi.formatting import render
 
 @dataclass(frozen=True)
 class User:

@@ -1,10 +1,10 @@
-"""`python -m bot.sandbox`: try the bot in the terminal, with no Telegram token.
+"""The sandbox chat (`python -m sandbox`): try the bot in the terminal, with no Telegram token.
 
-The real bot runs against the local stand-ins (bot.standin.botapi for the Bot API,
-bot.standin.nominatim for geocoding) through bot.harness.BotHarness, on the same DATA_DIR
+The real bot runs against the local stand-ins (sandbox.standin.botapi for the Bot API,
+sandbox.standin.nominatim for geocoding) through sandbox.harness.BotHarness, on the same DATA_DIR
 and database as `python -m admin` (an invite made there works here); it refuses a database
 a real bot has used. The person at the terminal is the citizen "Você" and can switch to an
-inspector or an owner (bot.sandbox_chat): each line typed goes to the bot as a message, and
+inspector or an owner (sandbox.chat): each line typed goes to the bot as a message, and
 what a phone would show is printed as it arrives.
 
 `run_sandbox(lines, out)` is the whole chat: `lines` is any (async) iterable of input lines,
@@ -18,10 +18,13 @@ import sys
 import threading
 from pathlib import Path
 from typing import AsyncIterable, AsyncIterator, Callable, Iterable
+from zoneinfo import ZoneInfo
 
-from bot.harness import BotHarness
-from bot.sandbox_chat import YOU, Chat, describe, generated_jpeg  # noqa: F401 (re-exported)
-from bot.standin.botapi import BotApiStandIn
+from sandbox.harness import BotHarness
+from sandbox.chat import YOU, Chat, describe, generated_jpeg  # noqa: F401 (re-exported)
+from sandbox.standin.botapi import BotApiStandIn
+from sandbox.demo import (DemoClock, demo_account, describe_offset, documents_dir,
+                          panel_address)
 from core.services.messaging import conversation
 from core.services.messaging.bot_identity import learnt_username
 from core.services.context import Core
@@ -38,6 +41,7 @@ Digite uma mensagem ou um comando (/start, /denunciar, /minhas, /ajuda…) e tec
   :botao N          aperta o botão [N] da última mensagem do bot que tem botões
   :botao M N        aperta o botão [N] da mensagem #M (qualquer mensagem anterior)
   :eu QUEM          troca de pessoa: cidadao, fiscal ou proprietario (você é o cidadão)
+  :relogio +3d      adianta o relógio do sandbox (3 dias; também +12h, +30m) e roda os prazos
   :sair             encerra o sandbox (Ctrl-D ou Ctrl-C também)
 Respostas a botões aparecem como (aviso) ou (alerta); mensagens editadas, como (editada)."""
 
@@ -46,7 +50,15 @@ Via Livre (sandbox): o banco de dados em {where} já é usado pelo bot real @{us
 O sandbox não roda sobre ele (entregaria ao Telegram de mentira as mensagens de pessoas
 reais). Use outro diretório para o sandbox e para o python -m admin, por exemplo:
   DATA_DIR=data-sandbox python -m admin invite-inspector --name "Fiscal Teste" --agency ...
-  DATA_DIR=data-sandbox python -m bot.sandbox"""
+  DATA_DIR=data-sandbox python -m sandbox"""
+
+PANEL = """\
+Painel da prefeitura (python -m admin; o make run já o inicia): {address}
+  usuário {username}, senha {password} (conta de demonstração, só neste banco do sandbox)"""
+PANEL_OWN = """\
+Painel da prefeitura (python -m admin; o make run já o inicia): {address}
+  entre com uma conta já criada neste banco (python -m admin create-user NOME --role admin)"""
+DOCUMENTS = "Os documentos (PDF) que o bot envia ficam salvos em {path}"
 
 
 def sandbox_settings(base: Settings | None = None) -> Settings:
@@ -73,15 +85,23 @@ async def run_sandbox(lines: Iterable[str] | AsyncIterable[str],
     or 1 on a database a real bot uses). With `prompt`, "Você (cidadão): " (the current
     identity) is printed before each line is read."""
     settings = sandbox_settings(settings)
-    core = await Core.open(settings)
+    clock = DemoClock(settings)
+    core = await Core.open(settings, clock=clock)
     try:
         real = await learnt_username(core)
         if real and real != BotApiStandIn().me["username"]:
             out(REAL_BOT_DATA.format(where=Path(settings.data_dir).resolve(), username=real))
             return 1
         out(HELP.format(data_dir=Path(settings.data_dir).resolve(), city=core.law.city))
+        account = await demo_account(core)
+        out(PANEL.format(**account.__dict__) if account
+            else PANEL_OWN.format(address=panel_address(settings)))
+        out(DOCUMENTS.format(path=documents_dir(settings)))
+        if clock.offset:
+            out(describe_offset(clock, ZoneInfo(settings.timezone)))
         async with BotHarness(core) as harness:
-            chat = Chat(harness, out, await conversation.last_processed(core) + 1)
+            chat = Chat(harness, out, await conversation.last_processed(core) + 1,
+                        clock=clock, documents=documents_dir(settings))
             printer = asyncio.create_task(chat.printer())
             try:
                 source = _as_async(lines).__aiter__()

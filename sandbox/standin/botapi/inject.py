@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from bot.standin.botapi.errors import bad
-from bot.standin.botapi.files import ext_of, file_fields
-from bot.standin.botapi.formatting import command_entities, utf16_len
-from bot.standin.botapi.values import BotMessage, Call, Pending, User
+from sandbox.standin.botapi.errors import bad
+from sandbox.standin.botapi.files import ext_of, file_fields
+from sandbox.standin.botapi.formatting import command_entities, utf16_len
+from sandbox.standin.botapi.values import BotMessage, Call, Pending, User
 
 
 class InjectMixin:

@@ -1,6 +1,6 @@
 """Every call checked against Telegram's published Bot API, as Telegram checks it.
 
-The reference is ``bot/standin/spec/botapi-spec.json`` (the Bot API page in machine-readable
+The reference is ``sandbox/standin/spec/botapi-spec.json`` (the Bot API page in machine-readable
 form, MIT, see ``LICENSE-botapi-spec`` beside it): every method and type, each field's types
 and whether it is required. ``check_call`` answers what Telegram answers for:
 
@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.standin.botapi.errors import bad, not_found
+from sandbox.standin.botapi.errors import bad, not_found
 
 SPEC_PATH = Path(__file__).resolve().parent.parent / "spec" / "botapi-spec.json"
 

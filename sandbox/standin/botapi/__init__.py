@@ -3,7 +3,7 @@
 It speaks the real HTTP protocol, so the real python-telegram-bot runs against it unchanged::
 
     from telegram.ext import ApplicationBuilder, MessageHandler, filters
-    from bot.standin.botapi import BotApiStandIn, User
+    from sandbox.standin.botapi import BotApiStandIn, User
 
     async def test_echo():
         async with BotApiStandIn() as api:
@@ -30,7 +30,7 @@ Faults: ``fail_next`` (one-shot errors such as 429 with retry_after) and ``add_r
 ``setWebhook`` (or the test calls ``use_webhook``) injected updates are POSTed to that URL with
 the ``X-Telegram-Bot-Api-Secret-Token`` header instead of being queued for ``getUpdates``.
 
-Every call is first checked against Telegram's published Bot API (``bot/standin/spec/``, see
+Every call is first checked against Telegram's published Bot API (``sandbox/standin/spec/``, see
 ``schema.py`` and ``limits.py``): an unknown method answers 404 "Not Found"; a missing required
 field (at any depth), a wrong type, an ``attach://`` naming no uploaded part, text/caption/
 callback_data past Telegram's limits or an album outside 2–10 items answer Telegram's 400.
@@ -40,12 +40,12 @@ and stripped to plain text as Telegram does; MarkdownV2 is checked only for unes
 characters; no message entities are produced for bot messages.
 """
 
-from bot.standin.botapi.errors import ApiError
-from bot.standin.botapi.formatting import render, utf16_len
-from bot.standin.botapi.limits import (MAX_CALLBACK_DATA, MAX_CAPTION, MAX_DOWNLOAD,
+from sandbox.standin.botapi.errors import ApiError
+from sandbox.standin.botapi.formatting import render, utf16_len
+from sandbox.standin.botapi.limits import (MAX_CALLBACK_DATA, MAX_CAPTION, MAX_DOWNLOAD,
                                        MAX_PHOTO_UPLOAD, MAX_TEXT, MAX_UPLOAD)
-from bot.standin.botapi.server import DEFAULT_TOKEN, SEND_METHODS, BotApiStandIn
-from bot.standin.botapi.values import (BotMessage, Button, Call, StoredFile, UploadedFile, User,
+from sandbox.standin.botapi.server import DEFAULT_TOKEN, SEND_METHODS, BotApiStandIn
+from sandbox.standin.botapi.values import (BotMessage, Button, Call, StoredFile, UploadedFile, User,
                                        WebhookDelivery, parse_keyboard)
 
 __all__ = [

@@ -4,8 +4,8 @@ code units; callback_data 1–64 bytes; answerCallbackQuery text 0–200 charact
 2–10 items; uploads of 10 MB (photos) and 50 MB, downloads of 20 MB."""
 from __future__ import annotations
 
-from bot.standin.botapi.errors import bad
-from bot.standin.botapi.formatting import render, utf16_len
+from sandbox.standin.botapi.errors import bad
+from sandbox.standin.botapi.formatting import render, utf16_len
 
 MAX_TEXT = 4096
 MAX_CAPTION = 1024

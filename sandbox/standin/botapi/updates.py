@@ -9,8 +9,8 @@ from typing import Any
 
 from aiohttp import ClientError, ClientSession, ClientTimeout
 
-from bot.standin.botapi.errors import ApiError, bad
-from bot.standin.botapi.values import WebhookDelivery
+from sandbox.standin.botapi.errors import ApiError, bad
+from sandbox.standin.botapi.values import WebhookDelivery
 
 
 class UpdatesMixin:

@@ -6,9 +6,9 @@ import io
 import re
 from typing import Any
 
-from bot.standin.botapi.errors import ApiError, bad
-from bot.standin.botapi.limits import MAX_DOWNLOAD, MAX_PHOTO_UPLOAD, MAX_UPLOAD
-from bot.standin.botapi.values import StoredFile
+from sandbox.standin.botapi.errors import ApiError, bad
+from sandbox.standin.botapi.limits import MAX_DOWNLOAD, MAX_PHOTO_UPLOAD, MAX_UPLOAD
+from sandbox.standin.botapi.values import StoredFile
 
 
 class FilesMixin:

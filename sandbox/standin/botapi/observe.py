@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Callable
 
-from bot.standin.botapi.values import (BotMessage, Button, Call, User, chat_id_of, commands_key,
+from sandbox.standin.botapi.values import (BotMessage, Button, Call, User, chat_id_of, commands_key,
                                        parse_keyboard)
 
 

@@ -1,4 +1,4 @@
-"""The sandbox's terminal chat (bot.sandbox): what a phone would show of the bot's calls to the
+"""The sandbox's terminal chat (sandbox.terminal): what a phone would show of the bot's calls to the
 Bot API stand-in, and the typed lines turned into updates.
 
 Shown: every message the bot sends to the person at the terminal, numbered as Telegram
@@ -16,9 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from bot.harness import BotHarness
-from bot.standin.botapi import BotMessage, Button, Call, User
+from zoneinfo import ZoneInfo
+
 from core.services.inspectors.accounts import inspector_for
+from core.services.periodic import run_periodic
+from sandbox.demo import DemoClock, describe_offset, parse_step
+from sandbox.harness import BotHarness
+from sandbox.standin.botapi import BotMessage, Button, Call, User
 
 REPLY_TIMEOUT_S = 5.0   # how long to wait for the bot's first answer to an input
 QUIET_S = 0.4           # the bot is done answering after this long without a new call
@@ -119,8 +123,10 @@ class Chat:
     into updates."""
 
     def __init__(self, harness: BotHarness, out: Callable[[str], None],
-                 first_update_id: int = 1) -> None:
+                 first_update_id: int = 1, *, clock: DemoClock | None = None,
+                 documents: Path | None = None) -> None:
         self.h, self.out = harness, out
+        self.clock, self.documents = clock, documents
         # The database remembers handled update ids (and ignores them again), while a fresh
         # stand-in counts from the same start: number this run's updates after the last one.
         self._update_ids = itertools.count(first_update_id)
@@ -165,9 +171,30 @@ class Chat:
                     self._show(user_id, toast(call))
             elif method in _SEND or method in _EDIT:
                 try:
-                    self._show(int(call.chat_id), describe(call))
+                    self._show(int(call.chat_id), describe(call) + self._keep(call))
                 except (TypeError, ValueError):
                     continue
+
+    def _keep(self, call: Call) -> list[str]:
+        """Write the documents a call sent into the documents folder; where they went."""
+        if self.documents is None:
+            return []
+        sent = call.result if isinstance(call.result, list) else [call.result]
+        out = []
+        for message in sent:
+            doc = message.get("document") if isinstance(message, dict) else None
+            if not doc or "file_id" not in doc:
+                continue
+            name = Path(str(doc.get("file_name") or "documento")).name
+            path = self.documents / f"{message.get('message_id')}-{name}"
+            try:
+                self.documents.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(self.h.api.file_bytes(doc["file_id"]))
+            except (KeyError, OSError) as exc:
+                out.append(f"     (não consegui salvar o arquivo em {path}: {exc})")
+                continue
+            out.append(f"     (salvo em {path})")
+        return out
 
     async def printer(self) -> None:
         """Print the bot's messages as they arrive (also ones nobody asked for)."""
@@ -221,6 +248,9 @@ class Chat:
         if word == ":eu":
             await self.switch(rest)
             return True
+        if word == ":relogio" or word == ":relógio":
+            await self.move_clock(rest)
+            return True
         if word == ":foto":
             if rest:
                 try:
@@ -246,7 +276,8 @@ class Chat:
             if not await self._press(rest):
                 return True
         elif word.startswith(":"):
-            self.out("(comando do sandbox desconhecido: use :foto, :local, :botao, :eu ou :sair)")
+            self.out("(comando do sandbox desconhecido: use :foto, :local, :botao, :eu, :relogio "
+                     "ou :sair)")
             return True
         elif line.startswith("/"):
             command, _, args = line.partition(" ")
@@ -255,6 +286,27 @@ class Chat:
             await api.send_text(you, line, update_id=self._next())
         await self.settle(before)
         return True
+
+    async def move_clock(self, rest: str) -> None:
+        """`:relogio +3d`: the demo clock moves forward, then the periodic job (deadline
+        sweep, warnings, reminders) runs at once at the new time; its messages follow."""
+        if self.clock is None:
+            self.out("(este sandbox não tem relógio de demonstração)")
+            return
+        tz = ZoneInfo(self.h.core.settings.timezone)
+        if rest:
+            try:
+                self.clock.move(parse_step(rest))
+            except ValueError as exc:
+                self.out(f"({exc})")
+                return
+        self.out(f"({describe_offset(self.clock, tz)})")
+        if rest:
+            before = self._printed
+            report = await run_periodic(self.h.core)
+            self.out(f"(prazos conferidos: {len(report.sweep.moved)} caso(s) mudaram de etapa)")
+            if report.queued_messages:
+                await self.settle(before)
 
     def _message(self, number: str | None) -> BotMessage | None:
         """Message #number of the current chat, or the newest one with buttons."""
