@@ -12,7 +12,7 @@ from decimal import Decimal
 from brcode.utils.brcodeId import jsonFromBrcode
 from pypdf import PdfReader
 
-from bot.standin.botapi.values import User
+from sandbox.standin.botapi.values import User
 from core.identifiers import format_case_code
 from core.services.staff.accounts import create_user
 from tests.e2e.test_bot_owner_depot import depot_case
