@@ -67,6 +67,14 @@ class Settings(BaseSettings):
                                            "(DAM): how the owner gets and pays it; set, no "
                                            "PIX is offered")
 
+    # E-mail updates for people without Telegram (core.services.messaging.email)
+    smtp_url: str = Field("", description="smtp://user:pass@host:587 (STARTTLS) or "
+                          "smtps://user:pass@host:465 (TLS); empty = no e-mail sent")
+    smtp_from: str = Field("", description="The From of every e-mail, e.g. Prefeitura "
+                           "<avisos@prefeitura.example>")
+    public_url: str = Field("", description="The public address of the panel's public pages "
+                            "(https://…, without /publico): the e-mails' links")
+
     # Admin panel
     admin_host: str = "127.0.0.1"
     admin_port: int = 8081
