@@ -66,7 +66,7 @@ def smtp_target(url: str) -> SmtpTarget:
     tls = parts.scheme == "smtps"
     port = parts.port or (465 if tls else 587 if user else 25)
     return SmtpTarget(parts.hostname, port, user, password, tls,
-                      None if tls else (True if user else None))
+                      False if tls else (True if user else None))
 
 
 # -- the message ----------------------------------------------------------------------------
