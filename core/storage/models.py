@@ -476,6 +476,3 @@ class ChatPace(Base):
     holder: Mapped[str | None] = mapped_column(String(120))
     # the chat's theoretical arrival time (GCRA): one TELEGRAM_CHAT_INTERVAL_S per message sent
     tat: Mapped[float] = mapped_column(Float(53), default=0.0, server_default="0")
-
-
-from core.storage import models_email  # noqa: E402,F401  (the e-mail tables, same metadata)

@@ -3,8 +3,8 @@ owners' addresses left on the web owner page, and the stops (LGPD: the one-click
 
 `EmailMessage` is the Telegram outbox's twin (core.storage.outbox, core.storage.email_outbox):
 queued in the same transaction as the change it reports, one address's messages in order, a
-dead letter (`failed`) listed on the panel's "Mensagens não entregues" page. Imported at the
-end of core.storage.models, so the tables share its metadata."""
+dead letter (`failed`) listed on the panel's "Mensagens não entregues" page. Built on
+core.storage.models.Base, so the tables share its metadata (the migrations' env imports it)."""
 from __future__ import annotations
 
 from datetime import datetime
