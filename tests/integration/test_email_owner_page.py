@@ -77,3 +77,28 @@ async def test_no_email_form_without_smtp(make_core, photo):
     async with Panel(core).client() as client:
         html = await _proven(client, case.case_code)
         assert "Prazo:" in html and "Receber avisos por e-mail" not in html
+
+
+async def test_owner_without_telegram_gets_the_deadline_reminder_by_email_once_art_4_I(
+        make_core, photo, clock):
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from core.services.owners.reminders import owner_reminders
+    from core.storage.models import Case
+    from core.storage.models_email import EmailMessage
+    from tests.integration.test_services_owners import notified
+
+    core = await make_core(smtp_url="smtp://127.0.0.1:1", public_url=PUBLIC)
+    sub = await notified(core, photo)  # due Friday 11/12/2026 (Art. 4º, I); no owner in Telegram
+    async with core.db.unit_of_work() as s:
+        case = (await s.execute(select(Case))).scalar_one()
+        s.add(OwnerEmail(case_id=case.id, address=JOAO, consent=OWNER_CONSENT))
+    clock.now = datetime(2026, 12, 9, 12, tzinfo=ZoneInfo("America/Sao_Paulo"))
+    assert (await owner_reminders(core)).queued == [(sub.protocol, "d3")]
+    assert (await owner_reminders(core)).queued == []  # once
+    async with core.db.read() as s:
+        (msg,) = (await s.execute(select(EmailMessage).where(
+            EmailMessage.kind == "owner_reminder"))).scalars()
+    assert msg.address == JOAO and "11/12/2026" in msg.payload["text"]
+    assert "Art. 4º, I" in msg.payload["text"]

@@ -90,7 +90,7 @@ class EmailChannel:
 # -- owners ---------------------------------------------------------------------------------
 
 async def tell_owners(s: AsyncSession, settings: Settings | None, case: Case, text: str,
-                      dedupe_key: str) -> int:
+                      dedupe_key: str, kind: str = UPDATE) -> int:
     """Queue an owner's update (the text their Telegram chat gets) for every address left on
     the web owner page; returns how many were queued."""
     if settings is None or not enabled(settings):
@@ -99,7 +99,8 @@ async def tell_owners(s: AsyncSession, settings: Settings | None, case: Case, te
         OwnerEmail.case_id == case.id).order_by(OwnerEmail.id))).all()
     queued = 0
     for row_id, address in addresses:
-        queued += await queue(s, case, address, OWNER, text, f"{dedupe_key}:email:o{row_id}")
+        queued += await queue(s, case, address, OWNER, text, f"{dedupe_key}:email:o{row_id}",
+                              kind)
     return queued
 
 

@@ -41,7 +41,8 @@ from core.storage.db import Database
 log = logging.getLogger(__name__)
 
 SUBJECTS = {mail.REPORTER: "atualização do seu pedido", mail.OWNER: "atualização do seu caso",
-            "email_welcome": "avisos por e-mail confirmados"}
+            "email_welcome": "avisos por e-mail confirmados",
+            "owner_reminder": "lembrete de prazo do seu caso"}
 TIMEOUT_S = 30.0
 
 
