@@ -58,8 +58,9 @@ async def owner_email(request: web.Request) -> web.Response:
         address = await mail.add_owner_email(core, page.code, typed,
                                              form.get("consentimento") == "sim")
     except InvalidInput as exc:
-        return render(request, "public_owner.html", {**ctx, "email_error": exc.message},
-                      status=400)
+        field = "consent" if exc.message == mail.NO_CONSENT else "email"
+        return render(request, "public_owner.html", {
+            **ctx, "email_error": exc.message, "email_error_field": field}, status=400)
     return render(request, "public_owner.html", {
         **ctx, "email_typed": "", "email_done": f"Pronto: os avisos deste caso serão enviados "
         f"para {address}. Cada e-mail traz um link para parar de recebê-los."})

@@ -75,6 +75,7 @@ async def test_counter_reporter_gets_portuguese_mail_with_status_link_and_one_cl
         assert await send_due(core, SECRET, SmtpState()) == 1  # the address's head first
         assert await _send_all(core) == 1
         first, second = smtp.to(MARIA)
+        raw_second = smtp.raw[1]
     assert first["Subject"] == f"Protocolo {protocol}: atualização do seu pedido"
     assert first["From"] == "Prefeitura de Dores do Indaiá <avisos@dores.example>"
     text, html = bodies(first)
@@ -86,6 +87,8 @@ async def test_counter_reporter_gets_portuguese_mail_with_status_link_and_one_cl
     stop = second["List-Unsubscribe"].strip("<>")
     assert stop.startswith(f"{PUBLIC}/publico/email/parar/")
     assert second["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    # as sent: one plain <URL> a mail program can read (a folded header would be encoded)
+    assert f"\r\nList-Unsubscribe: <{stop}>\r\n".encode() in raw_second
     assert f"Pare com um clique: {stop}" in bodies(second)[0] and "LGPD" in bodies(second)[0]
     async with core.db.read() as s:  # told by e-mail: off the panel's "Cidadãos a avisar"
         contact = (await s.execute(select(ReporterContact))).scalar_one()

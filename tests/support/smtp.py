@@ -25,9 +25,10 @@ class _Handler:
         if self.server.refuse:
             self.server.refused += 1
             return self.server.refuse
-        msg = message_from_bytes(envelope.original_content or envelope.content,
-                                 policy=policy.default)
-        self.server.received.append((list(envelope.rcpt_tos), msg))
+        raw = envelope.original_content or envelope.content
+        self.server.raw.append(raw)
+        self.server.received.append((list(envelope.rcpt_tos),
+                                     message_from_bytes(raw, policy=policy.default)))
         return "250 OK"
 
 
@@ -37,6 +38,7 @@ class SmtpServer:
         self.refuse = refuse
         self.refused = 0
         self.received: list[tuple[list[str], EmailMessage]] = []
+        self.raw: list[bytes] = []  # as the server got them
         self._controller = Controller(_Handler(self), hostname="127.0.0.1", port=self.port)
 
     @property

@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import asyncio
 import html
+import io
 import logging
 import os
 import secrets
 import socket
 import time
 from dataclasses import dataclass, field
+from email import policy
+from email.generator import BytesGenerator
 from email.message import EmailMessage as MimeMessage
 from email.utils import formatdate, make_msgid, parseaddr
 from urllib.parse import quote, unquote, urlsplit
@@ -35,8 +38,8 @@ from core.services.context import Core
 from core.services.errors import StorageUnavailable
 from core.services.messaging import email as mail
 from core.storage import email_outbox
-from core.storage.email_outbox import ClaimedEmail
 from core.storage.db import Database
+from core.storage.email_outbox import ClaimedEmail
 
 log = logging.getLogger(__name__)
 
@@ -102,11 +105,13 @@ def compose(core: Core, secret: bytes, msg: ClaimedEmail) -> MimeMessage:
     body += (f'<hr><p style="font-size:small">Não quer mais receber e-mails deste caso? '
              f'<a href="{e(stop)}">Parar de receber</a>.</p>'
              f'<p style="font-size:small;color:#555">{e(footer)}</p>')
-    m = MimeMessage()
+    # lines up to RFC 5322's 998 characters: List-Unsubscribe's URL stays one plain <…>
+    # (a folded header would be encoded, and mail programs would not find the link)
+    m = MimeMessage(policy=policy.SMTP.clone(max_line_length=998))
     m["Subject"] = f"Protocolo {protocol}: {SUBJECTS.get(msg.kind, SUBJECTS[msg.role])}"
     m["From"] = s.smtp_from or f"Prefeitura de {city} <nao-responda@localhost>"
     m["To"] = msg.address
-    m["Date"] = formatdate(localtime=False)
+    m["Date"] = formatdate(usegmt=True)
     domain = parseaddr(m["From"])[1].rpartition("@")[2] or "localhost"
     m["Message-ID"] = make_msgid(f"email{msg.id}", domain=domain)
     m["Auto-Submitted"] = "auto-generated"
@@ -161,9 +166,18 @@ class _Down(Exception):
     """The server could not be reached (or refused our login): not the message's fault."""
 
 
+def _bytes(message: MimeMessage) -> bytes:
+    """The message as sent, flattened with its own policy (aiosmtplib's would fold at 78)."""
+    out = io.BytesIO()
+    BytesGenerator(out, policy=message.policy).flatten(message)
+    return out.getvalue()
+
+
 async def _smtp_send(target: SmtpTarget, message: MimeMessage) -> None:
     try:
-        await aiosmtplib.send(message, hostname=target.host, port=target.port,
+        await aiosmtplib.send(_bytes(message), sender=parseaddr(message["From"])[1],
+                              recipients=[message["To"]],
+                              hostname=target.host, port=target.port,
                               username=target.username, password=target.password,
                               use_tls=target.use_tls, start_tls=target.start_tls,
                               timeout=TIMEOUT_S)
