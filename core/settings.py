@@ -93,6 +93,13 @@ class Settings(BaseSettings):
     open311_post_limit: int = Field(60, description="Open311 POSTs per API key in a window")
     open311_post_window_s: int = Field(600, description="That window, in seconds")
 
+    @field_validator("smtp_url")
+    @classmethod
+    def _smtp_scheme(cls, value: str) -> str:
+        if value.strip() and not value.strip().startswith(("smtp://", "smtps://")):
+            raise ValueError("SMTP_URL deve começar com smtp:// (STARTTLS) ou smtps:// (TLS)")
+        return value
+
     @field_validator("trusted_proxies", mode="before")
     @classmethod
     def _comma_separated(cls, value):

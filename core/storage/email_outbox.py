@@ -6,7 +6,8 @@ no-op. Per-address order: `claim_due` claims only an address's head (its oldest 
 message), so a later e-mail waits while an earlier one to the same address is retried, across
 restarts and senders (FOR UPDATE SKIP LOCKED on PostgreSQL). A dead letter (`failed`) no
 longer blocks its address. Delivery is at-least-once: a sender killed after the SMTP server
-took the message but before `mark_sent` sends it again when the lease ends.
+took the message but before `mark_sent` leaves it claimed, and a sender sends it again when
+the lease (outbox.LEASE) ends.
 
 Outcomes, as for Telegram: `mark_sent`; `release` (the SMTP server is down or unreachable:
 the attempt is not counted; undelivered after outbox.MAX_AGE it becomes a dead letter);
@@ -31,8 +32,8 @@ from core.storage.types import utcnow
 
 STOPPED = "stopped"  # not sent: the person stopped this case's e-mails (never a dead letter)
 
-__all__ = ["FAILED", "PENDING", "SENDING", "SENT", "STOPPED", "ClaimedEmail", "enqueue", "claim_due",
-           "mark_sent", "release", "mark_failed", "release_claims_of"]
+__all__ = ["FAILED", "PENDING", "SENDING", "SENT", "STOPPED", "ClaimedEmail", "enqueue",
+           "claim_due", "mark_sent", "release", "mark_failed"]
 
 
 @dataclass(frozen=True)
@@ -89,16 +90,6 @@ async def claim_due(db: Database, limit: int = 20, now: datetime | None = None,
             .execution_options(synchronize_session=False))
         return [ClaimedEmail(r.id, r.case_id, r.address, r.role, r.kind, dict(r.payload),
                              r.attempts + 1) for r in rows]
-
-
-async def release_claims_of(db: Database, sender: str, now: datetime | None = None) -> int:
-    """At a sender's start: what its own earlier run (same name) left claimed is due now."""
-    async with db.unit_of_work() as session:
-        result = await session.execute(
-            update(EmailMessage)
-            .where(EmailMessage.status == SENDING, EmailMessage.claimed_by == sender)
-            .values(status=PENDING, next_attempt_at=now or utcnow()))
-        return result.rowcount
 
 
 async def mark_sent(db: Database, message_id: int, now: datetime | None = None) -> bool:

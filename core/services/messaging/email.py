@@ -121,6 +121,8 @@ async def add_owner_email(core: Core, case_code: str, typed: str, consent: bool)
                 ).scalar_one_or_none()
         if case is None:
             raise NotFound("Caso não encontrado.")
+        if not case.is_open:
+            raise InvalidInput("Este caso já foi encerrado: não há mais avisos a enviar.")
         await s.execute(insert_ignore(s, OwnerEmail.__table__, {
             "case_id": case.id, "address": address, "consent": OWNER_CONSENT,
             "created_at": core.now()}, ["case_id", "address"]))
