@@ -38,6 +38,8 @@ async def test_counter_case_with_email_is_told_by_email_through_inspection(bot, 
     await create_user(core, "bruno", PASSWORD, "staff")
     await bind(bot, ANA, "Ana Fiscal", "posturas", NEAR)
     async with Panel(core).client("bruno") as client:
+        form = await (await client.get("/balcao")).text()
+        assert "recebe o protocolo e cada mudança de situação por e-mail" in form
         protocol = await _register(client, channel="balcao", where=NEAR, photo=jpeg(),
                                    address="Rua Goiás, 120, Centro",
                                    contact_name="Maria", contact_email="maria@example.com")
