@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -138,6 +139,9 @@ async def add_owner_email(core: Core, case_code: str, typed: str, consent: bool)
 
 # -- the stop (one click) -------------------------------------------------------------------
 
+_TOKEN = re.compile(r"([0-9]{1,12})\.[A-Za-z0-9_=-]{1,40}", re.ASCII)
+
+
 def _key(secret: bytes) -> bytes:
     return hashlib.sha256(b"via-livre-email-stop:" + secret).digest()
 
@@ -149,11 +153,11 @@ def stop_token(secret: bytes, message_id: int) -> str:
 
 
 def _message_of(secret: bytes, token: str) -> int:
-    head, _, mac = (token or "").partition(".")
-    if not head.isdigit() or len(head) > 12 or not hmac.compare_digest(
-            stop_token(secret, int(head)), f"{head}.{mac}"):
+    match = _TOKEN.fullmatch(token or "")
+    if match is None or not hmac.compare_digest(
+            stop_token(secret, int(match.group(1))).encode(), token.encode()):
         raise InvalidInput(BAD_STOP)
-    return int(head)
+    return int(match.group(1))
 
 
 @dataclass(frozen=True)
