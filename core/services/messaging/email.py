@@ -70,7 +70,9 @@ async def queue(s: AsyncSession, case: Case, address: str, role: str, text: str,
     stopped this case's e-mails or the message was queued already."""
     if await stopped(s, case.id, address):
         return False
-    payload = {"text": text, "protocol": case.protocol, "case_code": case.case_code}
+    payload = {"text": text, "protocol": case.protocol}
+    if role == OWNER:  # their page's link (the code alone shows nothing without the proof)
+        payload["case_code"] = case.case_code
     return await email_outbox.enqueue(s, case_id=case.id, address=address, role=role,
                                       kind=kind, payload=payload, dedupe_key=dedupe_key)
 
