@@ -30,6 +30,7 @@ from email import policy
 from email.generator import BytesGenerator
 from email.message import EmailMessage as MimeMessage
 from email.utils import formatdate, make_msgid, parseaddr
+from typing import Callable
 from urllib.parse import quote, unquote, urlsplit
 
 import aiosmtplib
@@ -138,7 +139,7 @@ class SmtpState:
     delay_s: float = 1.0
     first_s: float = 1.0
     max_s: float = 300.0
-    clock: object = time.monotonic
+    clock: Callable[[], float] = time.monotonic
 
     def allowance(self, batch: int) -> int:
         if self.down_since is None:
