@@ -18,6 +18,7 @@ from aiohttp import web
 
 from admin import filters, open311_format
 from admin.kept_form import render_back
+from admin.views_email import EMAIL_SECRET, STOP_PREFIX
 from admin.params import params_middleware
 from admin.security import (HSTS, SECURITY_HEADERS, csp, SESSION_COOKIE, SESSION_HOURS,
                             LoginThrottle, Session, Signer, load_secret, local_referer,
@@ -80,7 +81,8 @@ async def session_middleware(request: web.Request, handler) -> web.StreamRespons
     if user is not None and request.method == "GET":
         # The banner of what legal documents cannot print yet (depot address, tariffs).
         request[PLACEHOLDERS] = await placeholders.warnings(request.app[CORE])
-    if request.method == "POST":
+    if request.method == "POST" and not request.path.startswith(STOP_PREFIX):
+        # (the e-mails' stop: a mail program's one-click POST, RFC 8058; its token is signed)
         form = await request.post()
         if not request.app[SIGNER].csrf_ok(request[SESSION].nonce, form.get("csrf")):
             return render(request, "error.html", {
@@ -136,7 +138,9 @@ def create_app(core: Core | None = None, settings: Settings | None = None) -> we
                                        errors_middleware, params_middleware],
                           client_max_size=12 * 1024 ** 2)
     app[SETTINGS] = settings
-    app[SIGNER] = Signer(load_secret(settings.admin_secret_key, settings.data_dir))
+    secret = load_secret(settings.admin_secret_key, settings.data_dir)
+    app[SIGNER] = Signer(secret)
+    app[EMAIL_SECRET] = secret  # signs the e-mails' stop links (admin.views_email)
     app[THROTTLE] = LoginThrottle()
     if core is not None:
         app[CORE] = core

@@ -6,7 +6,8 @@ from aiohttp import web
 from admin import views_release
 from admin import views_admin as a, views_auth as auth, views_cases as c, \
     views_delivery as d, views_export as x, views_intake, views_open311 as o, \
-    views_indicators as ind, views_lgpd, views_public, views_publish as p, views_route
+    views_email, views_indicators as ind, views_lgpd, views_public, \
+    views_publish as p, views_route
 
 
 def setup(app: web.Application) -> None:
@@ -46,6 +47,7 @@ def setup(app: web.Application) -> None:
     views_intake.setup(app)  # /balcao: counter and phone intake
     r.add_get("/entregas", d.dead_letters_page)
     r.add_post("/entregas/{id:[0-9]{1,9}}/reenviar", d.resend)
+    r.add_post("/entregas/email/{id:[0-9]{1,9}}/reenviar", d.resend_email)
     views_lgpd.setup(app)  # /fotos (review before public) and /lgpd/pedidos
     r.add_get("/exportar/casos.csv", x.cases_csv)
     r.add_get("/indicadores", ind.indicators_page)  # the city's numbers (staff)
@@ -60,3 +62,4 @@ def setup(app: web.Application) -> None:
     r.add_get(f"/open311/v2/requests/{{id}}.{fmt}", o.request_one)
     r.add_get("/open311/v2/media/{protocol}/{sha:[0-9a-f]{64}}.{ext:jpg|png|webp}", o.media_file)
     views_public.setup(app)  # the public face, without login (/publico)
+    views_email.setup(app)  # the owner's e-mail, the e-mails' stop page, the sender's loop

@@ -22,3 +22,11 @@ async def resend(request: web.Request) -> web.StreamResponse:
                           user_of(request).username)
     raise redirect(request, "/entregas",
                    "Mensagem colocada de novo na fila de envio; ela sai em instantes.")
+
+
+@require()
+async def resend_email(request: web.Request) -> web.StreamResponse:
+    await delivery.resend_email(core_of(request), int(request.match_info["id"]),
+                                user_of(request).username)
+    raise redirect(request, "/entregas",
+                   "E-mail colocado de novo na fila de envio; ele sai em instantes.")

@@ -21,6 +21,7 @@ from core.area import valid_point
 from core.services.staff import counter_intake as intake
 from core.services.citizens import questions as rq
 from core.services.errors import InvalidInput
+from core.services.messaging.email import enabled as email_enabled
 from core.services.cases.evidence import EvidenceIn, store_upload
 from core.services.geocoding import Geocoder, GeocodingUnavailable
 from core.services.citizens.reports import MAX_PHOTOS, ReportIn, find_nearby
@@ -72,6 +73,7 @@ async def _page(request: web.Request, form: dict, *, status: int = 200, error: s
         "asked": asked, "sign_cats": sign_cats, "questions": rq.QUESTIONS,
         "time_options": rq.time_options(core.law), "channels": intake.CHANNELS,
         "purpose": intake.CONTACT_PURPOSE, "max_photos": MAX_PHOTOS,
+        "email_on": email_enabled(core.settings),
         "tile_url": request.app[SETTINGS].map_tile_url,
         "map_lat": form.get("lat") if centre else core.area.centre[0],
         "map_lon": form.get("lon") if centre else core.area.centre[1],

@@ -15,6 +15,7 @@ from admin.visitor import visitor_ip
 from admin.web import SETTINGS, core_of, render
 from core.services.public import map as pub
 from core.services.errors import Forbidden, InvalidInput, NotFound
+from core.services.messaging.email import OWNER_CONSENT, enabled as email_enabled
 from core.services.owners.payments import PIX_HINT
 from core.services.public.access import RateLimited, hit, owner_page
 
@@ -130,8 +131,10 @@ async def _owner(request: web.Request, code: str, answer: str | None) -> web.Res
             else 400
         return render(request, "public_owner.html", {"page": None, "error": exc.message},
                       status=status)
-    return render(request, "public_owner.html", {"page": page, "c": page.public,
-                                                 "pix_hint": PIX_HINT})
+    return render(request, "public_owner.html", {
+        "page": page, "c": page.public, "pix_hint": PIX_HINT, "answer": answer,
+        "email_offered": email_enabled(request.app[SETTINGS]),
+        "owner_consent": OWNER_CONSENT})
 
 
 async def owner_lookup(request: web.Request) -> web.Response:

@@ -71,6 +71,14 @@ class Settings(BaseSettings):
                                            "(DAM): how the owner gets and pays it; set, no "
                                            "PIX is offered")
 
+    # E-mail updates for people without Telegram (core.services.messaging.email)
+    smtp_url: str = Field("", description="smtp://user:pass@host:587 (STARTTLS) or "
+                          "smtps://user:pass@host:465 (TLS); empty = no e-mail sent")
+    smtp_from: str = Field("", description="The From of every e-mail, e.g. Prefeitura "
+                           "<avisos@prefeitura.example>")
+    public_url: str = Field("", description="The public address of the panel's public pages "
+                            "(https://…, without /publico): the e-mails' links")
+
     # Admin panel
     admin_host: str = "127.0.0.1"
     admin_port: int = 8081
@@ -88,6 +96,13 @@ class Settings(BaseSettings):
     open311_fetch_max_bytes: int = 10 * 1024 ** 2
     open311_post_limit: int = Field(60, description="Open311 POSTs per API key in a window")
     open311_post_window_s: int = Field(600, description="That window, in seconds")
+
+    @field_validator("smtp_url")
+    @classmethod
+    def _smtp_scheme(cls, value: str) -> str:
+        if value.strip() and not value.strip().startswith(("smtp://", "smtps://")):
+            raise ValueError("SMTP_URL deve começar com smtp:// (STARTTLS) ou smtps:// (TLS)")
+        return value
 
     @field_validator("trusted_proxies", mode="before")
     @classmethod

@@ -131,7 +131,8 @@ async def apply_recount(core: Core, s: AsyncSession, case: Case, cal: LegalCalen
     await tell_deadline_moved(
         s, case, ev.seq,
         owner_text=f"Prazo prorrogado no seu caso {format_case_code(case.case_code)}: {changed}",
-        inspector_text=f"Protocolo {case.protocol}: prazo prorrogado. Agora: {changed}")
+        inspector_text=f"Protocolo {case.protocol}: prazo prorrogado. Agora: {changed}",
+        settings=core.settings)
     return Recounted(case.protocol, previous, due, new["description"])
 
 

@@ -7,7 +7,8 @@ are content-addressed and may be shared). The timeline keeps each file's SHA-256
 shown remains provable after the bytes are gone.
 
 A counter reporter's contact (core.services.staff.counter_intake, LGPD) is the reporter's data: it gets the
-same `retain_until` at closing and is deleted by the same purge."""
+same `retain_until` at closing and is deleted by the same purge, as is an owner's e-mail address
+left on the web owner page; e-mails sent or given up are deleted after the same retention."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.services.context import Core
 from core.storage.models import Evidence, ReporterContact
+from core.storage.models_email import EmailMessage, OwnerEmail
 from core.storage.timeline import ActorRef, append_event
 
 
@@ -26,8 +28,9 @@ async def set_retention(core: Core, s: AsyncSession, case_id: int, closed_at: da
     until = closed_at + timedelta(days=core.settings.evidence_retention_days)
     await s.execute(update(Evidence).where(Evidence.case_id == case_id)
                     .values(retain_until=until).execution_options(synchronize_session=False))
-    await s.execute(update(ReporterContact).where(ReporterContact.case_id == case_id)
-                    .values(retain_until=until).execution_options(synchronize_session=False))
+    for model in (ReporterContact, OwnerEmail):
+        await s.execute(update(model).where(model.case_id == case_id)
+                        .values(retain_until=until).execution_options(synchronize_session=False))
 
 
 @dataclass
@@ -43,6 +46,11 @@ async def purge_expired_evidence(core: Core, now: datetime | None = None,
     async with core.db.unit_of_work() as s:
         await s.execute(delete(ReporterContact).where(ReporterContact.retain_until.is_not(None),
                                                       ReporterContact.retain_until < now))
+        await s.execute(delete(OwnerEmail).where(OwnerEmail.retain_until.is_not(None),
+                                                 OwnerEmail.retain_until < now))
+        await s.execute(delete(EmailMessage).where(
+            EmailMessage.status.in_(("sent", "failed")), EmailMessage.created_at
+            < now - timedelta(days=core.settings.evidence_retention_days)))
         expired = (await s.execute(select(Evidence).where(
             Evidence.retain_until.is_not(None), Evidence.retain_until < now).limit(limit))
         ).scalars().all()

@@ -141,7 +141,8 @@ async def _apply(core: Core, s: AsyncSession, ref: str | int, code: str, actor: 
         event_data[PRIOR_DEADLINE] = prior_deadline
     ev = await append_event(s, case, actor, code, t.article, event_data, public=t.public, at=now)
     if t.public:
-        await notify_subscribers(s, case, t, target.label, given, deadline, ev.seq)
+        await notify_subscribers(s, case, t, target.label, given, deadline, ev.seq,
+                                 core.settings)
     return TransitionResult(case.id, case.protocol, previous, t.target, ev.seq, deadline)
 
 
@@ -200,7 +201,7 @@ async def revert_transition(core: Core, s: AsyncSession, case: Case, undo_code: 
                             public=t.public, at=now)
     if t.public:  # the followers were told of the step, so they are told it was taken back
         await notify_subscribers(s, case, t, lifecycle.state(previous).label, event_data,
-                                 prior, ev.seq)
+                                 prior, ev.seq, core.settings)
     lapsed, state = None, previous
     if passed and prior.get("on_lapse"):
         try:

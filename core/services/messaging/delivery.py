@@ -20,6 +20,7 @@ from core.services.errors import InvalidInput, NotFound
 from core.services.inspectors.tasks import OPEN as OPEN_TASK
 from core.storage import outbox
 from core.storage.models import Case, Inspector, OutboxMessage, Person, Task
+from core.storage.models_email import EmailMessage
 from core.storage.types import utcnow
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,7 @@ KIND_LABELS = {
     "owner_reminder": "Lembrete de prazo", REPLY: "Resposta do bot",
     "owner_statement_withdrawn": "Declaração do proprietário desfeita",
     "deadline_extended": "Prazo prorrogado", "deadline_extended_inspector": "Prazo prorrogado",
+    "email_welcome": "Confirmação dos avisos por e-mail",
 }
 INSPECTOR_KINDS = {"task_offer", "task_withdrawn", "deadline_warning", "task_removal_due",
                    "owner_statement", "owner_statement_withdrawn",
@@ -56,6 +58,7 @@ class DeadLetter:
     created_at: datetime
     failed_at: datetime | None
     blocked: bool  # the recipient still blocks the bot: a re-send would be refused
+    channel: str = "telegram"  # or "email" (core.storage.email_outbox: its own ids)
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,48 @@ class UntoldCase:
 # -- dead letters ---------------------------------------------------------------------------
 
 async def dead_letters(core: Core, limit: int = 200) -> list[DeadLetter]:
-    """Messages given up (newest first), with the recipient's role and the case they concern."""
+    """Messages given up (newest first), Telegram's and e-mail's, with the recipient's role
+    and the case they concern."""
+    rows = await _telegram_dead_letters(core, limit) + await _email_dead_letters(core, limit)
+    rows.sort(key=lambda d: (d.failed_at or d.created_at, d.id), reverse=True)
+    return rows[:limit]
+
+
+EMAIL_ROLES = {"reporter": ROLE_LABELS["citizen"], "owner": ROLE_LABELS["owner"]}
+EMAIL_STOPPED = ("Esta pessoa pediu para parar de receber os e-mails deste caso: a mensagem "
+                 "não pode ser reenviada.")
+
+
+async def _email_dead_letters(core: Core, limit: int) -> list[DeadLetter]:
+    async with core.db.read() as s:
+        rows = (await s.execute(
+            select(EmailMessage, Case.protocol).outerjoin(Case, Case.id == EmailMessage.case_id)
+            .where(EmailMessage.status == outbox.FAILED)
+            .order_by(EmailMessage.failed_at.desc(), EmailMessage.id.desc())
+            .limit(limit))).all()
+    return [DeadLetter(m.id, f"{EMAIL_ROLES.get(m.role, m.role)} — e-mail {m.address}",
+                       KIND_LABELS.get(m.kind, "Aviso por e-mail"), protocol,
+                       m.last_error or "—", m.attempts, m.created_at, m.failed_at, False,
+                       "email")
+            for m, protocol in rows]
+
+
+async def resend_email(core: Core, message_id: int, by: str) -> None:
+    """Staff re-send an e-mail dead letter after fixing its cause (the SMTP settings, the
+    address): queued again, attempts from zero. Refused once the person stopped the e-mails."""
+    from core.services.messaging.email import stopped
+    async with core.db.unit_of_work() as s:
+        msg = await s.get(EmailMessage, message_id, with_for_update=True)
+        if msg is None or msg.status != outbox.FAILED:
+            raise NotFound("Mensagem não encontrada entre as não entregues.")
+        if await stopped(s, msg.case_id, msg.address):
+            raise InvalidInput(EMAIL_STOPPED)
+        msg.status, msg.attempts, msg.failed_at = outbox.PENDING, 0, None
+        msg.next_attempt_at = utcnow()
+    log.info("e-mail dead letter %s re-sent by %s", message_id, by)
+
+
+async def _telegram_dead_letters(core: Core, limit: int) -> list[DeadLetter]:
     async with core.db.read() as s:
         rows = (await s.execute(
             select(OutboxMessage, Person.roles, Person.blocked_bot_at)
@@ -88,8 +132,10 @@ async def dead_letters(core: Core, limit: int = 200) -> list[DeadLetter]:
 
 async def dead_letter_count(core: Core) -> int:
     async with core.db.read() as s:
-        return await s.scalar(select(func.count()).select_from(OutboxMessage).where(
-            OutboxMessage.status == outbox.FAILED)) or 0
+        return (await s.scalar(select(func.count()).select_from(OutboxMessage).where(
+            OutboxMessage.status == outbox.FAILED)) or 0) + (await s.scalar(
+            select(func.count()).select_from(EmailMessage).where(
+                EmailMessage.status == outbox.FAILED)) or 0)
 
 
 def _role(msg: OutboxMessage, roles: list[Any] | None) -> str:

@@ -17,7 +17,9 @@ from core.formatting import fmt_date
 from core.identifiers import format_case_code
 from core.laws import get_law
 from core.lifecycle import Actor, Transition
+from core.services.messaging import email
 from core.services.messaging.contact_updates import tell_contact
+from core.settings import Settings
 from core.storage import outbox
 from core.storage.models import Case, Event, Inspector, OwnerLink, Person, Subscription, Task
 
@@ -30,12 +32,13 @@ AUCTION_STATES = frozenset({"auction_eligible", "disposal_due"})
 
 async def notify_subscribers(s: AsyncSession, case: Case, t: Transition, state_label: str,
                              given: Mapping[str, Any], deadline: Mapping[str, Any] | None,
-                             seq: int) -> None:
+                             seq: int, settings: Settings | None = None) -> None:
     """Queue "your case moved" for every subscriber who kept notifications on (outbox, same
     transaction; one message per event and person, never twice). A reporter without Telegram
-    is told by core.services.messaging.contact_updates (never through a chat). Linked owners are told
-    too (notify_owners: owner-facing texts never mention the reporter)."""
-    await notify_owners(s, case, t, state_label, given, deadline, seq)
+    is told by core.services.messaging.contact_updates (never through a chat), by e-mail under
+    `settings` when it can. Linked owners are told too (notify_owners: owner-facing texts never
+    mention the reporter), and so are the addresses owners left on the web owner page."""
+    await notify_owners(s, case, t, state_label, given, deadline, seq, settings)
     rows = (await s.execute(
         select(Subscription.person_id, Person.telegram_id)
         .join(Person, Person.id == Subscription.person_id)
@@ -50,7 +53,7 @@ async def notify_subscribers(s: AsyncSession, case: Case, t: Transition, state_l
                      f"{fmt_date(date.fromisoformat(deadline['due']))} ({deadline['article']}).")
     text = "\n".join(lines)
     # a reporter without Telegram: by the contact they gave, or on the panel's list
-    await tell_contact(s, case, text, seq)
+    await tell_contact(s, case, text, seq, settings)
     for person_id, chat_id in rows:
         await outbox.enqueue(s, chat_id, "case_update",
                              {"text": text, "protocol": case.protocol,
@@ -64,10 +67,11 @@ async def notify_subscribers(s: AsyncSession, case: Case, t: Transition, state_l
 
 async def notify_owners(s: AsyncSession, case: Case, t: Transition, state_label: str,
                         given: Mapping[str, Any], deadline: Mapping[str, Any] | None,
-                        seq: int) -> None:
-    """Queue "your case moved" for the linked owners (never who reported it). Steps the owner
-    took in the bot are not echoed; entering the depot and becoming eligible for auction are
-    told by owner_reminders (with the depot's address and the fees)."""
+                        seq: int, settings: Settings | None = None) -> None:
+    """Queue "your case moved" for the linked owners (never who reported it) and, by e-mail,
+    for the addresses owners left on the web owner page (core.services.messaging.email).
+    Steps the owner took in the bot are not echoed; entering the depot and becoming eligible
+    for auction are told by owner_reminders (with the depot's address and the fees)."""
     if given.get("submitted_via") == VIA_OWNER:
         return
     law = get_law(case.municipality)
@@ -80,8 +84,6 @@ async def notify_owners(s: AsyncSession, case: Case, t: Transition, state_label:
         select(OwnerLink.person_id, Person.telegram_id)
         .join(Person, Person.id == OwnerLink.person_id)
         .where(OwnerLink.case_id == case.id))).all()
-    if not rows:
-        return
     subscribed = set((await s.execute(select(Subscription.person_id).where(
         Subscription.case_id == case.id, Subscription.notify.is_(True)))).scalars().all())
     lines = [f"Atualização do seu caso {format_case_code(case.case_code)}: {state_label}."]
@@ -99,6 +101,7 @@ async def notify_owners(s: AsyncSession, case: Case, t: Transition, state_label:
     payload = {"text": "\n".join(lines),
                "buttons": [[{"text": "Ver meu caso", "intent": "owner.view",
                              "case": case.case_code}]]}
+    await email.tell_owners(s, settings, case, payload["text"], f"case:{case.id}:ev:{seq}")
     for person_id, chat_id in rows:
         if person_id in subscribed:
             continue
@@ -173,7 +176,7 @@ async def ask_to_verify(s: AsyncSession, case: Case, statement: str, seq: int,
 
 
 async def tell_deadline_moved(s: AsyncSession, case: Case, seq: int, *, owner_text: str,
-                              inspector_text: str) -> None:
+                              inspector_text: str, settings: Settings | None = None) -> None:
     """A running deadline was recounted (Lei 9.784/1999, art. 66, § 1º;
     core.services.cases.deadline_recount): the linked owners and the inspector of the case (the
     assigned one, or the one who last acted) are told the new date."""
@@ -187,6 +190,7 @@ async def tell_deadline_moved(s: AsyncSession, case: Case, seq: int, *, owner_te
                               "buttons": [[{"text": "Ver meu caso", "intent": "owner.view",
                                             "case": case.case_code}]]},
                              dedupe_key=f"case:{case.id}:ev:{seq}:moved:o:{person_id}")
+    await email.tell_owners(s, settings, case, owner_text, f"case:{case.id}:ev:{seq}:moved")
     found = await _verifier(s, case)
     if found is not None:
         inspector, chat_id = found

@@ -2,7 +2,8 @@
 on removal to the depot, and when the object becomes eligible for auction (Dores Art. 3º,
 caput; CTB art. 328 / Dracena Art. 6º). One periodic job; each reminder has a dedupe key, so
 runs are idempotent and each is sent once; nothing is sent once the case has closed. The
-outbox sender paces delivery within Telegram's limits."""
+outbox sender paces delivery within Telegram's limits. Owners who left an e-mail on the web
+owner page get the same reminders by e-mail (core.services.messaging.email)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -19,7 +20,9 @@ from core.services.cases.depot_dates import depot_dates
 from core.services.owners.view import _auction_after, _deadline
 from core.services.cases.fee_statement import collected_at, depot_entry
 from core.storage import outbox
+from core.services.messaging import email
 from core.storage.models import Case, Event, OwnerLink, Person
+from core.storage.models_email import OwnerEmail
 
 KIND = "owner_reminder"
 
@@ -43,7 +46,12 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
             .join(Person, Person.id == OwnerLink.person_id)
             .where(Case.is_open.is_(True)).order_by(Case.id))).all()
         events_of: dict[int, list[Event]] = {}
-        for case, person_id, chat_id in rows:
+        targets = [(case, f"p:{person_id}", chat_id) for case, person_id, chat_id in rows]
+        if email.enabled(core.settings):  # the owners without Telegram, by e-mail
+            targets += [(case, "email", None) for case in (await s.execute(
+                select(Case).where(Case.is_open.is_(True), Case.id.in_(
+                    select(OwnerEmail.case_id))).order_by(Case.id))).scalars()]
+        for case, who, chat_id in targets:
             lifecycle = core.law.tracks[case.track]
             state = lifecycle.state(case.state)
             if case.id not in events_of:
@@ -65,7 +73,7 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
                             f"prazo — {d.description} até {d.due_in_full} ({fmt_date(d.due)}), "
                             f"{d.article}.{then}")
                     key = (f"owner:{case.id}:dl:{case.deadline_json.get('transition')}:"
-                           f"{d.due.isoformat()}:{tag}:p:{person_id}")
+                           f"{d.due.isoformat()}:{tag}:{who}")
                     messages.append((tag, key, text))
             registered = depot_entry(events, lifecycle)
             if state.in_depot and registered is not None:
@@ -81,15 +89,20 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
                         f"desde {fmt_datetime(entered)}. Endereço: {depot_address(core.settings)}."
                         f" Atendimento: {core.settings.depot_hours}.{until} Veja as condições e"
                         " os valores para retirar em “Ver meu caso”.")
-                messages.append(("removed", f"owner:{case.id}:removed:p:{person_id}", text))
+                messages.append(("removed", f"owner:{case.id}:removed:{who}", text))
             if state.code in AUCTION_STATES:
                 auction, article = _auction_after(events, lifecycle)
                 since = f" em {fmt_date(auction)}" if auction else ""
                 text = (f"Caso {shown}: o prazo para retirar terminou{since} e o objeto "
                         f"pode ir a leilão ({article or 'prazo vencido'}).")
-                messages.append(("auction", f"owner:{case.id}:auction:p:{person_id}", text))
+                messages.append(("auction", f"owner:{case.id}:auction:{who}", text))
             for tag, key, text in messages:
-                if await outbox.enqueue(s, chat_id, KIND,
-                                        {"text": text, "buttons": _button(case.case_code)}, key):
+                if chat_id is None:
+                    queued = await email.tell_owners(s, core.settings, case, text, key, KIND)
+                else:
+                    queued = await outbox.enqueue(
+                        s, chat_id, KIND, {"text": text, "buttons": _button(case.case_code)},
+                        key)
+                if queued:
                     report.queued.append((case.protocol, tag))
     return report

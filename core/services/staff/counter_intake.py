@@ -12,9 +12,10 @@ citizen chose to give, kept apart from the case in `reporter_contacts`, used onl
 how this case goes, shown only to staff (never on public pages, documents, Open311 or the
 timeline, which records only that a contact was given), and erased with the reporter's data
 (retention setting after the case closes; core.services.cases.retention). How the citizen is told
-is decided in one place (core.services.messaging.contact_updates): with no e-mail channel yet, the panel
-lists the citizens whose case moved since they were last told ("Cidadãos a avisar"), for staff
-to call or write, and staff mark each one as told."""
+is decided in one place (core.services.messaging.contact_updates): an e-mail goes by e-mail
+when e-mail is enabled (the first one at once, with the protocol); otherwise the panel lists
+the citizens whose case moved since they were last told ("Cidadãos a avisar"), for staff to
+call or write, and staff mark each one as told."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -26,6 +27,7 @@ from core.services.cases.transitions import load_case
 from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.citizens.reports import ReportIn, Submitted, submit_report
+from core.services.messaging.contact_updates import tell_contact
 from core.services.staff.accounts import StaffUserInfo
 from core.storage.models import Case, ReporterContact
 from core.storage.timeline import append_event
@@ -76,6 +78,11 @@ async def submit_counter_report(core: Core, report: ReportIn, *, channel: str,
             s.add(ReporterContact(case_id=case.id, name=contact.name, phone=contact.phone,
                                   email=contact.email, channel=channel,
                                   taken_by=staff.username, created_at=core.now()))
+            await s.flush()
+            state = core.law.tracks[case.track].state(case.state).label
+            await tell_contact(s, case, f"Sua denúncia foi registrada com o protocolo "
+                               f"{case.protocol} ({state}). Você receberá por e-mail cada "
+                               "mudança de situação do caso.", 0, core.settings)
         await append_event(s, case, staff.actor(), "counter_intake", None,
                            {"channel": channel, "contact_given": contact is not None},
                            public=False, at=core.now())

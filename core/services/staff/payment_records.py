@@ -21,6 +21,7 @@ from core.services.cases import fee_statement as statements
 from core.services.cases.transitions import load_case
 from core.services.context import Core
 from core.services.errors import InvalidInput
+from core.services.messaging import email
 from core.storage import outbox
 from core.storage.models import Case, Event, OwnerLink, Person
 from core.storage.timeline import ActorRef, append_event
@@ -137,11 +138,11 @@ async def record_payment(core: Core, ref: str, amount_text: str, paid_on_text: s
             "paid_amount": str(amount), "paid_on": paid_on.isoformat(),
             "amount_due": str(expected) if expected is not None else None,
             "payment_difference": done.words}, public=False)
-        await _tell_owner(s, case, done, ev.seq)
+        await _tell_owner(s, case, done, ev.seq, core.settings)
     return done
 
 
-async def _tell_owner(s, case: Case, p: RecordedPayment, seq: int) -> None:
+async def _tell_owner(s, case: Case, p: RecordedPayment, seq: int, settings=None) -> None:
     rows = (await s.execute(
         select(OwnerLink.person_id, Person.telegram_id)
         .join(Person, Person.id == OwnerLink.person_id)
@@ -155,3 +156,4 @@ async def _tell_owner(s, case: Case, p: RecordedPayment, seq: int) -> None:
                                                          "intent": "owner.view",
                                                          "case": case.case_code}]]},
                              dedupe_key=f"case:{case.id}:ev:{seq}:paid:{person_id}")
+    await email.tell_owners(s, settings, case, text, f"case:{case.id}:ev:{seq}:paid")
