@@ -31,6 +31,11 @@ _FORMATS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "owner.appeal": lambda b: f"owner:appeal:{b['case']}",
     "owner.pdf": lambda b: f"owner:pdf:{b['case']}",
     "owner.withdraw": lambda b: f"owner:undo:{b['case']}",
+    # the reporter asked after the closing (core.services.citizens.followup; bot/citizen/followup.py)
+    "followup.gone": lambda b: f"fup:gone:{b['case']}",
+    "followup.there": lambda b: f"fup:there:{b['case']}",
+    "followup.no_photo": lambda b: f"fup:nophoto:{b['case']}",
+    "followup.done": lambda b: f"fup:done:{b['case']}",
 }
 
 
