@@ -25,10 +25,9 @@ PHOTO_WAIT = timedelta(hours=24)
 MAX_PHOTOS = 5
 NO_PHOTO, DONE = "Sem foto", "Pronto"
 THANKS_GONE = "Obrigado por confirmar! O caso continua encerrado."
-ASK_PHOTO = ("Obrigado por avisar. O caso foi reaberto e {who} vai voltar ao local.\n"
+ASK_PHOTO = ("Obrigado por avisar. O caso foi reaberto e um fiscal vai voltar ao local.\n"
              "Se puder, envie agora uma foto de como o local está hoje (opcional): ela vai "
              "direto para o fiscal.")
-SOMEONE = "um fiscal"
 PHOTO_AGAIN = "Envie uma foto de como o local está hoje, ou toque em “Sem foto”."
 PHOTO_SENT = "📷 Foto recebida e enviada ao fiscal."
 PHOTO_KEPT = "📷 Foto recebida e juntada ao caso."
@@ -61,12 +60,11 @@ async def on_button(turn: Turn) -> None:
         await turn.edit(f"{shown}\n\nSua resposta: {followup.YES}. {THANKS_GONE}")
     elif action == "there":
         draft = {"case": protocol, "since": turn.core.now().isoformat(), "photos": 0}
-        done = await followup.answer_still_there(turn.core, turn.user_id, protocol,
-                                                 also=turn.hook(PHOTO, draft))
+        await followup.answer_still_there(turn.core, turn.user_id, protocol,
+                                          also=turn.hook(PHOTO, draft))
         await turn.answer("Resposta registrada.")
         await turn.edit(f"{shown}\n\nSua resposta: {followup.NO}.")
-        who = f"o fiscal {done.inspector_name}" if done.inspector_name else SOMEONE
-        await turn.reply(ASK_PHOTO.format(who=who), _keyboard(protocol, 0))
+        await turn.reply(ASK_PHOTO, _keyboard(protocol, 0))
     elif not _waiting(turn, protocol):
         await turn.answer(STALE_BUTTON)
         await turn.edit(shown)  # the button goes away

@@ -46,7 +46,7 @@ FACT_LABELS: dict[str, str] = {
     "agreed_removal_by": "data marcada para a retirada pelo proprietário",
     "declared_by": "quem fez a declaração (Telegram) e como comprovou ser o proprietário",
     "verification_notes": "constatação de que o objeto foi retirado",
-    "citizen_statement": "o que o cidadão informou (o objeto continua no local)",
+    "citizen_statement": "o que o cidadão informou",
     # removal and depot
     "removal_photos": "fotos ou vídeo do objeto no momento da remoção",
     "removal_started_at": "data e hora do início da remoção",

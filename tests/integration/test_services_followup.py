@@ -5,6 +5,8 @@ the diligence (Dores Art. 4º, caput / Art. 5º, caput; Dracena Art. 1º) and th
 the task at once; a photo after it is evidence and goes to that inspector."""
 from __future__ import annotations
 
+import csv
+import io
 from datetime import timedelta
 
 import pytest
@@ -20,9 +22,11 @@ from core.services.inspectors.accounts import actor_ref, bind_inspector, invite_
 from core.services.messaging import contact_updates
 from core.services.citizens.reports import ReportIn, submit_report
 from core.services.staff import counter_intake as intake
+from core.services.staff import indicators as ind
 from core.services.staff.accounts import create_user
 from core.storage.models import Case, Event, Evidence, Inspector, OutboxMessage, Task
 from core.storage.timeline import ActorRef
+from tests.integration.test_admin_fixtures import panel  # noqa: F401
 from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
 REPORTER = 555
@@ -265,3 +269,31 @@ async def test_dracena_no_infraction_is_asked_and_reopened_art_1(make_core, phot
         article = (await s.execute(select(Event.article).where(Event.action == REOPEN))
                    ).scalar_one()
     assert article == "Art. 1º" and (await case_of(core, protocol)).state == "diligence"
+
+
+async def test_the_answers_count_in_the_city_s_numbers(panel, photo, clock):  # noqa: F811
+    """Three reporters asked: one confirms, one says it is still there, one is silent; the
+    indicators page shows the shares and the CSV has them."""
+    core = panel.core
+    ana = await fiscal(core, 901, "Ana", "posturas", NEAR)
+    cases = [await report(core, photo, tg=tg) for tg in (601, 602, 603)]
+    for protocol in cases:
+        await close_not_abandoned(core, protocol, ana)
+    clock.advance(days=3, minutes=1)
+    assert len((await followup.ask_due(core)).asked) == 3
+    await followup.answer_gone(core, 601, cases[0])
+    await followup.answer_still_there(core, 602, cases[1])
+    p = ind.Period(clock.now.date() - timedelta(days=30), clock.now.date())
+    assert (await ind.compute(core, p)).followups == [
+        ("Confirmou que o objeto saiu", 1),
+        ("Informou que continua no local (vistoria reaberta)", 1), ("Não respondeu", 1)]
+    async with panel.client("bruno") as c:
+        html = await (await c.get("/indicadores")).text()
+        r = await c.get("/indicadores.csv", params={"grafico": "resposta-do-cidadao"})
+        body = (await r.read()).decode("utf-8-sig")
+    assert "Depois do encerramento: o objeto saiu?" in html
+    rows = list(csv.reader(io.StringIO(body), delimiter=";"))
+    assert rows == [["resposta", "casos", "% dos perguntados"],
+                    ["Confirmou que o objeto saiu", "1", "33%"],
+                    ["Informou que continua no local (vistoria reaberta)", "1", "33%"],
+                    ["Não respondeu", "1", "33%"]]
