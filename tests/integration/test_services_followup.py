@@ -26,7 +26,7 @@ from core.services.staff import indicators as ind
 from core.services.staff.accounts import create_user
 from core.storage.models import Case, Event, Evidence, Inspector, OutboxMessage, Task
 from core.storage.timeline import ActorRef
-from tests.integration.test_admin_fixtures import panel  # noqa: F401
+from tests.integration.test_admin_fixtures import panel, post_form  # noqa: F401
 from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
 REPORTER = 555
@@ -297,3 +297,25 @@ async def test_the_answers_count_in_the_city_s_numbers(panel, photo, clock):  # 
                     ["Confirmou que o objeto saiu", "1", "33%"],
                     ["Informou que continua no local (vistoria reaberta)", "1", "33%"],
                     ["Não respondeu", "1", "33%"]]
+
+
+async def test_staff_record_an_answer_given_by_phone_and_the_inspector_is_told_art_4_caput(
+        panel, photo, clock):  # noqa: F811
+    """A reporter without Telegram answers by phone: the clerk takes the same reopen step on
+    the case page, with what the citizen said; the inspector gets the task at once."""
+    core = panel.core
+    ana = await fiscal(core, 901, "Ana", "posturas", NEAR)
+    protocol = await report(core, photo)
+    await close_not_abandoned(core, protocol, ana)
+    url = f"/casos/{protocol}"
+    async with panel.client("bruno") as c:
+        assert f"{url}/acao/{REOPEN}" in await (await c.get(url)).text()
+        r = await post_form(c, url, f"{url}/acao/{REOPEN}", {
+            "citizen_statement": "Rita ligou: o carro continua em frente ao nº 120"})
+        assert r.status == 302
+        page = await (await c.get(url)).text()
+    assert "Tarefa oferecida a Ana" in page
+    case = await case_of(core, protocol)
+    assert (case.state, case.is_open) == ("diligence", True)
+    offer = (await messages(core, "task_offer"))[-1]
+    assert offer.chat_id == 901 and offer.payload["text"].startswith(followup.REOPENED)

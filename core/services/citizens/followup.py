@@ -223,6 +223,16 @@ async def answer_still_there(core: Core, telegram_id: int, protocol: str, *,
         return Answer(case.protocol, True, inspector.name if inspector else None)
 
 
+async def reopen_on_answer(core: Core, protocol: str, facts: dict, by: ActorRef) -> Answer:
+    """Staff record "continua lá" given by phone, e-mail or at the counter: the same reopen
+    step (what the citizen said in `facts`), and the diligence offered at once."""
+    async with core.db.unit_of_work() as s:
+        case = await load_case(s, protocol, for_update=True)
+        await apply_transition(core, case.id, REOPEN, by, facts, session=s)
+        inspector = await give_reopened(core, s, case)
+        return Answer(case.protocol, True, inspector.name if inspector else None)
+
+
 async def give_reopened(core: Core, s: AsyncSession, case: Case) -> Inspector | None:
     """Offer the reopened diligence: the tasks left from before the closing become history
     (the reopened diligence is a new task), then the inspector who last worked the case if
