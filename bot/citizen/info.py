@@ -58,9 +58,10 @@ async def cancel(turn: Turn) -> None:
         await turn.reply(texts.NOTHING_TO_CANCEL, ReplyKeyboardRemove())
         return
     reporting = turn.conv.state.startswith("report:")
+    answered = turn.conv.state.startswith("followup:")
     await turn.clear()
-    await turn.reply(texts.CANCELLED if reporting else texts.OTHER_CANCELLED,
-                     ReplyKeyboardRemove())
+    await turn.reply(texts.CANCELLED if reporting else texts.FOLLOWUP_CANCELLED if answered
+                     else texts.OTHER_CANCELLED, ReplyKeyboardRemove())
 
 
 async def idle(turn: Turn) -> None:

@@ -65,6 +65,16 @@ async def test_nao_continua_la_with_a_photo_reopens_and_the_inspector_gets_it_ar
     await said(bot, MARIA, "1 foto recebida para a sua denúncia")
 
 
+async def test_cancelar_after_the_answer_keeps_it(bot, core, clock):  # noqa: F811
+    protocol = await _closed_and_asked(bot, core, clock)
+    await press(bot, MARIA, followup.NO, expect="envie agora uma foto")
+    await bot.api.send_command(MARIA, "cancelar")
+    await said(bot, MARIA, "Sua resposta já está registrada")
+    async with core.db.read() as s:
+        case = (await s.execute(select(Case).where(Case.protocol == protocol))).scalar_one()
+    assert case.state == "diligence"
+
+
 async def test_sim_saiu_thanks_and_the_case_stays_closed(bot, core, clock):  # noqa: F811
     protocol = await _closed_and_asked(bot, core, clock)
     await press(bot, MARIA, followup.YES, expect=None)
