@@ -88,3 +88,52 @@ async def test_sim_saiu_thanks_and_the_case_stays_closed(bot, core, clock):  # n
     # the same button again: already answered, nothing changes
     answered = next(m for m in bot.api.messages(MARIA) if "O objeto já saiu" in (m.text or ""))
     assert answered.flat_buttons() == []
+
+
+async def test_in_the_real_bot_process_the_answer_and_the_photo_reach_the_inspector(tmp_path):
+    """The real `python -m bot` (its own process, its SQLite file): Ana binds, Maria reports,
+    the case is closed; the question (asked by the periodic job three days later, run here
+    with that date) reaches Maria; "Não, continua lá" and a photo reach Ana at once."""
+    from datetime import timedelta
+    from types import SimpleNamespace
+
+    from core.services.context import Core
+    from core.services.inspectors.accounts import invite_inspector
+    from core.settings import Settings
+    from core.storage.types import utcnow
+    from tests.support.bot_process import BotProcess
+
+    async with BotProcess.around(tmp_path / "data") as proc:
+        h = SimpleNamespace(api=proc.api)
+        await proc.start()
+        core = await Core.open(Settings(_env_file=None, municipality="dores-do-indaia",
+                                        data_dir=proc.data_dir))
+        try:
+            code = await invite_inspector(core, "Ana Fiscal", "posturas", "clara")
+            proc.api.add_user(ANA)
+            await proc.api.send_command(ANA, "fiscal", code)
+            await said(h, ANA, "Conta vinculada")
+            protocol = await full_report(h, MARIA)
+            await proc.api.wait_for(method="sendMessage", chat_id=ANA, since=0, timeout=30,
+                                    text=f"Nova tarefa — protocolo {protocol}")
+            ana = await inspector_for(core, ANA.id)
+            await apply_transition(core, protocol, "inspect_not_abandoned",
+                                   ActorRef("inspector", ana.id, ana.name),
+                                   {"inspection_notes": "veículo em uso pelo morador"},
+                                   agency="posturas")
+            done = await followup.ask_due(core, utcnow() + timedelta(days=3, minutes=1))
+            assert done.asked == [protocol]
+            await proc.api.wait_for(method="sendMessage", chat_id=MARIA, since=0, timeout=30,
+                                    text="O objeto já saiu do local?")
+            await press(h, MARIA, followup.NO, expect="envie agora uma foto")
+            await proc.api.wait_for(method="sendMessage", chat_id=ANA, since=0, timeout=30,
+                                    text=f"{followup.REOPENED} — protocolo {protocol}")
+            await proc.api.send_photo(MARIA, jpeg(5))
+            await said(h, MARIA, "Foto recebida e enviada ao fiscal")
+            # the report's photo with each task message, then Maria's new one
+            await proc.api.wait_for(method="sendPhoto", chat_id=ANA, since=0, count=3,
+                                    timeout=30)
+            await proc.api.wait_for(method="sendMessage", chat_id=ANA, since=0, timeout=30,
+                                    text="foto enviada pelo cidadão")
+        finally:
+            await core.close()
