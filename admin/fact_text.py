@@ -11,6 +11,7 @@ from core.documents.data import MISSING_PARTS
 from core.facts import MONEY, fact_kind
 from core.formatting import fmt_date, fmt_datetime, fmt_money, fmt_place
 from core.lifecycle import Lifecycle
+from core.services.citizens import followup
 from core.services.context import Core
 from core.services.cases.deadline_recount import RECOUNT_ACTION, RECOUNT_LABEL
 from core.services.messaging.notifications import VIA_OWNER
@@ -39,6 +40,10 @@ EVENT_LABELS = {"report": "Denúncia registrada", "support": "Apoio de outro cid
                 "photo_hide": "Foto ocultada das páginas públicas (LGPD)",
                 "photo_redact": "Áreas da foto borradas à mão na cópia pública (LGPD)",
                 "lgpd_unlinked": "Dados pessoais do cidadão eliminados a pedido (LGPD)",
+                followup.ASKED: "Cidadão perguntado se o objeto saiu do local (após o "
+                                "encerramento)",
+                followup.GONE: "Cidadão confirmou que o objeto saiu do local",
+                followup.PHOTO: "Foto do cidadão: o objeto continua no local",
                 PAYMENT_ACTION: "Pagamento das taxas do pátio registrado",
                 RELEASE_RECORD: "Liberação registrada: quem retirou, valores e pagamentos",
                 RECOUNT_ACTION: RECOUNT_LABEL}
@@ -76,11 +81,14 @@ EXTRA_FACT_LABELS = {
     "payment_method": "forma de pagamento", "payment_reference": "identificador do PIX ou "
     "número da guia", "paid_amount": "valor pago", "paid_on": "data do pagamento",
     "amount_due": "total devido no dia", "payment_difference": "comparado ao total devido",
+    # the reporter asked after the closing (core.services.citizens.followup)
+    "asked_by": "perguntado por", "answer": "resposta",
 }
 #: How the panel words a few coded values (the owner's statement, who submitted a step).
 VALUE_LABELS = {"owner_statement_kind": {"removed": "já retirei", "will_remove": "vou retirar",
                                          "withdrawn": "declaração desfeita"},
                 "submitted_via": {VIA_OWNER: "o proprietário, pelo Telegram"},
+                "asked_by": {"telegram": "Telegram", "contact": "contato informado pelo cidadão"},
                 "notice_paper": {"prepared": "notificação impressa do dia (mesmo documento)",
                                  "handwritten": "formulário em branco preenchido à mão"}}
 #: What the citizen told in the report, in the order the case page shows it.

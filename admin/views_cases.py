@@ -19,6 +19,7 @@ from core.services.messaging import delivery
 from core.services.staff import payment_records
 from core.services.papers import reissue
 from core.services.inspectors import tasks
+from core.services.citizens import followup
 from core.services.staff.accounts import close_as_duplicate
 from core.services.staff.queue import staff_queue
 from core.services.cases.steps import take_step
@@ -136,6 +137,11 @@ async def case_action(request: web.Request) -> web.StreamResponse:
         value = parse_fact(field, form, core.settings.timezone)
         if value not in (None, "", []):
             facts[field.name] = value
+    if code == followup.REOPEN:  # an answer given by phone or e-mail: the inspector told now
+        done = await followup.reopen_on_answer(core, d.case.protocol, facts, user.actor())
+        who = (f"Tarefa oferecida a {done.inspector_name}." if done.inspector_name else
+               "Nenhum fiscal competente ativo: o caso está na fila de atribuição.")
+        raise redirect(request, back, f"Registrado: {t.label}. {who}")
     if code == "auction" and facts.get("auction_proceeds"):
         taxes = parse_money(str(form.get("taxes", "") or "0"))
         split = await pq.auction_split(core, d.case.protocol,

@@ -23,7 +23,9 @@ CHARTS = {"casos-por-mes": "Casos por mês, por categoria",
           "tempos": "Dias desde a denúncia (mediana e 90º percentil), por categoria",
           "desfechos": "Como os casos encerrados terminaram",
           "patio": "Pátio: entradas, saídas, ocupação e taxas por mês",
-          "prazos-vencidos": "Prazos vencidos sem providência (casos em aberto)"}
+          "prazos-vencidos": "Prazos vencidos sem providência (casos em aberto)",
+          "resposta-do-cidadao": "Depois do encerramento: o objeto saiu? (resposta de quem "
+                                 "denunciou)"}
 
 
 def _period(request: web.Request):
@@ -49,6 +51,11 @@ def _days(v: float) -> str:
     return f"{v:.1f}".replace(".", ",")
 
 
+def _share(n: int, rows: list[tuple[str, int]]) -> str:
+    total = sum(k for _, k in rows)
+    return f"{100 * n / total:.0f}%" if total else ""
+
+
 def _tables(core, data: ind.Indicators) -> dict[str, tuple[list[str], list[list]]]:
     """Each chart's figures as (header, rows): the CSV and the page's tables."""
     months = [_month(m) for m in data.months]
@@ -59,7 +66,10 @@ def _tables(core, data: ind.Indicators) -> dict[str, tuple[list[str], list[list]
                             for i, m in enumerate(months)]),
          "abertos-por-situacao": (["situação", "casos"], [list(r) for r in data.open_by_state]),
          "desfechos": (["desfecho", "casos"], [list(r) for r in data.outcomes]),
-         "prazos-vencidos": (["prazo", "casos"], [list(r) for r in data.overdue])}
+         "prazos-vencidos": (["prazo", "casos"], [list(r) for r in data.overdue]),
+         "resposta-do-cidadao": (["resposta", "casos", "% dos perguntados"],
+                                 [[label, n, _share(n, data.followups)]
+                                  for label, n in data.followups])}
     rows = []
     for c, label in data.categories:
         for m in ind.MILESTONES:
@@ -94,6 +104,8 @@ def _charts(data: ind.Indicators) -> dict:
         "taxas": svg.stacked_bars("Taxas devidas na saída do pátio (R$)", months,
                                   [("Taxas (R$)", [float(f) for f in data.fees])]),
         "prazos-vencidos": svg.hbars(CHARTS["prazos-vencidos"], data.overdue),
+        "resposta-do-cidadao": svg.hbars(CHARTS["resposta-do-cidadao"],
+                                         [r for r in data.followups if r[1]]),
     }
 
 

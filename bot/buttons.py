@@ -68,6 +68,11 @@ def my_data(action: str) -> str:
     return _data("lgpd", action)
 
 
+def followup(action: str, protocol: str) -> str:
+    """The reporter's answer after the closing ("fup:<gone|there|nophoto|done>:<protocol>")."""
+    return _data("fup", action, protocol)
+
+
 def owner(action: str, *values: object) -> str:
     """A button of the owner's flow ("owner:<action>[:<value>…]", the case code last)."""
     return _data("owner", action, *values)
@@ -87,6 +92,11 @@ _FORMATS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "owner.appeal": lambda b: owner("appeal", b["case"]),
     "owner.pdf": lambda b: owner("pdf", b["case"]),
     "owner.withdraw": lambda b: owner("undo", b["case"]),
+    # the reporter asked after the closing (core.services.citizens.followup; bot/citizen/followup.py)
+    "followup.gone": lambda b: followup("gone", b["case"]),
+    "followup.there": lambda b: followup("there", b["case"]),
+    "followup.no_photo": lambda b: followup("nophoto", b["case"]),
+    "followup.done": lambda b: followup("done", b["case"]),
 }
 
 

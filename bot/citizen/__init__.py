@@ -1,8 +1,8 @@
 """The citizen's flow: greeting, privacy notice, reporting, status and notifications."""
 from __future__ import annotations
 
-from bot.citizen import info, my_data, report
-from bot.citizen.states import PREFIX
+from bot.citizen import followup, info, my_data, report
+from bot.citizen.states import FOLLOWUP, PREFIX
 from bot.router import Router
 
 
@@ -19,5 +19,7 @@ def register(router: Router) -> None:
     router.callback("notif", info.on_notify_button)
     router.callback("unsub", info.on_unsub_button)
     router.callback("lgpd", my_data.on_button)
+    router.callback("fup", followup.on_button)
     router.state(PREFIX, info.in_report, resume=info.resume)
+    router.state(FOLLOWUP, followup.on_message, resume=followup.resume)
     router.idle = info.idle

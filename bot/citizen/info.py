@@ -9,7 +9,7 @@ from telegram import ReplyKeyboardRemove
 from bot import buttons
 from bot.citizen import report, texts
 from bot.citizen.prompts import ask
-from bot.citizen.states import PREFIX as REPORT
+from bot.citizen.states import FOLLOWUP, PREFIX as REPORT
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.formatting import fmt_date
@@ -60,9 +60,10 @@ async def cancel(turn: Turn) -> None:
         await turn.reply(texts.NOTHING_TO_CANCEL, ReplyKeyboardRemove())
         return
     reporting = turn.conv.state.startswith(REPORT)
+    answered = turn.conv.state.startswith(FOLLOWUP)
     await turn.clear()
-    await turn.reply(texts.CANCELLED if reporting else texts.OTHER_CANCELLED,
-                     ReplyKeyboardRemove())
+    await turn.reply(texts.CANCELLED if reporting else texts.FOLLOWUP_CANCELLED if answered
+                     else texts.OTHER_CANCELLED, ReplyKeyboardRemove())
 
 
 async def idle(turn: Turn) -> None:

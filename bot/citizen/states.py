@@ -18,6 +18,8 @@ from core.services.citizens.questions import (ALWAYS, LASTING, PLATED, SIGNED, V
 
 IDLE = "idle"
 PREFIX = "report:"  # every state of the report conversation
+FOLLOWUP = "followup:"  # the reporter's answer after the closing (bot/citizen/followup.py)
+FOLLOWUP_PHOTO = "followup:photo"  # photos of the place after "Não, continua lá"
 CATEGORY = "report:category"
 PHOTOS = "report:photos"
 LOCATION = "report:location"

@@ -81,6 +81,9 @@ def privacy(core: Core) -> str:
 
 CANCELLED = "Denúncia cancelada. Nada foi registrado. Quando quiser, use /denunciar."
 OTHER_CANCELLED = "Cancelado. Nada do que estava em andamento foi registrado."
+#: /cancelar while the photos after "Não, continua lá" are awaited (bot/citizen/followup.py)
+FOLLOWUP_CANCELLED = ("Tudo bem, sem mais fotos. Sua resposta já está registrada: um fiscal vai "
+                      "ao local.")
 NOTHING_TO_CANCEL = "Não há nada em andamento para cancelar."
 IDLE_HINT = ("Para fazer uma denúncia, envie /denunciar (ou já mande uma foto ou a "
              "localização). Para consultar um protocolo, envie o número (ex.: 2026-000123). "

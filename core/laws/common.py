@@ -46,6 +46,7 @@ FACT_LABELS: dict[str, str] = {
     "agreed_removal_by": "data marcada para a retirada pelo proprietário",
     "declared_by": "quem fez a declaração (Telegram) e como comprovou ser o proprietário",
     "verification_notes": "constatação de que o objeto foi retirado",
+    "citizen_statement": "o que o cidadão informou",
     # removal and depot
     "removal_photos": "fotos ou vídeo do objeto no momento da remoção",
     "removal_started_at": "data e hora do início da remoção",
@@ -229,3 +230,18 @@ def intake_transitions(article: str, text: str, open_sources: Iterable[str] = ("
            text, "Encerrar: fora da competência desta lei", requires=("reason",),
            button="Fora da competência"),
     ]
+
+
+#: The step back to the diligence when the reporter, asked after the closing, answers that the
+#: object is still there (core.services.citizens.followup); the code the service looks for.
+REOPEN = "reopen"
+REOPEN_LABEL = "Vistoria reaberta: o cidadão informou que o objeto continua no local"
+
+
+def reopen_transition(sources: Iterable[str], article: str, text: str) -> Transition:
+    """Back to the diligence from a closing that left the object where it was or rests on a
+    declaration (`sources`): the law's duty to go to the place of the complaint and remove
+    what is abandoned (`article`, `text`) stands while the object is still there. Taken by the
+    reporter's answer in the bot, or by staff recording an answer given by phone or e-mail."""
+    return tr(REOPEN, sources, "diligence", (A.CITIZEN, A.STAFF), article, text, REOPEN_LABEL,
+              requires=("citizen_statement",), button="Reabrir vistoria")

@@ -1,5 +1,6 @@
 """The periodic job both deployments run (the bot's loop; a cron could too): move lapsed
 deadlines, warn inspectors, remind inspectors of a notice's missing photo, remind owners,
+ask reporters whether the object of a case closed days ago is gone,
 purge expired evidence, remove orphan evidence files (daily), forget old update ids and the pace of quiet chats. Each part is
 idempotent and driven by the database, so running it twice or after a crash sends nothing
 twice."""
@@ -9,6 +10,7 @@ import asyncio
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from core.services.citizens.followup import FollowupReport, ask_due
 from core.services.context import Core
 from core.services.messaging.conversation import forget_processed
 from core.services.cases.orphans import OrphanReport, remove_orphans_if_due
@@ -33,11 +35,13 @@ class PeriodicReport:
     forgotten_updates: int = 0
     notice_photos: NoticePhotoReport = field(default_factory=NoticePhotoReport)
     orphans: OrphanReport = field(default_factory=OrphanReport)
+    followups: FollowupReport = field(default_factory=FollowupReport)
 
     @property
     def queued_messages(self) -> bool:
         return bool(self.sweep.moved or self.sweep.refused or self.warnings.queued
-                    or self.reminders.queued or self.notice_photos.queued)
+                    or self.reminders.queued or self.notice_photos.queued
+                    or self.followups.asked)
 
 
 async def run_periodic(core: Core, now: datetime | None = None) -> PeriodicReport:
@@ -48,7 +52,7 @@ async def run_periodic(core: Core, now: datetime | None = None) -> PeriodicRepor
         swept, await inspector_warnings(core, now),
         await owner_reminders(core, now), await purge_expired_evidence(core, now),
         await forget_processed(core, now=now), await notice_photo_reminders(core, now),
-        await remove_orphans_if_due(core, now))
+        await remove_orphans_if_due(core, now), await ask_due(core, now))
     await send_limits.forget_idle_chats(core.db)  # the per-chat pace of chats quiet for a day
     return report
 

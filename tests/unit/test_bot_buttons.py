@@ -25,6 +25,10 @@ CODE = "x" * 22  # longer than any case code
     ("case.unsubscribe", {"case": "2026-000001"}, "unsub:2026-000001"),
     ("owner.view", {"case": "abc"}, "owner:view:abc"),
     ("owner.situation", {"case": "abc", "flag": "by_attorney"}, "owner:sit:attorney:abc"),
+    ("followup.gone", {"case": "2026-000001"}, "fup:gone:2026-000001"),
+    ("followup.there", {"case": "2026-000001"}, "fup:there:2026-000001"),
+    ("followup.no_photo", {"case": "2026-000001"}, "fup:nophoto:2026-000001"),
+    ("followup.done", {"case": "2026-000001"}, "fup:done:2026-000001"),
 ])
 def test_intents_become_the_callback_data_the_handlers_read(intent, refs, data):
     assert callback_data({"text": "x", "intent": intent, **refs}) == data

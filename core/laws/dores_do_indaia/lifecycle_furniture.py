@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from core.laws.common import A, COLLECTION, FACT_LABELS, intake_transitions, tr
+from core.laws.common import (A, COLLECTION, FACT_LABELS, intake_transitions,
+                               reopen_transition, tr)
 from core.laws.dores_do_indaia.categories import (FURNITURE_DILIGENCE_AGENCIES,
                                                   FURNITURE_REMOVAL_AGENCIES, TRACK_FURNITURE)
 from core.laws.dores_do_indaia.lifecycle_vehicles import (OWNER_CONTACT, abandonment_guard,
@@ -160,6 +161,9 @@ def _transitions() -> list:
            "Registrar leilão",
            requires=("auction_date", "auction_commission_act", "auction_proceeds"),
            button="Registrar leilão"),
+        # Art. 5º, caput: the diligence to the place of the complaint, while the object is there
+        reopen_transition(("closed_not_abandoned", "closed_removed_by_owner"), "Art. 5º, caput",
+                          ART_5_CAPUT),
     ]
 
 

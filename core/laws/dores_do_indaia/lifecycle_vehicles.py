@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from core.laws.common import A, COLLECTION, FACT_LABELS, intake_transitions, tr
+from core.laws.common import (A, COLLECTION, FACT_LABELS, intake_transitions,
+                               reopen_transition, tr)
 from core.laws.dores_do_indaia.assessment import assess
 from core.laws.dores_do_indaia.categories import TRACK_VEHICLE, VEHICLE_FIELD_AGENCIES
 from core.laws.dores_do_indaia.settings import SETTINGS
@@ -290,6 +291,12 @@ def _transitions() -> list:
            "Registrar leilão",
            requires=("auction_date", "auction_commission_act", "auction_proceeds"),
            button="Registrar leilão"),
+        # Art. 4º, caput: the city goes to the place of the complaint while the vehicle is
+        # there; Art. 6º, §2º: moving it nearby does not end the abandonment. Not from the
+        # depot's endings (the city removed it) nor from triage closings.
+        reopen_transition(("closed_not_abandoned", "closed_removed_by_owner"),
+                          "Art. 4º, caput; Art. 6º, §2º", ART_4_CAPUT + " [Art. 6º, §2º] "
+                          + ART_6_2),
     ]
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from core.laws.common import A, FACT_LABELS, all_guards, intake_transitions, tr, truthy, \
-    within_deadline
+from core.laws.common import A, FACT_LABELS, all_guards, intake_transitions, reopen_transition, \
+    tr, truthy, within_deadline
 from core.laws.dracena.categories import FIELD_AGENCIES, TRACK_APPREHENSION, TRACK_INFRACTION
 from core.laws.dracena.settings import SETTINGS
 from core.lifecycle import DeadlineRule, Lifecycle, State
@@ -105,7 +105,11 @@ def _no_infraction(article: str) -> list:
     return [tr("inspect_no_infraction", ("diligence",), "closed_no_infraction", (A.INSPECTOR,),
                article, ART_1, "Encerrar: infração não constatada",
                requires=("inspection_notes",), agencies=FIELD_AGENCIES,
-               button="Sem infração")]
+               button="Sem infração"),
+            # Art. 1º: every infraction is written up by a competent official — the object
+            # still there after "no infraction" is looked at again. Not after a fine or an
+            # apprehension: an infraction after those is a new auto (a new case).
+            reopen_transition(("closed_no_infraction",), "Art. 1º", ART_1)]
 
 
 def _infraction() -> Lifecycle:

@@ -33,6 +33,15 @@ async def set_retention(core: Core, s: AsyncSession, case_id: int, closed_at: da
                         .values(retain_until=until).execution_options(synchronize_session=False))
 
 
+async def clear_retention(s: AsyncSession, case_id: int) -> None:
+    """A closed case reopened: its process is not concluded, so nothing of it may be purged
+    (Art. 6º, I, a: "até a destinação final do objeto e conclusão do processo")."""
+    await s.execute(update(Evidence).where(Evidence.case_id == case_id)
+                    .values(retain_until=None).execution_options(synchronize_session=False))
+    await s.execute(update(ReporterContact).where(ReporterContact.case_id == case_id)
+                    .values(retain_until=None).execution_options(synchronize_session=False))
+
+
 @dataclass
 class PurgeReport:
     files_deleted: list[str] = field(default_factory=list)

@@ -24,7 +24,7 @@ from core.services.context import Core
 from core.services.cases.deadline_recount import recount
 from core.services.errors import NotFound
 from core.services.messaging.notifications import notify_subscribers
-from core.services.cases.retention import set_retention
+from core.services.cases.retention import clear_retention, set_retention
 from core.storage.models import Case, CaseOwner, Event
 from core.storage.protocol import PROTOCOL_RE
 from core.storage.timeline import ActorRef, append_event, normalise_data
@@ -133,6 +133,10 @@ async def _apply(core: Core, s: AsyncSession, ref: str | int, code: str, actor: 
         case.closed_at = now
         case.next_deadline_at = None
         await set_retention(core, s, case.id, now)  # Art. 6º, I, a: kept until the end
+    elif not case.is_open:  # a closed case reopened (the law's reopen step): not the end
+        case.is_open = True
+        case.closed_at = None
+        await clear_retention(s, case.id)
 
     event_data = {**stored, **_masked_owner(given), "from": previous, "to": t.target}
     if deadline:

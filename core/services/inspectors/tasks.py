@@ -228,7 +228,7 @@ async def _flag_for_staff(core: Core, s: AsyncSession, case: Case, *, event: boo
 
 
 async def offer_task(core: Core, s: AsyncSession, case: Case, inspector: Inspector,
-                 by: ActorRef) -> Task:
+                 by: ActorRef, *, heading: str = "Nova tarefa") -> Task:
     now = core.now()
     task = Task(case_id=case.id, inspector_id=inspector.id, status=OFFERED, created_at=now,
                 updated_at=now)
@@ -242,7 +242,7 @@ async def offer_task(core: Core, s: AsyncSession, case: Case, inspector: Inspect
                         "inspector_name": inspector.name, "agency": inspector.agency},
                        public=False, at=now)
     chat_id = await chat_of(s, inspector)
-    payload = await task_payload(core, s, case, task, "Nova tarefa")
+    payload = await task_payload(core, s, case, task, heading)
     await outbox.enqueue(s, chat_id, "task_offer", payload, dedupe_key=f"task:{task.id}:offer")
     return task
 

@@ -35,10 +35,12 @@ KIND_LABELS = {
     "owner_statement_withdrawn": "Declaração do proprietário desfeita",
     "deadline_extended": "Prazo prorrogado", "deadline_extended_inspector": "Prazo prorrogado",
     "email_welcome": "Confirmação dos avisos por e-mail",
+    "followup_question": "Pergunta após o encerramento",
+    "followup_photo": "Foto do cidadão (vistoria reaberta)",
 }
 INSPECTOR_KINDS = {"task_offer", "task_withdrawn", "deadline_warning", "task_removal_due",
                    "owner_statement", "owner_statement_withdrawn",
-                   "deadline_extended_inspector"}
+                   "deadline_extended_inspector", "followup_photo"}
 ROLE_LABELS = {"inspector": "Fiscal", "owner": "Proprietário(a)", "citizen": "Cidadão(ã)"}
 BLOCKED = "A pessoa bloqueou o bot no Telegram (403)."
 STILL_BLOCKED = ("Esta pessoa bloqueou o bot. A mensagem só pode ser reenviada depois que ela "

@@ -9,13 +9,15 @@ SAMPLE most recent cases of each category in the period, with their timeline eve
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from sqlalchemy import case, func, select, text
 
 from core.fees import TariffNotFound
+from core.laws.common import REOPEN
+from core.services.citizens.followup import ASKED, GONE
 from core.services.context import Core
 from core.services.staff.common import day_bounds, today
 from core.services.cases.fee_statement import case_statement, collected_at
@@ -29,6 +31,10 @@ MILESTONE_LABELS = {"inspection": "até a vistoria", "notification": "até a not
                     "removal": "até a remoção", "closure": "até o encerramento"}
 OUTCOME_LABELS = {"owner": "Resolvido pelo proprietário", "removed": "Removido pela prefeitura",
                   "auctioned": "Leiloado", "other": "Outros encerramentos"}
+#: The reporter asked after the closing whether the object is gone (core.services.citizens
+#: .followup): the answers, and the questions still without one.
+FOLLOWUP_LABELS = {"gone": "Confirmou que o objeto saiu", "there": "Informou que continua no "
+                   "local (vistoria reaberta)", "silent": "Não respondeu"}
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,7 @@ class Indicators:
     fees: list[Decimal]  # per month
     fees_partial: bool
     overdue: list[tuple[str, int]]  # (deadline description, open cases past it)
+    followups: list[tuple[str, int]] = field(default_factory=list)  # (answer, cases)
 
 
 def _bounds(core: Core, first: date, last: date) -> tuple[datetime, datetime]:
@@ -180,9 +187,27 @@ async def depot(core: Core, s, p: Period):
     return await _depot(core, s, p, _month_bounds(core, p))
 
 
+async def followups(core: Core, s, p: Period) -> list[tuple[str, int]]:
+    """Of the cases reported in the period whose reporter was asked after the closing: how
+    many confirmed the object gone, said it was still there (the reopen step, also when staff
+    recorded an answer given by phone), or have not answered. The events by (action, at)
+    index: questions come after the report, so only events from the period's start on."""
+    lo, hi = _bounds(core, p.start, p.end)
+    rows = dict((await s.execute(
+        select(Event.action, func.count(func.distinct(Event.case_id)))
+        .join(Case, Case.id == Event.case_id)
+        .where(Event.action.in_((ASKED, GONE, REOPEN)), Event.at >= lo,
+               Case.created_at >= lo, Case.created_at < hi, *_nb(p))
+        .group_by(Event.action))).all())
+    gone, there = rows.get(GONE, 0), rows.get(REOPEN, 0)
+    silent = max(0, rows.get(ASKED, 0) - gone - there)
+    return [(FOLLOWUP_LABELS["gone"], gone), (FOLLOWUP_LABELS["there"], there),
+            (FOLLOWUP_LABELS["silent"], silent)]
+
+
 #: Each chart's query, by name (the benchmark times them one by one).
 PARTS = {"per_month": per_month, "by_state": by_state, "durations": durations,
-         "depot": depot, "overdue": overdue}
+         "depot": depot, "overdue": overdue, "followups": followups}
 
 
 async def compute(core: Core, p: Period) -> Indicators:
@@ -192,9 +217,10 @@ async def compute(core: Core, p: Period) -> Indicators:
         dur, sampled = await durations(core, s, p)
         stock, fees, partial = await depot(core, s, p)
         late = await overdue(core, s, p)
+        answers = await followups(core, s, p)
     cats = [(c.code, c.label) for c in core.law.categories.values()]
     return Indicators(p, p.months(), cats, months, open_by_state, dur, sampled, outcomes,
-                      stock, fees, partial, late)
+                      stock, fees, partial, late, answers)
 
 
 async def _durations(core, s, p: Period, lo, hi, cats):
