@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
+from bot.state import state_of
 from core.services.cases.transitions import apply_transition
 from core.services.citizens import followup
 from core.services.inspectors.accounts import inspector_for
@@ -27,11 +28,11 @@ async def _closed_and_asked(bot, core, clock) -> str:  # noqa: F811
                            ActorRef("inspector", ana.id, ana.name),
                            {"inspection_notes": "veículo em uso pelo morador"},
                            agency="posturas")
-    bot.app.bot_data["outbox_wake"].set()
+    state_of(bot.app).outbox_wake.set()
     await said(bot, MARIA, "Encerrado: abandono não caracterizado")
     clock.advance(days=3, minutes=1)
     assert (await run_periodic(core)).followups.asked == [protocol]
-    bot.app.bot_data["outbox_wake"].set()
+    state_of(bot.app).outbox_wake.set()
     question = await said(bot, MARIA, "O objeto já saiu do local?")
     assert question.text.startswith(f"Protocolo {protocol}: seu caso foi encerrado em "
                                     "01/12/2026 (Encerrado: abandono não caracterizado).")
