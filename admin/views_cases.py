@@ -19,7 +19,7 @@ from core.services.messaging import delivery
 from core.services.staff import payment_records
 from core.services.papers import reissue
 from core.services.inspectors import tasks
-from core.services.staff.accounts import close_as_duplicate
+from core.services.staff.duplicates import close_as_duplicate
 from core.services.staff.queue import staff_queue
 from core.services.cases.steps import take_step
 

@@ -10,7 +10,7 @@ from admin.web import core_of, redirect, render, require, user_of
 from core.parsing import parse_date, parse_money
 from core.services import staff as pq
 from core.services.errors import USER_ERRORS, InvalidInput
-from core.services.staff.accounts import record_edital
+from core.services.staff.edital_records import record_edital
 
 
 def _kind(request: web.Request) -> str:

@@ -21,8 +21,8 @@ from core.services.context import Core
 from core.services.errors import Forbidden, InvalidInput
 from core.services.cases.evidence import EvidenceIn, store_upload
 from core.services.cases.orphans import discard
-from core.services.citizens.reports import ReportIn, find_nearby, support_case, validate_report
-from core.services.staff.accounts import submit_external_report
+from core.services.citizens.reports import (ReportIn, Submitted, find_nearby, submit_report,
+                                            support_case, validate_report)
 from core.storage.dialect import insert_ignore
 from core.storage.models import PublicGuard
 
@@ -128,3 +128,10 @@ async def post(core: Core, report: ReportIn, sources: list[Source]) -> Posted:
     except BaseException:
         await discard(core, new)
         raise
+
+
+async def submit_external_report(core: Core, report: ReportIn, channel: str = "Open311"
+                                 ) -> Submitted:
+    """A report from an Open311 client: a reporter without Telegram (no chat, so nobody is
+    subscribed to its updates and no message is queued for it)."""
+    return await submit_report(core, None, report, display_name=channel)
