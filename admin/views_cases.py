@@ -44,7 +44,7 @@ async def queue_page(request: web.Request) -> web.Response:
                                           "inspectors": await pq.inspectors(core, True)})
 
 
-def _filter_from(request: web.Request) -> pq.CaseFilter:
+def filter_from(request: web.Request) -> pq.CaseFilter:
     """The case list's (and the CSV export's) filters, each checked (admin.params)."""
     q = request.query
     return pq.CaseFilter(state=params.text(q.get("state"), "Situação", 80),
@@ -67,7 +67,7 @@ def _states(core) -> list[tuple[str, str]]:
 @require()
 async def case_list(request: web.Request) -> web.Response:
     core = core_of(request)
-    f = _filter_from(request)
+    f = filter_from(request)
     page = await pq.list_cases(core, f, params.cursor(request.query.get("after")))
     kept = {k: v for k, v in request.query.items() if k != "after" and v}
     return render(request, "cases.html", {
@@ -127,7 +127,7 @@ async def case_action(request: web.Request) -> web.StreamResponse:
         raise redirect(request, back, "Caso encerrado como duplicado e incorporado ao original.")
     facts = {}
     for field in fields_for(d.lifecycle, (*t.requires, *_optional(core, t, d.case))):
-        value = parse_fact(field, form, core.settings.timezone)
+        value = parse_fact(field, form, core.tz)
         if value not in (None, "", []):
             facts[field.name] = value
     if code == "auction" and facts.get("auction_proceeds"):

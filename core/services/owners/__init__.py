@@ -11,8 +11,8 @@
 This module gathers their public names for the faces."""
 from __future__ import annotations
 
-from core.services.owners.access import (COOL_DOWN, MAX_FAILURES, NOT_LINKED, WRONG_ANSWER,
-                                        SessionHook)
+from core.services.context import SessionHook
+from core.services.owners.access import COOL_DOWN, MAX_FAILURES, NOT_LINKED, WRONG_ANSWER
 from core.services.owners.filings import (MAX_APPEAL_TEXT, PROMISE_MAX_DAYS, STATEMENT_KINDS,
                                          VERIFY_DAYS, AppealResult, StatementResult,
                                          appellant_document, appellant_name, check_appeal,

@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Awaitable, Callable, Iterable
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
@@ -76,7 +75,7 @@ async def hit(core: Core, api_key: str) -> None:
         over = guard.hits > settings.open311_post_limit
         retry = guard.window_started_at + window
     if over:
-        local = retry.astimezone(ZoneInfo(settings.timezone))
+        local = retry.astimezone(core.tz)
         minutes = max(1, settings.open311_post_window_s // 60)
         raise KeyRateLimited("Limite de solicitações desta api_key atingido "
                              f"({settings.open311_post_limit} a cada {minutes} min). Tente de "
