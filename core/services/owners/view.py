@@ -24,11 +24,10 @@ from core.services.owners.payments import PaymentOffer, payment_offer
 from core.services.papers.placeholders import depot_address
 from core.services.cases import fee_statement as statements
 from core.services.cases.transitions import PRIOR_DEADLINE
-from core.services.context import Core, SessionHook
+from core.services.context import Core
 from core.services.cases.depot_dates import StatedDate, depot_dates, restates, without_restated
-from core.services.errors import InvalidInput
 from core.services.messaging.notifications import AUCTION_STATES
-from core.services.owners.access import link, owned
+from core.services.owners.access import owned
 from core.services.owners.statements import (WITHDRAW_BUTTON, can_withdraw, standing,
                                            standing_statement)
 from core.storage.models import Case, Event, OwnerLink, Person
@@ -169,26 +168,6 @@ class OwnerView:
         return self.deadline
 
 
-# -- reaching the case ---------------------------------------------------------------------------
-
-async def link_by_code(core: Core, telegram_id: int, case_code: str, *,
-                       also: SessionHook | None = None) -> OwnerView:
-    """`/start <case code>` from the QR code on the notice: the code alone opens the case.
-    `also` runs in the linking transaction, only when the link succeeds."""
-    code = await link(core, telegram_id, case_code, None, check_answer=False, also=also)
-    return await owner_view(core, telegram_id, code)
-
-
-async def link_by_code_and_plate(core: Core, telegram_id: int, case_code: str,
-                                 plate_or_chassis_tail: str | None = None, *,
-                                 also: SessionHook | None = None) -> OwnerView:
-    """`/proprietario`: the case code and the plate; without a plate, the last four characters
-    of the chassis; the code alone where the object has neither."""
-    code = await link(core, telegram_id, case_code, plate_or_chassis_tail, check_answer=True,
-                      also=also)
-    return await owner_view(core, telegram_id, code)
-
-
 async def owner_cases(core: Core, telegram_id: int) -> list[OwnerView]:
     """Every case this Telegram account is linked to as owner, newest first."""
     async with core.db.read() as s:
@@ -212,24 +191,6 @@ async def owner_view(core: Core, telegram_id: int, case_code: str,
                                   .order_by(Event.seq))).scalars().all()
     situation = situation or ReleaseSituation(**(olink.situation or {}))
     return await build_view(core, case, events, situation)
-
-
-async def set_owner_situation(core: Core, telegram_id: int, case_code: str, *,
-                              also: SessionHook | None = None, **flags: bool) -> OwnerView:
-    """"Sou procurador", "vendi mas não transferi", "sem recuperação": what the owner says
-    about themselves changes the release checklist (Dores Art. 3º, §3º, I and III, a–b)."""
-    allowed = set(ReleaseSituation.__dataclass_fields__)
-    unknown = set(flags) - allowed
-    if unknown:
-        raise InvalidInput("Opção desconhecida: " + ", ".join(sorted(unknown)))
-    async with core.db.unit_of_work() as s:
-        _case, olink = await owned(s, telegram_id, case_code)
-        if not _case.is_open:
-            raise InvalidInput("Este caso já foi encerrado.")
-        olink.situation = {**(olink.situation or {}), **{k: bool(v) for k, v in flags.items()}}
-        if also is not None:
-            await also(s)
-    return await owner_view(core, telegram_id, case_code)
 
 
 def owner_next_step(law: Law, track: str, state: State, is_open: bool) -> str:
