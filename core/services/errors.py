@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.lifecycle import TransitionRefused
 from core.parsing import ParseError
-from core.storage.db import StorageUnavailable
+from core.storage.errors import StorageUnavailable
 
 
 class ServiceError(Exception):
