@@ -5,7 +5,9 @@ with `Core.open()`.
 One way to join a transaction: a service that may be part of a larger change takes
 `session: AsyncSession | None = None` and opens `async with core.transaction(session) as s:`
 (the caller's session, or a unit of work of its own); a face, which holds no session, passes
-`also=` (a `SessionHook`) that the service awaits inside its own transaction."""
+`also=` (a `SessionHook`) that the service awaits inside its own transaction.
+
+May import: core's pure rules and core.storage; no other service (every service imports it)."""
 from __future__ import annotations
 
 import time

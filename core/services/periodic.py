@@ -2,7 +2,10 @@
 deadlines, warn inspectors, remind inspectors of a notice's missing photo, remind owners,
 purge expired evidence, remove orphan evidence files (daily), forget old update ids and the pace of quiet chats. Each part is
 idempotent and driven by the database, so running it twice or after a crash sends nothing
-twice."""
+twice.
+
+May import: core's pure rules, core.storage, and every services package (it runs their
+periodic parts)."""
 from __future__ import annotations
 
 import asyncio
