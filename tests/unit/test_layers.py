@@ -241,3 +241,23 @@ def test_no_module_uses_another_modules_private_name():
     found = [f"{p.relative_to(ROOT)}: {use}" for top in ("core", *FACES) for p in _files(top)
              for use in _private_uses(p)]
     assert found == []
+
+
+# -- one definition ------------------------------------------------------------------------
+
+def _defined_once(pred) -> list[str]:
+    return [str(p.relative_to(ROOT)) for top in ("core", *FACES) for p in _files(top)
+            for n in ast.walk(ast.parse(p.read_text("utf-8"))) if pred(n)]
+
+
+def test_the_time_zone_is_named_in_one_place():
+    """core.formatting.TZ_NAME; the services use Core.tz, the pure rules core.formatting.TZ."""
+    assert _defined_once(lambda n: isinstance(n, ast.Constant)
+                         and n.value == "America/Sao_Paulo") == ["core/formatting.py"]
+
+
+def test_one_way_to_join_a_transaction_is_defined_once():
+    """core.services.context.SessionHook (and Core.transaction for `session=`)."""
+    assert _defined_once(lambda n: isinstance(n, ast.Assign) and any(
+        isinstance(t, ast.Name) and t.id == "SessionHook" for t in n.targets)) \
+        == ["core/services/context.py"]
