@@ -5,6 +5,7 @@ allowed is the lifecycle's (core.lifecycle.Lifecycle.check)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import tzinfo
 from typing import Any, Mapping
 from zoneinfo import ZoneInfo
 
@@ -52,7 +53,7 @@ def fields_for(lifecycle, requires: tuple[str, ...]) -> list[Field]:
     return out
 
 
-def parse_fact(field: Field, form: Mapping[str, Any], tz: str) -> Any:
+def parse_fact(field: Field, form: Mapping[str, Any], tz: str | tzinfo) -> Any:
     if field.kind == "criteria":
         return list(form.getall(field.name, [])) if hasattr(form, "getall") else []
     raw = str(form.get(field.name, "") or "").strip()
@@ -62,7 +63,8 @@ def parse_fact(field: Field, form: Mapping[str, Any], tz: str) -> Any:
         return None
     if field.kind in READ_AS or field.kind == "text":
         try:
-            return read_fact(READ_AS.get(field.kind, facts.TEXT), raw, ZoneInfo(tz))
+            return read_fact(READ_AS.get(field.kind, facts.TEXT), raw,
+                             tz if isinstance(tz, tzinfo) else ZoneInfo(tz))
         except ParseError as exc:
             raise InvalidInput(f"{field.label}: {exc.message}", field.name) from None
     if field.kind == "list":

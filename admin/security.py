@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from core.services.staff import login_failures
 
 if TYPE_CHECKING:
-    from core.storage.db import Database
+    from core.services.context import Core
 
 SESSION_COOKIE = "vl_session"
 FLASH_COOKIE = "vl_flash"
@@ -168,30 +168,30 @@ def read_session(signer: Signer, token: str | None, now: float | None = None) ->
 
 @dataclass
 class LoginThrottle:
-    """Wrong passwords per (username, IP), in the database (core.storage.login_failures), so
+    """Wrong passwords per (username, IP), in the database (core.services.staff.login_failures), so
     N panel processes behind one address throttle as one."""
 
     max_failures: int = MAX_FAILURES
     window_s: float = WINDOW_S
 
-    async def blocked_for(self, db: Database, username: str, ip: str,
+    async def blocked_for(self, core: Core, username: str, ip: str,
                           now: float | None = None) -> float:
         """Seconds until this pair may try again (0 = allowed)."""
         now = time.time() if now is None else now
         recent = [t.timestamp() for t in await login_failures.since(
-            db, username.lower(), ip, _at(now - self.window_s))]
+            core, username.lower(), ip, _at(now - self.window_s))]
         if len(recent) < self.max_failures:
             return 0.0
         return max(0.0, recent[-self.max_failures] + self.window_s - now)
 
-    async def failed(self, db: Database, username: str, ip: str,
+    async def failed(self, core: Core, username: str, ip: str,
                      now: float | None = None) -> None:
         now = time.time() if now is None else now
-        await login_failures.record(db, username.lower(), ip, _at(now),
+        await login_failures.record(core, username.lower(), ip, _at(now),
                                     forget_before=_at(now - self.window_s))
 
-    async def succeeded(self, db: Database, username: str, ip: str) -> None:
-        await login_failures.clear(db, username.lower(), ip)
+    async def succeeded(self, core: Core, username: str, ip: str) -> None:
+        await login_failures.clear(core, username.lower(), ip)
 
 
 def _at(ts: float) -> datetime:

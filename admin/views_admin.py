@@ -13,9 +13,9 @@ from core.formatting import fmt_date
 from core.parsing import ParseError, parse_date, parse_money
 from core.services import staff as pq
 from core.services.errors import InvalidInput
-from core.services.staff.accounts import (CLOSURE_KINDS, ROLE_LABELS, add_closure, add_tariff,
-                                 create_user, list_closures, list_users,
-                                 remove_closure, set_user_active)
+from core.services.staff.accounts import ROLE_LABELS, create_user, list_users, set_user_active
+from core.services.staff.calendar import (CLOSURE_KINDS, add_closure, add_tariff, list_closures,
+                                          remove_closure)
 from core.services.inspectors import day_notices as affixed_notices
 from core.services.inspectors import accounts as inspectors
 from core.services.inspectors import tasks

@@ -25,21 +25,21 @@ async def login(request: web.Request) -> web.StreamResponse:
     nxt = safe_next(str(form.get("next", "/")))
     ip = client_key(visitor_ip(request))  # an IPv6 client by its /64, as the public limits
     throttle = request.app[THROTTLE]
-    db = request.app[CORE].db
-    wait = await throttle.blocked_for(db, username, ip)
+    core = request.app[CORE]
+    wait = await throttle.blocked_for(core, username, ip)
     if wait:
         minutes = max(1, round(wait / 60))
         return render(request, "login.html", {
             "next": nxt, "username": username,
             "error": f"Muitas tentativas sem sucesso. Aguarde cerca de {minutes} minuto(s) "
                      "e tente de novo."}, status=429)
-    user = await authenticate(request.app[CORE], username, password)
+    user = await authenticate(core, username, password)
     if user is None:
-        await throttle.failed(db, username, ip)
+        await throttle.failed(core, username, ip)
         return render(request, "login.html", {"next": nxt, "username": username,
                                               "error": "Usuário ou senha incorretos."},
                       status=401)
-    await throttle.succeeded(db, username, ip)
+    await throttle.succeeded(core, username, ip)
     # A new nonce at login: a token planted before login is worthless afterwards.
     _sign_in(request, user)
     raise web.HTTPFound(nxt)

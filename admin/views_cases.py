@@ -10,7 +10,7 @@ from admin.files import file_response
 from admin.fact_text import present
 from admin.forms import fields_for, parse_fact
 from admin.web import CORE, core_of, redirect, render, require, user_of
-from core.parsing import ParseError, parse_date, parse_money
+from core.parsing import parse_money
 from core.lifecycle import Actor
 from core.services import staff as pq
 from core.services.errors import InvalidInput, NotFound
@@ -20,7 +20,7 @@ from core.services.staff import payment_records
 from core.services.papers import reissue
 from core.services.inspectors import tasks
 from core.services.citizens import followup
-from core.services.staff.accounts import close_as_duplicate
+from core.services.staff.duplicates import close_as_duplicate
 from core.services.staff.queue import staff_queue
 from core.services.cases.steps import take_step
 
@@ -45,7 +45,7 @@ async def queue_page(request: web.Request) -> web.Response:
                                           "inspectors": await pq.inspectors(core, True)})
 
 
-def _filter_from(request: web.Request) -> pq.CaseFilter:
+def filter_from(request: web.Request) -> pq.CaseFilter:
     """The case list's (and the CSV export's) filters, each checked (admin.params)."""
     q = request.query
     return pq.CaseFilter(state=params.text(q.get("state"), "Situação", 80),
@@ -68,7 +68,7 @@ def _states(core) -> list[tuple[str, str]]:
 @require()
 async def case_list(request: web.Request) -> web.Response:
     core = core_of(request)
-    f = _filter_from(request)
+    f = filter_from(request)
     page = await pq.list_cases(core, f, params.cursor(request.query.get("after")))
     kept = {k: v for k, v in request.query.items() if k != "after" and v}
     return render(request, "cases.html", {
@@ -134,7 +134,7 @@ async def case_action(request: web.Request) -> web.StreamResponse:
         raise redirect(request, back, "Caso encerrado como duplicado e incorporado ao original.")
     facts = {}
     for field in fields_for(d.lifecycle, (*t.requires, *_optional(core, t, d.case))):
-        value = parse_fact(field, form, core.settings.timezone)
+        value = parse_fact(field, form, core.tz)
         if value not in (None, "", []):
             facts[field.name] = value
     if code == followup.REOPEN:  # an answer given by phone or e-mail: the inspector told now

@@ -8,7 +8,7 @@ from datetime import datetime
 from aiohttp import web
 
 from admin.files import FILE_CSP
-from admin.views_cases import _filter_from
+from admin.views_cases import filter_from
 from admin.web import core_of, require
 from core.formatting import fmt_datetime
 from core.services import staff as pq
@@ -37,7 +37,7 @@ def csv_cell(value: object) -> str:
 @require()
 async def cases_csv(request: web.Request) -> web.StreamResponse:
     core = core_of(request)
-    f = _filter_from(request)
+    f = filter_from(request)
     rows = pq.iter_cases(core, f)
     first = await anext(rows, None)  # a refused filter is a 400 page, before any byte is sent
     resp = web.StreamResponse(headers={

@@ -30,12 +30,11 @@ from telegram.ext import ContextTypes
 from bot.replies import edit_or_send, send_or_queue
 from bot.state import BotState, state_of
 from core.services.messaging import conversation
-from core.services.context import Core
+from core.services.context import Core, SessionHook
 from core.services.messaging.conversation import Conversation
 
 log = logging.getLogger(__name__)
 Handler = Callable[["Turn"], Awaitable[None]]
-SessionHook = Callable[[AsyncSession], Awaitable[None]]
 
 
 @dataclass(frozen=True)

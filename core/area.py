@@ -8,7 +8,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from geopy.distance import great_circle
+#: The mean Earth radius of the great-circle distance, in kilometres (geopy's EARTH_RADIUS).
+EARTH_RADIUS_KM = 6371.009
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class CityArea:
         if self.polygons:
             return any(_in_ring(lon, lat, ring) for ring in self.polygons)
         # great-circle: metres of error on a city's radius don't matter, and it is fast
-        return great_circle(self.centre, (lat, lon)).meters <= (self.radius_m or 0)
+        return great_circle_m(self.centre, (lat, lon)) <= (self.radius_m or 0)
 
     @classmethod
     def from_geojson(cls, name: str, path: Path) -> "CityArea":
@@ -75,3 +76,18 @@ def _in_ring(x: float, y: float, ring) -> bool:
         if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
             inside = not inside
     return inside
+
+
+def great_circle_m(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Metres between two (lat, lon) points on a sphere (geopy's great_circle, computed here
+    so the rules core loads no geocoding library: geopy's package loads its HTTP adapters)."""
+    lat1, lng1 = math.radians(a[0]), math.radians(a[1])
+    lat2, lng2 = math.radians(b[0]), math.radians(b[1])
+    sin_lat1, cos_lat1 = math.sin(lat1), math.cos(lat1)
+    sin_lat2, cos_lat2 = math.sin(lat2), math.cos(lat2)
+    delta = lng2 - lng1
+    cos_delta, sin_delta = math.cos(delta), math.sin(delta)
+    d = math.atan2(math.sqrt((cos_lat2 * sin_delta) ** 2
+                             + (cos_lat1 * sin_lat2 - sin_lat1 * cos_lat2 * cos_delta) ** 2),
+                   sin_lat1 * sin_lat2 + cos_lat1 * cos_lat2 * cos_delta)
+    return EARTH_RADIUS_KM * d * 1000

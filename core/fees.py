@@ -10,13 +10,10 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import groupby
-from typing import TYPE_CHECKING, Iterable, Literal, NamedTuple, Sequence
-from zoneinfo import ZoneInfo
+from typing import Iterable, Literal, NamedTuple, Sequence
 
-if TYPE_CHECKING:  # the law modules give their seeds; the engine only reads their fields
-    from core.laws.base import TariffSeed
+from core.formatting import TZ
 
-TZ = ZoneInfo("America/Sao_Paulo")
 CENT = Decimal("0.01")
 CHARGING_CURRENCY = "BRL"  # 1951 cruzeiro values ("CRZ") are history, never charged
 
@@ -38,6 +35,23 @@ def br_date(day: date) -> str:
 
 class TariffNotFound(LookupError):
     """No BRL value is in force for a fee on a day; the message is Portuguese, for staff."""
+
+
+@dataclass(frozen=True)
+class TariffSeed:
+    """A dated fee value as the law or the city set it (fees are data, not constants)."""
+
+    code: str  # e.g. "towing", "daily_storage", "animal_day", "goods_kg_day"
+    label: str  # Portuguese
+    amount: Decimal
+    currency: str  # "BRL", or "CRZ" for the 1951 cruzeiro history
+    valid_from: date
+    unit: str  # "fixed", "day", "animal_day", "kg_day"
+    article: str
+    source: str  # the act that set the value
+    #: A reference value still to be confirmed by the city (Dores Art. 9º, II; Dracena
+    #: Art. 7º): never printed as a firm amount (core.services.papers.placeholders).
+    placeholder: bool = False
 
 
 @dataclass(frozen=True)

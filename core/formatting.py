@@ -16,7 +16,9 @@ from babel.dates import format_date
 from babel.numbers import format_currency, format_decimal
 from validate_docbr import CNPJ, CPF
 
-TZ = ZoneInfo("America/Sao_Paulo")
+#: The city's time zone: the one place it is named (both laws' cities keep Brasília time).
+TZ_NAME = "America/Sao_Paulo"
+TZ = ZoneInfo(TZ_NAME)
 LOCALE = "pt_BR"
 
 

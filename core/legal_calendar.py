@@ -48,7 +48,7 @@ from zoneinfo import ZoneInfo
 
 import holidays
 
-from core.formatting import fmt_date, fmt_datetime, weekday_name
+from core.formatting import TZ_NAME, fmt_date, fmt_datetime, weekday_name
 from core.laws.base import Law, MunicipalHoliday
 
 ClosureKind = Literal["municipal_holiday", "decreed_closure"]
@@ -169,7 +169,7 @@ class LegalCalendar:
         uf: str,
         municipal_holidays: Iterable[MunicipalHoliday] = (),
         closures: Iterable[Closure] = (),
-        tz: str = "America/Sao_Paulo",
+        tz: str = TZ_NAME,
         hours_end_of_day: bool = False,
         office_close: time = time(17, 0),
     ) -> None:

@@ -11,6 +11,8 @@ from typing import Annotated, Literal
 from pydantic import Field, IPvAnyNetwork, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from core.formatting import TZ_NAME
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
@@ -18,7 +20,7 @@ class Settings(BaseSettings):
     municipality: str = Field("dores-do-indaia", description="Slug of the city's law module")
     data_dir: Path = Field(Path("data"), description="Where the SQLite file and evidence live")
     database_url: str = Field("", description="SQLAlchemy async URL; empty = SQLite in DATA_DIR")
-    timezone: str = "America/Sao_Paulo"
+    timezone: str = TZ_NAME
 
     # Telegram
     telegram_bot_token: str = ""

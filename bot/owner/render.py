@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from core.facts import DATE, DATETIME, MONEY, fact_kind, stored_decimal
-from core.formatting import fmt_date, fmt_datetime, fmt_money
+from core.formatting import TZ, fmt_date, fmt_datetime, fmt_money
 from core.identifiers import format_case_code
 from core.services.owners.payments import PIX_HINT
 from core.services.owners import AppealInfo, DepotInfo, OwnerDeadline, OwnerView
@@ -18,7 +17,6 @@ PROMISE_LINE = ("Sua data: você disse que vai retirar até {date}. O prazo lega
 #: Once the notice's period has lapsed there is no legal deadline above: the date is the one
 #: the owner gave for the removal (Art. 6º, §3º).
 PROMISE_LINE_DUE = "Sua data: você disse que vai retirar até {date} (Art. 6º, §3º)."
-TZ = ZoneInfo("America/Sao_Paulo")
 
 
 def fact_value(fact: str, value: Any) -> str:

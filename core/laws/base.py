@@ -6,12 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
+# The generic fee engine is the lower floor: it knows no law; the laws give it their seeds.
+from core.fees import Share, Statement, TariffBook, TariffSeed  # noqa: F401  (the laws' seeds)
 from core.lifecycle import Lifecycle
-
-if TYPE_CHECKING:  # core.fees imports this module (TariffSeed)
-    from core.fees import Share, Statement, TariffBook
 
 
 @dataclass(frozen=True)
@@ -82,23 +81,6 @@ class Setting:
     value: Any
     description: str  # English, for the README and staff
     source: str  # the article(s) whose silence or conflict this settles
-
-
-@dataclass(frozen=True)
-class TariffSeed:
-    """A dated fee value as the law or the city set it (fees are data, not constants)."""
-
-    code: str  # e.g. "towing", "daily_storage", "animal_day", "goods_kg_day"
-    label: str  # Portuguese
-    amount: Decimal
-    currency: str  # "BRL", or "CRZ" for the 1951 cruzeiro history
-    valid_from: date
-    unit: str  # "fixed", "day", "animal_day", "kg_day"
-    article: str
-    source: str  # the act that set the value
-    #: A reference value still to be confirmed by the city (Dores Art. 9º, II; Dracena
-    #: Art. 7º): never printed as a firm amount (core.services.papers.placeholders).
-    placeholder: bool = False
 
 
 @dataclass(frozen=True)
@@ -278,7 +260,6 @@ class Law:
     def statement(self, book: "TariffBook", facts: Mapping[str, Any], collected_at: datetime,
                   as_of: datetime) -> "Statement":
         """The amount due at `as_of` for an object collected at `collected_at`."""
-        from core.fees import Statement
         if self.fee_statement is None:
             return Statement.of((), as_of)
         return self.fee_statement(book, facts, collected_at, as_of, self)

@@ -11,4 +11,8 @@ each in the room of the person who acts.
 - messaging/   the outbox, delivery, sending limits, the durable conversation
 
 At the top: context (Core: what every use case needs), errors, geocoding, roles and the
-periodic job. A face imports services, never core.storage."""
+periodic job. A face imports services, never core.storage.
+
+Each room (a package's __init__, or a top-level module) says in its docstring what it may
+import ("May import: ..."); tests/unit/test_layers.py holds every room to it, keeps at most 15
+entries here and refuses another module's private name."""

@@ -1,12 +1,22 @@
 """`Core`: what every use case needs — the database, the city's law, its calendar and tariff
-book, the evidence store and a clock. Both faces build one at start-up with `Core.open()`."""
+book, the evidence store, a clock and the city's time zone. Both faces build one at start-up
+with `Core.open()`.
+
+One way to join a transaction: a service that may be part of a larger change takes
+`session: AsyncSession | None = None` and opens `async with core.transaction(session) as s:`
+(the caller's session, or a unit of work of its own); a face, which holds no session, passes
+`also=` (a `SessionHook`) that the service awaits inside its own transaction.
+
+May import: core's pure rules and core.storage; no other service (every service imports it)."""
 from __future__ import annotations
 
 import time
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import AsyncIterator, Awaitable, Callable
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -20,6 +30,12 @@ from core.settings import Settings
 from core.storage.db import Database
 from core.storage.evidence import EvidenceStore
 from core.storage.models import Closure, Tariff
+
+
+#: A face's change that must commit with a service's (the conversation's next state with the
+#: step it answers): the service awaits `hook(session)` inside its own transaction, after its
+#: writes; if either fails, both roll back.
+SessionHook = Callable[[AsyncSession], Awaitable[None]]
 
 
 def utc_clock() -> datetime:
@@ -58,6 +74,22 @@ class Core:
 
     def now(self) -> datetime:
         return self.clock()
+
+    @property
+    def tz(self) -> ZoneInfo:
+        """The city's time zone (TIMEZONE; by default core.formatting.TZ_NAME)."""
+        return ZoneInfo(self.settings.timezone)
+
+    @asynccontextmanager
+    async def transaction(self, session: AsyncSession | None = None
+                          ) -> AsyncIterator[AsyncSession]:
+        """The caller's `session` (a larger use case: everything commits together), or a unit
+        of work of its own."""
+        if session is not None:
+            yield session
+            return
+        async with self.db.unit_of_work() as s:
+            yield s
 
     @property
     def area(self) -> CityArea:

@@ -1,10 +1,12 @@
 """Errors a use case raises. Each carries a Portuguese `message` safe to show the person who
-asked; the faces (bot, panel) show it as it is and never a stack trace."""
+asked; the faces (bot, panel) show it as it is and never a stack trace.
+
+May import: core's pure rules and core.storage.errors; no other service."""
 from __future__ import annotations
 
 from core.lifecycle import TransitionRefused
 from core.parsing import ParseError
-from core.storage.db import StorageUnavailable
+from core.storage.errors import StorageUnavailable
 
 
 class ServiceError(Exception):

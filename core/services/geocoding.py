@@ -7,7 +7,9 @@ GEOCODING_TIMEOUT_S: past it, or on any server error, `GeocodingUnavailable` is 
 bot asks for a map pin instead (the panel asks for a click on the map).
 
 The core never imports aiohttp: each face passes geopy's async adapter (`adapter_factory`,
-geopy.adapters.AioHTTPAdapter in both faces)."""
+geopy.adapters.AioHTTPAdapter in both faces).
+
+May import: core's pure rules and geopy; no other service."""
 from __future__ import annotations
 
 import asyncio

@@ -3,7 +3,10 @@ deadlines, warn inspectors, remind inspectors of a notice's missing photo, remin
 ask reporters whether the object of a case closed days ago is gone,
 purge expired evidence, remove orphan evidence files (daily), forget old update ids and the pace of quiet chats. Each part is
 idempotent and driven by the database, so running it twice or after a crash sends nothing
-twice."""
+twice.
+
+May import: core's pure rules, core.storage, and every services package (it runs their
+periodic parts)."""
 from __future__ import annotations
 
 import asyncio

@@ -1,5 +1,7 @@
 """Which roles a Telegram user holds: citizen (anyone), inspector (an active Inspector row,
-bound through an invite code), owner (linked to a case through its case code)."""
+bound through an invite code), owner (linked to a case through its case code).
+
+May import: core's pure rules, core.storage, and core.services.{context}."""
 from __future__ import annotations
 
 from sqlalchemy import select

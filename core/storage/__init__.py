@@ -1,6 +1,6 @@
 """Storage layer: SQLAlchemy 2 async models and migrations for SQLite and PostgreSQL,
-the hash-chained timeline, the message outbox, evidence files and the spatial cell index."""
-from core.storage.db import (Database, StorageUnavailable, create_engine, migrate,
-                             translate_errors)
+the hash-chained timeline, the message outbox, evidence files and the spatial cell index.
 
-__all__ = ["Database", "StorageUnavailable", "create_engine", "migrate", "translate_errors"]
+Import the module you need (core.storage.db, core.storage.models, ...): this package itself
+loads nothing, so a pure module may use core.storage.evidence's image bounds or
+core.storage.errors without loading a database driver."""

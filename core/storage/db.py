@@ -25,21 +25,12 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import (AsyncEngine, AsyncSession, async_sessionmaker,
                                     create_async_engine)
 
+from core.storage.errors import UNAVAILABLE_MESSAGE, StorageUnavailable  # noqa: F401  (raised here)
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 BUSY_TIMEOUT_MS = 5000
-UNAVAILABLE_MESSAGE = "O sistema está temporariamente indisponível. Tente novamente em instantes."
 _BEGIN_OPTION = "sqlite_begin"
 MIGRATION_LOCK = 0x564D  # advisory-lock namespace of the start-up migrations ("VM")
-
-
-class StorageUnavailable(Exception):
-    """The database is busy or unreachable; the operation may be retried. `message` is
-    Portuguese and safe to show to the person who asked."""
-
-    def __init__(self, detail: str = ""):
-        super().__init__(UNAVAILABLE_MESSAGE)
-        self.message = UNAVAILABLE_MESSAGE
-        self.detail = detail
 
 
 def _is_unavailable(exc: BaseException) -> bool:

@@ -13,7 +13,8 @@ from sqlalchemy import select
 from core.identifiers import format_case_code
 from core.services.papers.documents import issue_notification
 from core.services.staff.editais import edital_entries, issue_edital
-from core.services.staff.accounts import create_user, record_edital
+from core.services.staff.accounts import create_user
+from core.services.staff.edital_records import record_edital
 from core.storage.models import Evidence, Event
 from tests.e2e.test_bot_inspector_cases import case_row, remove_and_termo, sweep, tick  # noqa: F401
 from tests.e2e.test_bot_inspector_support import (ANA, NEAR, answer, bind, bot, clock, core,  # noqa: F401

@@ -1,5 +1,5 @@
 """Several workers (issue 15, parts 1 and 3): one chat's updates are handled one at a time
-across workers (core.storage.chatlock), and each worker process sends under a name of its
+across workers (core.services.messaging.chats), and each worker process sends under a name of its
 own, so a restarted worker frees what its killed predecessor left mid-delivery and nothing
 that a live worker is sending."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from bot.sender import sender_is_dead, sender_name
-from core.storage.chatlock import ChatLocks
+from core.services.messaging.chats import ChatLocks
 from core.storage.outbox import SENDING, claim_due, enqueue, release_orphaned_claims
 from core.storage.models import OutboxMessage
 from sqlalchemy import select

@@ -15,7 +15,8 @@ from core.services.cases.transitions import apply_transition
 from core.services.cases.deadline_recount import RECOUNT_ACTION, RECOUNT_LABEL
 from core.services.owners import (file_appeal, link_by_code_and_plate, owner_statement,
                                   owner_view)
-from core.services.staff.accounts import add_closure, authenticate, create_user, remove_closure
+from core.services.staff.accounts import authenticate, create_user
+from core.services.staff.calendar import add_closure, remove_closure
 from core.services.cases.sweep import sweep_deadlines
 from core.services.citizens.case_status import status_view
 from core.storage.models import Case, Closure, Event, OutboxMessage

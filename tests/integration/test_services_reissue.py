@@ -14,7 +14,8 @@ from core.services.errors import InvalidInput
 from core.services.inspectors.accounts import actor_ref, bind_inspector, invite_inspector
 from core.services.papers.reissue import issued_documents, reissue
 from core.services.citizens.reports import ReportIn, submit_report
-from core.services.staff.accounts import StaffUserInfo, add_tariff
+from core.services.staff.accounts import StaffUserInfo
+from core.services.staff.calendar import add_tariff
 from core.services.cases.steps import take_step
 from core.services.cases.sweep import sweep_deadlines
 from core.storage.models import Case, Event, Inspector

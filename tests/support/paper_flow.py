@@ -20,7 +20,7 @@ from core.services.cases.transitions import apply_transition
 from core.services.papers.documents import issue_notification
 from core.services.inspectors.accounts import bind_inspector, invite_inspector
 from core.services.owners.summary import owner_summary_pdf
-from core.services.owners.view import link_by_code
+from core.services.owners.linking import link_by_code
 from core.services.staff.editais import edital_documents
 from core.services.citizens.reports import ReportIn, submit_report
 from core.services.inspectors.step_forms import parse_answer, perform_step, step_form

@@ -85,9 +85,7 @@ async def apply_transition(core: Core, ref: str | int, code: str, actor: ActorRe
                            session: AsyncSession | None = None) -> TransitionResult:
     """Take lifecycle step `code` on a case. In the caller's `session` if given (a larger
     use case), otherwise in a unit of work of its own."""
-    if session is not None:
-        return await _apply(core, session, ref, code, actor, dict(facts or {}), agency)
-    async with core.db.unit_of_work() as s:
+    async with core.transaction(session) as s:
         return await _apply(core, s, ref, code, actor, dict(facts or {}), agency)
 
 
@@ -185,7 +183,7 @@ async def revert_transition(core: Core, s: AsyncSession, case: Case, undo_code: 
     before = dict(last.data or {})
     previous = str(before.get("from") or lifecycle.initial)
     prior = (before[PRIOR_DEADLINE] if PRIOR_DEADLINE in before
-             else _legacy_prior(steps[:-1], lifecycle, ZoneInfo(core.settings.timezone)))
+             else _legacy_prior(steps[:-1], lifecycle, core.tz))
     if prior:  # a closure registered meanwhile moves it (Lei 9.784/1999, art. 66, § 1º)
         prior = recount(dict(prior), await core.calendar(s), lifecycle) or prior
     now = core.now()

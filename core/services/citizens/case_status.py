@@ -36,11 +36,6 @@ class PublicCaseView:
         return next_step_text(self.is_open, self.situation, self.deadline)
 
 
-def _tz(core: Core):
-    from zoneinfo import ZoneInfo
-    return ZoneInfo(core.settings.timezone)
-
-
 def citizen_situation(law: Law, track: str, state: str) -> str:
     """Where the object is and what comes next on this track, for the citizen and the public
     (Law.state_texts); empty for a closed case or a state the law words nothing for."""
@@ -54,7 +49,7 @@ async def _view(core: Core, s, case: Case, notify: bool | None = None) -> Public
     events = (await s.execute(select(Event).where(Event.case_id == case.id,
                                                   Event.public.is_(True))
                               .order_by(Event.seq))).scalars().all()
-    tz = _tz(core)
+    tz = core.tz
     steps = []
     for ev in events:
         if ev.action == "report":
@@ -120,4 +115,4 @@ async def set_notifications(core: Core, telegram_id: int, protocol: str, on: boo
 
 
 def as_local(core: Core, at: datetime) -> datetime:
-    return at.astimezone(_tz(core))
+    return at.astimezone(core.tz)

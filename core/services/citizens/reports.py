@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Awaitable, Callable
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -21,7 +20,7 @@ from core.area import valid_point
 from core.identifiers import InvalidIdentifier, normalize_plate, validate_chassis
 from core.lifecycle import Actor
 from core.parsing import ParseError, parse_text
-from core.services.context import Core
+from core.services.context import Core, SessionHook
 from core.services.errors import InvalidInput
 from core.services.cases.evidence import EvidenceIn, attach
 from core.services.citizens.people import person_for
@@ -36,7 +35,6 @@ from core.text import clean_optional
 MAX_PHOTOS = 10
 MAX_TEXT = 1000  # description, colour, make/model, how long: each
 MAX_GROUP = 64  # submissions written in one grouped transaction at most
-SessionHook = Callable[[AsyncSession], Awaitable[None]]
 CaseHook = Callable[[AsyncSession, Case], Awaitable[None]]
 
 
@@ -156,7 +154,7 @@ async def submit_report(core: Core, telegram_id: int | None, report: ReportIn, *
             raise InvalidInput("Não encontramos o arquivo enviado. Envie a foto novamente.")
     now = core.now()
     job = _Job(core, telegram_id, report, norm, display_name, also, now,
-               now.astimezone(ZoneInfo(core.settings.timezone)).year, with_case)
+               now.astimezone(core.tz).year, with_case)
     return await _SUBMISSIONS.submit(core.db, job)
 
 

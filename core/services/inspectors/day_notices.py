@@ -37,8 +37,8 @@ from core.formatting import TZ, fmt_date, fmt_time, local_date
 from core.identifiers import format_case_code
 from core.services.cases.transitions import case_facts, deadline_for, load_case
 from core.services.context import Core
-from core.services.papers.facts import Recorded, _as_of, object_data
-from core.services.papers.documents import (DocumentUnavailable, Issued, _basis, _require_state, _unit,
+from core.services.papers.facts import Recorded, issued_for, object_data
+from core.services.papers.documents import (DocumentUnavailable, Issued, recorded_basis, require_state,
                                      deadline_text, header, keep, owner_link, signer)
 from core.services.errors import InvalidInput
 from core.services.inspectors.accounts import actor_ref, require_inspector
@@ -108,8 +108,8 @@ def _waits_for_publication(core: Core) -> bool:
 
 async def _render(core: Core, s: AsyncSession, case: Case, by: ActorRef,
                   recorded: Recorded | None, number: str, paper: str) -> tuple[str, bytes]:
-    state, d, now = _as_of(core, case, recorded)
-    _require_state(case, ("notice_affixed",), "A notificação afixada", state)
+    state, d, now = issued_for(core, case, recorded)
+    require_state(case, ("notice_affixed",), "A notificação afixada", state)
     if not d:
         raise InvalidInput("O caso não tem prazo registrado para a notificação afixada.")
     data = D.AffixedNoticeData(
@@ -127,7 +127,7 @@ async def issue_affixed_notice(core: Core, protocol: str, by: ActorRef, *,
     """The step's document: the notice printed before (PREPARED: the same document), or the
     notice as issued at the step (the system's copy of a hand-filled form, or a notice issued
     without saying how it was affixed, e.g. by a staff tool)."""
-    async with _unit(core, session) as s:
+    async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
         facts = case_facts(case)
         paper = str(facts.get(PAPER_FACT) or "")
@@ -135,9 +135,9 @@ async def issue_affixed_notice(core: Core, protocol: str, by: ActorRef, *,
             return await _issue_prepared(core, s, case, by)
         number = str(facts.get("notification_number") or case.protocol)
         filename, blob = await _render(core, s, case, by, recorded, number, paper)
-        state, d, now = _as_of(core, case, recorded)
+        state, d, now = issued_for(core, case, recorded)
         return await keep(core, s, case, by, KIND, filename, blob, d["article"],
-                          basis=_basis(state, d, now, recorded))
+                          basis=recorded_basis(state, d, now, recorded))
 
 
 async def _issue_prepared(core: Core, s: AsyncSession, case: Case, by: ActorRef) -> Issued:

@@ -17,7 +17,7 @@ from core.services.cases.transitions import load_case
 from core.services.context import Core
 from core.services.errors import Forbidden, InvalidInput
 from core.services.inspectors.accounts import NOT_INSPECTOR, active_inspector
-from core.services.inspectors.tasks import OPEN, _distance_m, deadline_text
+from core.services.inspectors.tasks import OPEN, distance_to_case, deadline_text
 from core.services.inspectors.warnings import lapse_targets
 from core.storage.models import Case, CaseOwner, Event, Evidence, Task
 
@@ -110,7 +110,7 @@ async def open_tasks(core: Core, telegram_id: int) -> list[TaskSummary]:
         out.append(TaskSummary(
             task.id, task.status, case.protocol, law.categories[case.category].label,
             law.tracks[case.track].state(case.state).label, case.address, case.lat, case.lon,
-            due, text, _distance_m(inspector, case), lapsed=was is not None))
+            due, text, distance_to_case(inspector, case), lapsed=was is not None))
     return sorted(out, key=lambda t: (not t.lapsed, t.due or date.max,
                                       math.inf if t.distance_m is None else t.distance_m,
                                       t.task_id))

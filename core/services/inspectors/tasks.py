@@ -82,7 +82,7 @@ def allowed_agencies(core: Core, lifecycle: Lifecycle, state: str) -> frozenset:
     return frozenset.union(*sets) if sets else frozenset()
 
 
-def _distance_m(inspector: Inspector, case: Case) -> float | None:
+def distance_to_case(inspector: Inspector, case: Case) -> float | None:
     if inspector.last_lat is None or inspector.last_lon is None:
         return None
     return geodesic((inspector.last_lat, inspector.last_lon), (case.lat, case.lon)).meters
@@ -103,7 +103,7 @@ def _ranked(candidates, case: Case, counts: dict[int, int]) -> list[Inspector]:
     """Fewest open tasks first, then nearest to the case (inspectors who never shared a
     location come after those who did)."""
     def key(i: Inspector):
-        d = _distance_m(i, case)
+        d = distance_to_case(i, case)
         return (counts.get(i.id, 0), math.inf if d is None else d, i.id)
     return sorted(candidates, key=key)
 

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from typing import Awaitable, Callable
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.formatting import fmt_datetime
 from core.identifiers import InvalidIdentifier, case_code_keys, normalize_plate
-from core.services.context import Core
+from core.services.context import Core, SessionHook
 from core.services.errors import Forbidden, NotFound
 from core.services.citizens.people import person_for
 from core.storage.models import Case, OwnerAccessGuard, OwnerLink, Person
@@ -25,9 +23,6 @@ NOT_LINKED = ("Não há caso vinculado a você com esse código. Abra o link do 
               "objeto ou use /proprietario.")
 MAX_FAILURES = 5
 COOL_DOWN = timedelta(hours=1)
-#: `also=`: an `async def hook(session)` the bot passes to run inside the same transaction as
-#: the owner's step (its conversation state and the update's idempotency mark).
-SessionHook = Callable[[AsyncSession], Awaitable[None]]
 
 
 # -- reaching the case (the QR code's deep link, or the case code and plate) --------------------------------------------------------------------------
@@ -57,11 +52,11 @@ async def link(core: Core, telegram_id: int, case_code: str, answer: str | None,
     async with core.db.unit_of_work() as s:
         guard = await s.get(OwnerAccessGuard, telegram_id, with_for_update=True)
         if guard is not None and guard.locked_until and guard.locked_until > now:
-            raise Forbidden(_cool_down_message(core, guard.locked_until))
+            raise Forbidden(cool_down_message(core, guard.locked_until))
         case = await _by_code(s, case_code)
         ok = case is not None and (not check_answer or _answer_matches(case, answer))
         if not ok:
-            locked_until = await _record_failure(s, guard, telegram_id, now)
+            locked_until = await record_failure(s, guard, telegram_id, now)
         else:  # a right answer does not clear the count (count_failure)
             person = await person_for(s, telegram_id)
             link = (await s.execute(select(OwnerLink).where(
@@ -78,7 +73,7 @@ async def link(core: Core, telegram_id: int, case_code: str, answer: str | None,
             if also is not None:
                 await also(s)
     if not ok:
-        raise Forbidden(_cool_down_message(core, locked_until)) if locked_until \
+        raise Forbidden(cool_down_message(core, locked_until)) if locked_until \
             else NotFound(WRONG_ANSWER)
     return code
 
@@ -94,7 +89,7 @@ async def _by_code(s: AsyncSession, text: str | None) -> Case | None:
     return next((by_key[k] for k in keys if k in by_key), None)
 
 
-async def _record_failure(s: AsyncSession, guard: OwnerAccessGuard | None, telegram_id: int,
+async def record_failure(s: AsyncSession, guard: OwnerAccessGuard | None, telegram_id: int,
                           now: datetime) -> datetime | None:
     """Count a wrong answer of a Telegram account (count_failure)."""
     if guard is None:
@@ -119,8 +114,8 @@ def count_failure(guard, now: datetime) -> datetime | None:
     return None
 
 
-def _cool_down_message(core: Core, until: datetime) -> str:
-    local = until.astimezone(ZoneInfo(core.settings.timezone))
+def cool_down_message(core: Core, until: datetime) -> str:
+    local = until.astimezone(core.tz)
     return ("Muitas tentativas sem sucesso. Por segurança, tente de novo a partir de "
             f"{fmt_datetime(local)}.")
 

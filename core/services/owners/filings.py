@@ -13,14 +13,14 @@ from core.formatting import fmt_cpf_cnpj, fmt_date, fmt_datetime, fmt_time
 from core.parsing import ParseError, parse_cpf_cnpj, parse_text
 from core.lifecycle import Actor, Lifecycle
 from core.services.cases.transitions import apply_transition
-from core.services.context import Core
+from core.services.context import Core, SessionHook
 from core.services.errors import InvalidInput
 from core.services.cases.evidence import EvidenceIn, attach
 from core.services.messaging.notifications import VIA_OWNER, ask_to_verify
-from core.services.owners.access import SessionHook, owned
+from core.services.owners.access import owned
 from core.services.owners.proof import Declarant, declared_by, require_proof
 from core.services.owners.view import (PROMISE_MAX_DAYS, TOWING_WARNING,  # noqa: F401
-                                      OwnerDeadline, _appeal_window, _deadline, _tz,
+                                      OwnerDeadline, appeal_window, owner_deadline,
                                       legal_deadline, owner_next_step, promise_limit)
 from core.services.citizens.people import person_for
 from core.storage.models import Case, Event
@@ -65,7 +65,7 @@ async def owner_statement(core: Core, telegram_id: int, case_code: str, kind: st
     if kind not in STATEMENT_KINDS:
         raise InvalidInput("Escolha “Já retirei” ou “Vou retirar”.")
     now = core.now()
-    today = now.astimezone(_tz(core)).date()
+    today = now.astimezone(core.tz).date()
     async with core.db.unit_of_work() as s:
         case, link = await owned(s, telegram_id, case_code, for_update=True)
         who = declared_by(telegram_id, declarant, await require_proof(s, case, link))
@@ -177,7 +177,7 @@ async def file_appeal(core: Core, telegram_id: int, case_code: str, text: str,
         res = await apply_transition(core, case.id, "file_appeal",
                                      ActorRef(Actor.OWNER.value, person.id, None), facts,
                                      session=s)
-        decision = _deadline(res.deadline, lifecycle) if res.deadline else None
+        decision = owner_deadline(res.deadline, lifecycle) if res.deadline else None
         if also is not None:
             await also(s)
     if decision:
@@ -207,7 +207,7 @@ async def _appeal_open(s: AsyncSession, case: Case, lifecycle: Lifecycle,
                               .order_by(Event.seq))).scalars().all()
     if any(ev.action == "file_appeal" for ev in events):
         raise InvalidInput("O recurso deste caso já foi apresentado.")
-    window = _appeal_window(events, lifecycle, case)
+    window = appeal_window(events, lifecycle, case)
     if window is not None and (now > window.due_at or case.state not in t.sources):
         raise InvalidInput(
             f"O prazo para recorrer ao Prefeito terminou em {window.due_in_full}, às "

@@ -52,7 +52,7 @@ def _compact(text: str | None) -> str:
     return re.sub(r"[\s\-./]+", "", text or "").upper()
 
 
-async def _owner_document(s, case: Case) -> str | None:
+async def owner_document(s, case: Case) -> str | None:
     """The owner's CPF/CNPJ digits the inspector recorded (Dores Art. 4º, I), if any."""
     return (await s.execute(select(CaseOwner.owner_cpf).where(CaseOwner.case_id == case.id))
             ).scalar_one_or_none() or None
@@ -80,7 +80,7 @@ async def proof_needed(s, case: Case, link: OwnerLink) -> bool:
     """True when this link may not yet make a statement on this case."""
     if link.via in PROOFS:
         return False
-    return bool(case.plate or case.chassis or await _owner_document(s, case))
+    return bool(case.plate or case.chassis or await owner_document(s, case))
 
 
 async def require_proof(s, case: Case, link: OwnerLink) -> str:
@@ -111,21 +111,21 @@ async def prove_owner(core: Core, telegram_id: int, case_code: str, answer: str 
     """Check the plate / chassis tail / CPF-CNPJ the owner sent for their linked case; on a
     match the link keeps the proof (returns it in words). A wrong answer is NotFound and counts
     towards the cool-down (Forbidden once locked)."""
-    from core.services.owners.access import _cool_down_message, _record_failure
+    from core.services.owners.access import cool_down_message, record_failure
     now = core.now()
     locked_until = None
     async with core.db.unit_of_work() as s:
         guard = await s.get(OwnerAccessGuard, telegram_id, with_for_update=True)
         if guard is not None and guard.locked_until and guard.locked_until > now:
-            raise Forbidden(_cool_down_message(core, guard.locked_until))
+            raise Forbidden(cool_down_message(core, guard.locked_until))
         case, link = await _linked(s, telegram_id, case_code, for_update=True)
-        proof = proof_of(case, await _owner_document(s, case), answer)
+        proof = proof_of(case, await owner_document(s, case), answer)
         if proof is None:
-            locked_until = await _record_failure(s, guard, telegram_id, now)
+            locked_until = await record_failure(s, guard, telegram_id, now)
         else:  # a right answer does not clear the count (owner_access.count_failure)
             link.via = proof
     if proof is None:
-        raise Forbidden(_cool_down_message(core, locked_until)) if locked_until \
+        raise Forbidden(cool_down_message(core, locked_until)) if locked_until \
             else NotFound(WRONG_PROOF)
     return PROOFS[proof]
 

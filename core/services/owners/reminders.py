@@ -17,7 +17,7 @@ from core.services.papers.placeholders import depot_address
 from core.services.context import Core
 from core.services.messaging.notifications import AUCTION_STATES
 from core.services.cases.depot_dates import depot_dates
-from core.services.owners.view import _auction_after, _deadline
+from core.services.owners.view import auction_after_of, owner_deadline
 from core.services.cases.fee_statement import collected_at, depot_entry
 from core.storage import outbox
 from core.services.messaging import email
@@ -61,7 +61,7 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
             events = events_of[case.id]
             messages = []
             shown = format_case_code(case.case_code)
-            d = _deadline(case.deadline_json, lifecycle)
+            d = owner_deadline(case.deadline_json, lifecycle)
             if d is not None and now < d.due_at:
                 left = d.due_at - now
                 tag = "d1" if left <= timedelta(days=1) else "d3" if left <= timedelta(days=3) \
@@ -78,7 +78,7 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
             registered = depot_entry(events, lifecycle)
             if state.in_depot and registered is not None:
                 entered = collected_at(core, case, registered)  # Dores Art. 3º, caput
-                auction, article = _auction_after(events, lifecycle)
+                auction, article = auction_after_of(events, lifecycle)
                 until = (f" Se não for retirado, poderá ir a leilão após {fmt_date(auction)} "
                          f"({article}).") if auction else ""
                 dates = await depot_dates(core, case.category,
@@ -91,7 +91,7 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
                         " os valores para retirar em “Ver meu caso”.")
                 messages.append(("removed", f"owner:{case.id}:removed:{who}", text))
             if state.code in AUCTION_STATES:
-                auction, article = _auction_after(events, lifecycle)
+                auction, article = auction_after_of(events, lifecycle)
                 since = f" em {fmt_date(auction)}" if auction else ""
                 text = (f"Caso {shown}: o prazo para retirar terminou{since} e o objeto "
                         f"pode ir a leilão ({article or 'prazo vencido'}).")

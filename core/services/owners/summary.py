@@ -12,7 +12,7 @@ from core.services.papers.facts import object_data
 from core.services.papers.placeholders import depot_address
 from core.services.context import Core
 from core.services.owners.access import owned
-from core.services.owners.view import _tz, owner_view
+from core.services.owners.view import owner_view
 
 
 async def owner_summary_pdf(core: Core, telegram_id: int, case_code: str, *,
@@ -49,7 +49,7 @@ async def owner_summary_pdf(core: Core, telegram_id: int, case_code: str, *,
                         depot_address(core.settings), core.settings.depot_hours),
         auction_after=auction, link=doc.OwnerLink(bot_username or getattr(core.settings, "telegram_bot_username", "")
                            or "ViaLivreBot", case.case_code),
-        generated_at=core.now().astimezone(_tz(core)),
+        generated_at=core.now().astimezone(core.tz),
         fees_as_of=fmt_date(dep.fees.as_of) if dep and dep.fees else "",
         estimate=bool(dep and dep.fees and dep.fees.estimate),
         dates=tuple(d.paper for d in dep.dates) if dep else (),

@@ -10,12 +10,11 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any, Mapping
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
 from core.fees import TariffNotFound
-from core.formatting import date_in_full, fmt_date
+from core.formatting import TZ, date_in_full, fmt_date
 from core.identifiers import format_plate
 from core.laws.base import Law, ReleaseCondition, ReleaseSituation
 from core.lifecycle import Lifecycle, State, Transition
@@ -27,9 +26,8 @@ from core.services.cases import fee_statement as statements
 from core.services.cases.transitions import PRIOR_DEADLINE
 from core.services.context import Core
 from core.services.cases.depot_dates import StatedDate, depot_dates, restates, without_restated
-from core.services.errors import InvalidInput
 from core.services.messaging.notifications import AUCTION_STATES
-from core.services.owners.access import SessionHook, link, owned
+from core.services.owners.access import owned
 from core.services.owners.statements import (WITHDRAW_BUTTON, can_withdraw, standing,
                                            standing_statement)
 from core.storage.models import Case, Event, OwnerLink, Person
@@ -170,26 +168,6 @@ class OwnerView:
         return self.deadline
 
 
-# -- reaching the case ---------------------------------------------------------------------------
-
-async def link_by_code(core: Core, telegram_id: int, case_code: str, *,
-                       also: SessionHook | None = None) -> OwnerView:
-    """`/start <case code>` from the QR code on the notice: the code alone opens the case.
-    `also` runs in the linking transaction, only when the link succeeds."""
-    code = await link(core, telegram_id, case_code, None, check_answer=False, also=also)
-    return await owner_view(core, telegram_id, code)
-
-
-async def link_by_code_and_plate(core: Core, telegram_id: int, case_code: str,
-                                 plate_or_chassis_tail: str | None = None, *,
-                                 also: SessionHook | None = None) -> OwnerView:
-    """`/proprietario`: the case code and the plate; without a plate, the last four characters
-    of the chassis; the code alone where the object has neither."""
-    code = await link(core, telegram_id, case_code, plate_or_chassis_tail, check_answer=True,
-                      also=also)
-    return await owner_view(core, telegram_id, code)
-
-
 async def owner_cases(core: Core, telegram_id: int) -> list[OwnerView]:
     """Every case this Telegram account is linked to as owner, newest first."""
     async with core.db.read() as s:
@@ -212,25 +190,7 @@ async def owner_view(core: Core, telegram_id: int, case_code: str,
         events = (await s.execute(select(Event).where(Event.case_id == case.id)
                                   .order_by(Event.seq))).scalars().all()
     situation = situation or ReleaseSituation(**(olink.situation or {}))
-    return await _build_view(core, case, events, situation)
-
-
-async def set_owner_situation(core: Core, telegram_id: int, case_code: str, *,
-                              also: SessionHook | None = None, **flags: bool) -> OwnerView:
-    """"Sou procurador", "vendi mas não transferi", "sem recuperação": what the owner says
-    about themselves changes the release checklist (Dores Art. 3º, §3º, I and III, a–b)."""
-    allowed = set(ReleaseSituation.__dataclass_fields__)
-    unknown = set(flags) - allowed
-    if unknown:
-        raise InvalidInput("Opção desconhecida: " + ", ".join(sorted(unknown)))
-    async with core.db.unit_of_work() as s:
-        _case, olink = await owned(s, telegram_id, case_code)
-        if not _case.is_open:
-            raise InvalidInput("Este caso já foi encerrado.")
-        olink.situation = {**(olink.situation or {}), **{k: bool(v) for k, v in flags.items()}}
-        if also is not None:
-            await also(s)
-    return await owner_view(core, telegram_id, case_code)
+    return await build_view(core, case, events, situation)
 
 
 def owner_next_step(law: Law, track: str, state: State, is_open: bool) -> str:
@@ -242,11 +202,7 @@ def owner_next_step(law: Law, track: str, state: State, is_open: bool) -> str:
     return text.for_owner() if text else NO_TEXT
 
 
-def _tz(core: Core) -> ZoneInfo:
-    return ZoneInfo(core.settings.timezone)
-
-
-def _deadline(dj: Mapping[str, Any] | None, lifecycle: Lifecycle) -> OwnerDeadline | None:
+def owner_deadline(dj: Mapping[str, Any] | None, lifecycle: Lifecycle) -> OwnerDeadline | None:
     if not dj:
         return None
     then = None
@@ -268,7 +224,7 @@ def _object_text(case: Case) -> str:
     return ", ".join(parts) or "sem descrição"
 
 
-async def _build_view(core: Core, case: Case, events: list[Event],
+async def build_view(core: Core, case: Case, events: list[Event],
                       situation: ReleaseSituation) -> OwnerView:
     law = core.law
     lifecycle = law.tracks[case.track]
@@ -312,7 +268,7 @@ async def _build_view(core: Core, case: Case, events: list[Event],
         actions.append((OwnerAction("Recorrer ao Prefeito", "owner.appeal", code),))
     actions.append((OwnerAction("Resumo em PDF", "owner.pdf", code),))
     promise = owner_promise(events) if remove_by else None
-    limit = promise_limit(deadline, now.astimezone(_tz(core)).date()) if remove_by else None
+    limit = promise_limit(deadline, now.astimezone(core.tz).date()) if remove_by else None
     return OwnerView(code, case.protocol, law.categories[case.category].label,
                      _object_text(case), case.neighbourhood, state.code, state.label, case.is_open,
                      next_step, deadline, remove_by, towing, depot, appeal, tuple(actions),
@@ -331,10 +287,10 @@ def legal_deadline(case: Case, events: list[Event], lifecycle: Lifecycle
     (none once the notice's period has lapsed)."""
     dj = case.deadline_json
     if not dj or dj.get("transition") != OWNER_COMMITS:
-        return _deadline(dj, lifecycle)
+        return owner_deadline(dj, lifecycle)
     step = next((ev for ev in reversed(events) if ev.action == OWNER_COMMITS), None)
     if step is not None and PRIOR_DEADLINE in (step.data or {}):
-        return _deadline(step.data[PRIOR_DEADLINE], lifecycle)
+        return owner_deadline(step.data[PRIOR_DEADLINE], lifecycle)
     for ev in reversed(events):  # a commitment recorded before the prior deadline was kept
         t = lifecycle.transitions.get(ev.action)
         dl = (ev.data or {}).get("deadline")
@@ -367,7 +323,7 @@ def promise_limit(legal: OwnerDeadline | None, today: date) -> date:
     return today + timedelta(days=PROMISE_MAX_DAYS)
 
 
-def _auction_after(events: list[Event], lifecycle: Lifecycle) -> tuple[date | None, str]:
+def auction_after_of(events: list[Event], lifecycle: Lifecycle) -> tuple[date | None, str]:
     """The depot deadline (Dores Art. 3º, caput; CTB art. 328 / Art. 5º, III; Dracena Art. 6º)."""
     due, article = None, ""
     for ev in events:
@@ -392,7 +348,7 @@ async def _depot_info(core: Core, case: Case, events: list[Event], lifecycle: Li
         fees = await _fees(core, case, entered, now)
     except TariffNotFound as exc:
         error = str(exc)
-    auction_after, article = _auction_after(events, lifecycle)
+    auction_after, article = auction_after_of(events, lifecycle)
     # Dores Art. 3º, §3º, I: "No prazo de 60 (sessenta) dias" (setting
     # release_after_auction_eligible); Dracena Art. 7º allows retrieval until the auction.
     setting = law.settings.get("release_after_auction_eligible")
@@ -428,12 +384,12 @@ def _appeal_info(case: Case, events: list[Event], lifecycle: Lifecycle,
     auto = tuple((k, lifecycle.label_fact(k).capitalize(), facts[k])
                  for k in AUTO_FACTS if facts.get(k) not in (None, "", []))
     appeal_t = lifecycle.transitions["file_appeal"]
-    window = _appeal_window(events, lifecycle, case)
+    window = appeal_window(events, lifecycle, case)
     filed = next((ev for ev in reversed(events) if ev.action == "file_appeal"), None)
     decision = None
     if filed is not None and (filed.data or {}).get("deadline") and case.deadline_json \
             and case.deadline_json.get("transition") == "file_appeal":
-        decision = _deadline(case.deadline_json, lifecycle)
+        decision = owner_deadline(case.deadline_json, lifecycle)
     if not auto and window is None and filed is None:
         return None
     can = (case.is_open and filed is None and case.state in appeal_t.sources
@@ -441,12 +397,12 @@ def _appeal_info(case: Case, events: list[Event], lifecycle: Lifecycle,
     return AppealInfo(auto, window, can, filed.at if filed else None, decision)
 
 
-def _appeal_window(events: list[Event], lifecycle: Lifecycle, case: Case) -> OwnerDeadline | None:
+def appeal_window(events: list[Event], lifecycle: Lifecycle, case: Case) -> OwnerDeadline | None:
     """The appeal deadline: the current one while the appeal window is open, otherwise the
     last one an event started."""
     dj = case.deadline_json
     if dj and dj.get("on_lapse") in ("confirm_fine", "appeal_lapse"):
-        return _deadline(dj, lifecycle)
+        return owner_deadline(dj, lifecycle)
     for ev in reversed(events):
         t = lifecycle.transitions.get(ev.action)
         dl = (ev.data or {}).get("deadline")
@@ -460,7 +416,7 @@ def _appeal_window(events: list[Event], lifecycle: Lifecycle, case: Case) -> Own
 
 
 def _event_due_at(ev: Event, t: Transition, due: date) -> datetime:
-    tz = ZoneInfo("America/Sao_Paulo")
+    tz = TZ
     if t.deadline.unit == "hours":
         start = (ev.data or {}).get(t.deadline.starts_from) if t.deadline.starts_from != "event" \
             else None

@@ -19,13 +19,13 @@ from sqlalchemy import select
 from core.formatting import fmt_date
 from core.lifecycle import Actor, TransitionRefused
 from core.services.cases.transitions import revert_transition
-from core.services.context import Core
+from core.services.context import Core, SessionHook
 from core.services.errors import InvalidInput
 from core.services.messaging.notifications import VIA_OWNER, tell_withdrawn
-from core.services.owners.access import SessionHook, owned
+from core.services.owners.access import owned
 from core.services.owners.proof import Declarant, declared_by, require_proof
 from core.services.owners.statements import NOTE_WITHDRAWN, WITHDRAWN, statement_to_withdraw
-from core.services.owners.view import _tz, legal_deadline
+from core.services.owners.view import legal_deadline
 from core.services.citizens.people import person_for
 from core.storage.models import Event
 from core.storage.timeline import ActorRef, append_event
@@ -94,7 +94,7 @@ async def withdraw_owner_statement(core: Core, telegram_id: int, case_code: str,
             seq, lapsed = ev.seq, None
             deadline = {"due": legal.due.isoformat(), "article": legal.article,
                         "description": legal.description} if legal else None
-        today = now.astimezone(_tz(core)).date()
+        today = now.astimezone(core.tz).date()
         line = deadline_line(deadline, today, lifecycle.transitions[lapsed].label
                              if lapsed else None)
         said = str((statement.data or {}).get("owner_statement") or "")

@@ -11,9 +11,8 @@ their timeline events are staff-only (public=False).
 """
 from __future__ import annotations
 
-from contextlib import asynccontextmanager
 from datetime import date, datetime
-from typing import Any, AsyncIterator
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -28,8 +27,8 @@ from core.services.messaging.bot_identity import bot_username
 from core.services.cases.transitions import case_facts, load_case
 from core.services.context import Core
 from core.services.cases.depot_dates import depot_dates, without_restated
-from core.services.papers.facts import (Recorded, _as_of, _evidence_labels, _fine,
-                                          _moment, object_data, seized_items)
+from core.services.papers.facts import (Recorded, issued_for, evidence_labels, fine_of,
+                                          local_moment, object_data, seized_items)
 from core.services.errors import InvalidInput
 from core.services.cases.evidence import EvidenceIn, attach
 from core.services.inspectors.accounts import agency_name
@@ -69,16 +68,6 @@ async def owner_link(core: Core, s: AsyncSession, case: Case) -> D.OwnerLink:
     if not username:
         raise DocumentUnavailable(NO_BOT_USERNAME)
     return D.OwnerLink(username, case.case_code)
-
-
-@asynccontextmanager
-async def _unit(core: Core, session: AsyncSession | None) -> AsyncIterator[AsyncSession]:
-    """The caller's session (the step and its document commit together), or a unit of work."""
-    if session is not None:
-        yield session
-        return
-    async with core.db.unit_of_work() as s:
-        yield s
 
 
 def deadline_text(d: dict[str, Any]) -> D.DeadlineText:
@@ -127,7 +116,7 @@ async def _owner_name(s: AsyncSession, case: Case) -> str | None:
         CaseOwner.case_id == case.id))).scalar_one_or_none()
 
 
-def _require_state(case: Case, states: tuple[str, ...], what: str,
+def require_state(case: Case, states: tuple[str, ...], what: str,
                    state: str | None = None) -> None:
     if (state or case.state) not in states:
         raise InvalidInput(f"{what} não pode ser emitido(a) nesta etapa do caso "
@@ -155,7 +144,7 @@ async def keep(core: Core, s: AsyncSession, case: Case, by: ActorRef, kind: str,
     return sha, filename, blob
 
 
-def _basis(state: str, d: dict[str, Any] | None, now: datetime,
+def recorded_basis(state: str, d: dict[str, Any] | None, now: datetime,
            recorded: Recorded | None) -> Recorded:
     """What keep() records for a re-issue: the same signer as the first issue, if any."""
     return Recorded(state, d, now, recorded.signer if recorded else None)
@@ -168,11 +157,11 @@ async def issue_notification(core: Core, protocol: str, by: ActorRef, *,
                              recorded: Recorded | None = None) -> Issued:
     """Notificação (Anexo I): owner identified (Art. 4º, I), owner unknown after the Diário
     Oficial publication (Art. 4º, II, b), or furniture/machinery (Art. 5º, I)."""
-    async with _unit(core, session) as s:
+    async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
         furniture = "furniture" in case.track
-        state, d, now = _as_of(core, case, recorded)
-        _require_state(case, ("owner_notified",) if furniture else ("owner_notified", "published"),
+        state, d, now = issued_for(core, case, recorded)
+        require_state(case, ("owner_notified",) if furniture else ("owner_notified", "published"),
                        "A notificação", state)
         facts = case_facts(case)
         if not d:
@@ -192,7 +181,7 @@ async def issue_notification(core: Core, protocol: str, by: ActorRef, *,
             depot_address=depot_address(core.settings) if track == D.OWNER_UNIDENTIFIED else "")
         return await keep(core, s, case, by, "notificacao",
                           f"notificacao-{case.protocol}.pdf", pdfs.notification_pdf(data),
-                          d["article"], basis=_basis(state, d, now, recorded))
+                          d["article"], basis=recorded_basis(state, d, now, recorded))
 
 
 _NO_DATE = D.DeadlineText("—", "—", "—", "")
@@ -203,9 +192,9 @@ async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,
                              recorded: Recorded | None = None) -> Issued:
     """Termo de recolhimento in 3 vias (Art. 6º, I, b), after the depot entry: the 10 days
     to retrieve (Art. 6º, caput) and the 60 days before auction (Art. 3º, caput)."""
-    async with _unit(core, session) as s:
+    async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
-        _state, recorded_d, now = _as_of(core, case, recorded)
+        _state, recorded_d, now = issued_for(core, case, recorded)
         facts = case_facts(case)
         if not facts.get("termo_number") or not facts.get("removal_started_at"):
             raise InvalidInput("O termo de recolhimento só pode ser emitido depois de "
@@ -249,13 +238,13 @@ async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,
             link=await owner_link(core, s, case), generated_at=now, missing=known,
             others=others,
             odometer=str(facts.get("odometer") or ""),
-            evidence=await _evidence_labels(s, case, photos),
+            evidence=await evidence_labels(s, case, photos),
             release_conditions=tuple(f"{c.label} ({c.article})" for c in conditions),
             dates=tuple(dt.paper for dt in dates))
         return await keep(core, s, case, by, "termo_recolhimento",
                           f"termo-de-recolhimento-{case.protocol}.pdf",
                           pdfs.removal_term_pdf(data), "Art. 6º, I, b",
-                          basis=_basis(_state, recorded_d, now, recorded))
+                          basis=recorded_basis(_state, recorded_d, now, recorded))
 
 
 # -- Dracena: auto de infração, intimação, note, depot register ----------------------------------
@@ -266,7 +255,7 @@ async def _auto_data(core: Core, s: AsyncSession, case: Case, by: ActorRef,
     """The Art. 2º content of the auto from the case facts: a) the offender; b) the fact,
     place, day and hour; c) the provision and the fine; d) signatures (§2º refusal)."""
     facts = case_facts(case)
-    when = _moment(facts.get("occurred_at") or facts.get("apprehended_at"), now)
+    when = local_moment(facts.get("occurred_at") or facts.get("apprehended_at"), now)
     company = facts.get("company_liability")
     values: dict[str, Any] = dict(
         header=header(core), number=str(facts.get("auto_number") or case.protocol),
@@ -276,7 +265,7 @@ async def _auto_data(core: Core, s: AsyncSession, case: Case, by: ActorRef,
         fact=str(facts.get("infraction_fact") or ""), place=str(facts.get("place") or ""),
         day=fmt_date(when), hour=fmt_time(when), provision=str(facts.get("provision_violated")
                                                               or ""),
-        fine=_fine(facts), agent=await signer(core, s, case, by, recorded), appeal_deadline=appeal,
+        fine=fine_of(facts), agent=await signer(core, s, case, by, recorded), appeal_deadline=appeal,
         depot=depot(core), generated_at=now, link=await owner_link(core, s, case),
         company=D.CompanyLiability(str(company.get("company", "")),
                                    str(company.get("relation", "")))
@@ -294,10 +283,10 @@ async def issue_auto_infracao(core: Core, protocol: str, by: ActorRef, *,
     """Auto de infração (Dracena Art. 2º; back of the form, Art. 5º): two witnesses and the
     refusal to sign (§2º), intimação when the offender was absent (§3º), appeal in 5 days
     (Art. 3º)."""
-    async with _unit(core, session) as s:
+    async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
-        state, d, now = _as_of(core, case, recorded)
-        _require_state(case, ("appeal_window", "awaiting_intimacao"), "O auto de infração",
+        state, d, now = issued_for(core, case, recorded)
+        require_state(case, ("appeal_window", "awaiting_intimacao"), "O auto de infração",
                        state)
         appeal = deadline_text(d) if d else D.DeadlineText(
             "5 (cinco) dias contados da intimação escrita", "—", "Art. 3º",
@@ -306,7 +295,7 @@ async def issue_auto_infracao(core: Core, protocol: str, by: ActorRef, *,
         return await keep(core, s, case, by, "auto_infracao",
                           f"auto-de-infracao-{case.protocol}.pdf",
                           pdfs.auto_infracao_pdf(data), "Art. 2º",
-                          basis=_basis(state, d, now, recorded))
+                          basis=recorded_basis(state, d, now, recorded))
 
 
 async def issue_intimacao(core: Core, protocol: str, by: ActorRef, *,
@@ -316,11 +305,11 @@ async def issue_intimacao(core: Core, protocol: str, by: ActorRef, *,
     auto lavrado em presença do infrator, será este intimado por escrito do seu inteiro
     teor"), after the step serve_intimacao; the 5 days to appeal run from the intimação
     (Art. 3º: "e da data da intimação no caso do § 3º do artigo anterior")."""
-    async with _unit(core, session) as s:
+    async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
-        state, d, now = _as_of(core, case, recorded)
+        state, d, now = issued_for(core, case, recorded)
         facts = case_facts(case)
-        _require_state(case, ("appeal_window",), "A intimação", state)
+        require_state(case, ("appeal_window",), "A intimação", state)
         if not facts.get("absence_reason") or not facts.get("intimacao_date") or not d:
             raise InvalidInput("A intimação só é emitida para auto lavrado sem a presença do "
                                "infrator, depois de registrada a data da intimação "
@@ -333,7 +322,7 @@ async def issue_intimacao(core: Core, protocol: str, by: ActorRef, *,
                                now)
         return await keep(core, s, case, by, "intimacao", f"intimacao-{case.protocol}.pdf",
                           pdfs.intimacao_pdf(data), "Art. 2º, §3º",
-                          basis=_basis(state, d, now, recorded))
+                          basis=recorded_basis(state, d, now, recorded))
 
 
 async def issue_low_value_note(core: Core, protocol: str, by: ActorRef, *,
@@ -342,26 +331,26 @@ async def issue_low_value_note(core: Core, protocol: str, by: ActorRef, *,
     """Nota de apreensão (Dracena Art. 4º, §1º: "uma nota contendo a relação das mercadorias
     apreendidas e mencionando a multa imposta e a lei transgredida, dispensada a lavratura do
     respectivo auto"), with the 48 hours to appeal (Art. 4º, §2º)."""
-    async with _unit(core, session) as s:
+    async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
-        state, d, now = _as_of(core, case, recorded)
+        state, d, now = issued_for(core, case, recorded)
         facts = case_facts(case)
-        _require_state(case, ("apprehended",), "A nota de apreensão", state)
+        require_state(case, ("apprehended",), "A nota de apreensão", state)
         if not facts.get("goods_list") or not d:
             raise InvalidInput("A nota só é emitida depois de registrada a apreensão com nota "
                                "simplificada (Art. 4º, §1º).")
-        when = _moment(facts.get("apprehended_at"), now)
+        when = local_moment(facts.get("apprehended_at"), now)
         data = D.LowValueNoteData(
             header(core), str(facts.get("depot_register_entry") or case.protocol),
             str(facts.get("vendor_name") or D.NOT_IDENTIFIED), seized_items(facts["goods_list"]),
-            _fine(facts), str(facts.get("provision_violated") or ""),
+            fine_of(facts), str(facts.get("provision_violated") or ""),
             case.address or str(facts.get("place") or f"{case.lat:.5f}, {case.lon:.5f}"),
             fmt_date(when), fmt_time(when), await signer(core, s, case, by, recorded),
             deadline_text(d), depot(core), now)
         return await keep(core, s, case, by, "nota_apreensao",
                           f"nota-de-apreensao-{case.protocol}.pdf",
                           pdfs.low_value_note_pdf(data), "Art. 4º, §1º",
-                          basis=_basis(state, d, now, recorded))
+                          basis=recorded_basis(state, d, now, recorded))
 
 
 async def issue_apprehension(core: Core, protocol: str, by: ActorRef, *,
@@ -372,11 +361,11 @@ async def issue_apprehension(core: Core, protocol: str, by: ActorRef, *,
     objeto da apreensão será encaminhado ao depósito municipal, registrado em livro próprio,
     com as especificações do artigo 2º"), with the 48 hours to appeal (Art. 4º, §2º) and the
     back of the form (Art. 5º)."""
-    async with _unit(core, session) as s:
+    async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
-        state, d, now = _as_of(core, case, recorded)
+        state, d, now = issued_for(core, case, recorded)
         facts = case_facts(case)
-        _require_state(case, ("apprehended",), "O registro de apreensão", state)
+        require_state(case, ("apprehended",), "O registro de apreensão", state)
         if not facts.get("goods_description") or not d:
             raise InvalidInput("O registro só é emitido depois de registrada a apreensão "
                                "(Art. 4º; Art. 6º).")
@@ -392,5 +381,5 @@ async def issue_apprehension(core: Core, protocol: str, by: ActorRef, *,
         return await keep(core, s, case, by, "registro_apreensao",
                           f"auto-de-infracao-e-apreensao-{case.protocol}.pdf",
                           pdfs.auto_infracao_pdf(data), "Art. 4º; Art. 6º",
-                          basis=_basis(state, d, now, recorded))
+                          basis=recorded_basis(state, d, now, recorded))
 

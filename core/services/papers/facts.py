@@ -46,7 +46,7 @@ class Recorded:
     signer: ActorRef | None = None  # who signed the original (a re-issue keeps him)
 
 
-def _as_of(core: Core, case: Case, recorded: Recorded | None
+def issued_for(core: Core, case: Case, recorded: Recorded | None
            ) -> tuple[str, dict[str, Any] | None, datetime]:
     """(state, deadline, moment) the document is issued for: now, or the recorded step."""
     if recorded is None:
@@ -55,7 +55,7 @@ def _as_of(core: Core, case: Case, recorded: Recorded | None
     return recorded.state, recorded.deadline, at.astimezone(TZ)
 
 
-async def _evidence_labels(s: AsyncSession, case: Case, hashes: list) -> tuple[D.Evidence, ...]:
+async def evidence_labels(s: AsyncSession, case: Case, hashes: list) -> tuple[D.Evidence, ...]:
     """The termo's list of the removal evidence (Art. 6º, I, a: "fotografado ou filmado"):
     "foto 1", "vídeo 1", ... with each file's SHA-256."""
     kinds = dict((await s.execute(select(Evidence.sha256, Evidence.kind).where(
@@ -69,14 +69,14 @@ async def _evidence_labels(s: AsyncSession, case: Case, hashes: list) -> tuple[D
     return tuple(out)
 
 
-def _moment(value: Any, default: datetime) -> datetime:
+def local_moment(value: Any, default: datetime) -> datetime:
     when = as_moment(value) or default
     if not isinstance(when, datetime):
         when = datetime.combine(when, datetime.min.time(), TZ)
     return when.replace(tzinfo=TZ) if when.tzinfo is None else when.astimezone(TZ)
 
 
-def _fine(facts: dict[str, Any]) -> Decimal:
+def fine_of(facts: dict[str, Any]) -> Decimal:
     try:
         return Decimal(str(facts.get("fine_amount")).replace(",", "."))
     except InvalidOperation:

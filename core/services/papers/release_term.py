@@ -19,7 +19,7 @@ from core.identifiers import format_case_code
 from core.services.cases.transitions import case_facts, load_case
 from core.services.context import Core
 from core.services.errors import InvalidInput
-from core.services.papers.documents import Issued, _unit, depot, header, keep
+from core.services.papers.documents import Issued, depot, header, keep
 from core.services.papers.facts import Recorded, object_data, seized_items
 from core.storage.models import Event
 from core.storage.timeline import ActorRef
@@ -54,7 +54,7 @@ async def issue_release_term(core: Core, protocol: str, by: ActorRef, *,
                              session: AsyncSession | None = None,
                              recorded: Recorded | None = None) -> Issued:
     """The Termo de liberação (two vias) of the case's release record."""
-    async with _unit(core, session) as s:
+    async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
         ev = (await s.execute(select(Event).where(Event.case_id == case.id,
                                                   Event.action == RECORD)

@@ -25,7 +25,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from ipaddress import ip_address, ip_network
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
@@ -34,9 +33,9 @@ from core.identifiers import BAD_CASE_CODE, case_code_keys
 from core.laws.base import ReleaseSituation
 from core.services.context import Core
 from core.services.errors import Forbidden, InvalidInput, NotFound
-from core.services.owners.access import WRONG_ANSWER, _cool_down_message, count_failure
-from core.services.owners.proof import _owner_document, proof_of
-from core.services.owners.view import OwnerView, _build_view
+from core.services.owners.access import WRONG_ANSWER, cool_down_message, count_failure
+from core.services.owners.proof import owner_document, proof_of
+from core.services.owners.view import OwnerView, build_view
 from core.services.public.case import PublicCase, load_public
 from core.storage.dialect import insert_ignore
 from core.storage.models import Case, Event, PublicGuard
@@ -88,7 +87,7 @@ async def hit(core: Core, visitor: str) -> None:
         over = guard.hits > RATE_LIMIT
         retry = guard.window_started_at + RATE_WINDOW
     if over:
-        local = retry.astimezone(ZoneInfo(core.settings.timezone))
+        local = retry.astimezone(core.tz)
         raise RateLimited("Muitas consultas a partir deste endereço. Por segurança, tente de "
                           f"novo a partir de {fmt_datetime(local)}.")
 
@@ -117,13 +116,13 @@ async def owner_page(core: Core, visitor: str, case_code: str | None,
     async with core.db.unit_of_work() as s:
         guard = await _guard(s, _key("owner", visitor))
         if guard.locked_until and guard.locked_until > now:
-            raise Forbidden(_cool_down_message(core, guard.locked_until))
+            raise Forbidden(cool_down_message(core, guard.locked_until))
         rows = (await s.execute(select(Case).where(Case.case_code.in_(keys)))).scalars().all()
         by_key = {c.case_code: c for c in rows}
         case = next((by_key[k] for k in keys if k in by_key), None)
         ok = case is not None
         if ok and answer is not None:
-            document = await _owner_document(s, case)
+            document = await owner_document(s, case)
             needs = bool(case.plate or case.chassis or document)
             ok = not needs or proof_of(case, document, answer) is not None
             if ok:
@@ -134,8 +133,8 @@ async def owner_page(core: Core, visitor: str, case_code: str | None,
         else:
             public = await load_public(core, s, case.protocol)
     if not ok:
-        raise Forbidden(_cool_down_message(core, locked_until)) if locked_until \
+        raise Forbidden(cool_down_message(core, locked_until)) if locked_until \
             else NotFound(WRONG_ANSWER)
-    view = await _build_view(core, case, view_events, ReleaseSituation()) \
+    view = await build_view(core, case, view_events, ReleaseSituation()) \
         if view_events is not None else None
     return OwnerPage(case.case_code, public, view)

@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Iterable
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
 
@@ -111,7 +110,7 @@ def public_view(core: Core, case: Any, *, photo: str | None = None,
     lifecycle = law.tracks[case.track]
     shown = lifecycle.public_state(case.state)
     hidden = bool(lifecycle.state(case.state).public_as)
-    zone = ZoneInfo(core.settings.timezone)
+    zone = core.tz
     cat = law.categories.get(case.category)
     text = law.state_text(case.track, shown.code) if case.is_open else None
     deadline = None

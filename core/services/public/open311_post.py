@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Awaitable, Callable, Iterable
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
@@ -21,8 +20,8 @@ from core.services.context import Core
 from core.services.errors import Forbidden, InvalidInput
 from core.services.cases.evidence import EvidenceIn, store_upload
 from core.services.cases.orphans import discard
-from core.services.citizens.reports import ReportIn, find_nearby, support_case, validate_report
-from core.services.staff.accounts import submit_external_report
+from core.services.citizens.reports import (ReportIn, Submitted, find_nearby, submit_report,
+                                            support_case, validate_report)
 from core.storage.dialect import insert_ignore
 from core.storage.models import PublicGuard
 
@@ -76,7 +75,7 @@ async def hit(core: Core, api_key: str) -> None:
         over = guard.hits > settings.open311_post_limit
         retry = guard.window_started_at + window
     if over:
-        local = retry.astimezone(ZoneInfo(settings.timezone))
+        local = retry.astimezone(core.tz)
         minutes = max(1, settings.open311_post_window_s // 60)
         raise KeyRateLimited("Limite de solicitações desta api_key atingido "
                              f"({settings.open311_post_limit} a cada {minutes} min). Tente de "
@@ -128,3 +127,10 @@ async def post(core: Core, report: ReportIn, sources: list[Source]) -> Posted:
     except BaseException:
         await discard(core, new)
         raise
+
+
+async def submit_external_report(core: Core, report: ReportIn, channel: str = "Open311"
+                                 ) -> Submitted:
+    """A report from an Open311 client: a reporter without Telegram (no chat, so nobody is
+    subscribed to its updates and no message is queued for it)."""
+    return await submit_report(core, None, report, display_name=channel)

@@ -1,7 +1,9 @@
-"""What the city staff do in the panel: accounts (accounts), the queue of cases waiting for
-an inspector (queue), counter and phone intake (counter_intake), the case pages and list
-(case_pages, common), the depot and auction (depot), editais (editais), payments recorded
-(payment_records) and the city's numbers (indicators).
+"""What the city staff do in the panel: panel accounts and passwords (accounts), dated tariffs
+and closures (calendar), the queue of cases waiting for an inspector (queue), counter and phone
+intake (counter_intake), the case pages and list (case_pages, common), merging a duplicate
+report (duplicates), the depot and auction (depot), editais (editais) and their publication
+recorded (edital_records), payments recorded (payment_records), wrong passwords counted
+(login_failures) and the city's numbers (indicators).
 
 This module gathers the panel's read models' names for the panel's views.
 May import: core's pure rules, core.storage, and every other services package."""

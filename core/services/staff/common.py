@@ -17,7 +17,8 @@ ACTIVE_TASK = ("offered", "accepted")
 
 
 def tz(core: Core) -> ZoneInfo:
-    return ZoneInfo(core.settings.timezone)
+    """The city's time zone (Core.tz)."""
+    return core.tz
 
 
 def today(core: Core) -> date:

@@ -21,7 +21,8 @@ from core.services.cases.transitions import case_facts, load_case
 from core.services.context import Core
 from core.services.errors import USER_ERRORS, InvalidInput
 from core.services.papers.documents import Issued, keep
-from core.services.staff.accounts import StaffUserInfo, record_edital
+from core.services.staff.accounts import StaffUserInfo
+from core.services.staff.edital_records import record_edital
 from core.services.staff.common import state_label, today, tz
 from core.services.staff.depot import collected_moments
 from core.storage.models import Case, CaseOwner

@@ -9,7 +9,6 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
@@ -105,7 +104,7 @@ async def record_payment(core: Core, ref: str, amount_text: str, paid_on_text: s
         paid_on = parse_date(paid_on_text or "")
     except ParseError as exc:
         raise InvalidInput(f"Data do pagamento: {exc.message}", "paid_on") from None
-    tz = ZoneInfo(core.settings.timezone)
+    tz = core.tz
     now = core.now()
     if paid_on > now.astimezone(tz).date():
         raise InvalidInput("Data do pagamento: não pode ser no futuro.", "paid_on")
