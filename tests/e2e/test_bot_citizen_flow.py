@@ -13,10 +13,8 @@ from sqlalchemy import func, select
 
 from bot.citizen.texts import time_options
 from core.storage.models import Case, ConversationState, Evidence
-from tests.support.conversation_walk import conversation_walk  # noqa: F401
-from tests.integration.test_bot_support import (MARIA, bot, clock, core, full_report, jpeg,  # noqa: F401
-                                    make_core, pin, press, said, send_photos, start_report,
-                                    vehicle_questions)
+from tests.support.bot_chat import (MARIA, full_report, jpeg, pin, press, said, send_photos,
+                                    start_report, vehicle_questions)
 
 #: Every move in these walks is an edge of bot/citizen/states.py (the README's diagram).
 pytestmark = pytest.mark.usefixtures("conversation_walk")

@@ -10,9 +10,8 @@ from bot.harness import BotHarness
 from core.identifiers import format_case_code
 from core.services.messaging.bot_identity import bot_username
 from core.storage.models import AppSetting, Case, Event
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.e2e.test_bot_inspector_support import (ANA, NEAR, answer, bind, document, open_card,
-                                              pdf_text, report, send_photo, tap, task_message)
+from tests.support.inspector import (ANA, NEAR, answer, bind, document, open_card, pdf_text, report,
+                                     tap, task_message)
 
 
 async def affix_notice_form(bot, protocol):

@@ -12,7 +12,7 @@ import pytest
 
 from bot.standin.botapi import User
 from tests.support.bot_process import ROOT, BotProcess
-from tests.integration.test_bot_support import (MARIA, jpeg, pin, press, said, start_report,
+from tests.support.bot_chat import (MARIA, jpeg, pin, press, said, start_report,
                                     vehicle_questions)
 
 ANA = User(901, "Ana")

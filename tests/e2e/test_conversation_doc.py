@@ -10,9 +10,8 @@ from bot.citizen.states import (CATEGORY, FIX, FIXABLE, LOCATION, STATES, SUMMAR
                                 questions)
 from core.laws import registry
 from docs.conversation import ROOT, edges, render
-from tests.support.conversation_walk import TABLE, conversation_walk  # noqa: F401
-from tests.integration.test_bot_support import (MARIA, bot, clock, core, make_core, pin, press,  # noqa: F401
-                                    said, send_photos, start_report)
+from tests.support.conversation_walk import TABLE
+from tests.support.bot_chat import MARIA, pin, press, said, send_photos, start_report
 
 CATEGORIES = [(law, code) for law in registry().values() for code in law.categories]
 
@@ -57,7 +56,7 @@ def test_the_diagram_has_one_line_per_edge():
     assert len(mermaid().splitlines()) == len(edges()) + 3  # header, [*], the /cancelar note
 
 
-async def test_a_chassis_without_plate_is_asked_its_colour_art_1_caput(bot,  # noqa: F811
+async def test_a_chassis_without_plate_is_asked_its_colour_art_1_caput(bot,
                                                                          conversation_walk):
     """Dores Art. 1º, caput: "chassis" are objects of the law. A chassis has no plate: after the
     location the bot asks the colour (an edge the old hand-drawn diagram lacked); then the

@@ -25,8 +25,7 @@ from core.storage import outbox
 from core.storage.models import OutboxMessage, Person
 from core.storage.types import utcnow
 from tests.support.fault_figures import figures, report, queue, received, until_delivered
-from tests.integration.test_bot_support import (MARIA, bot, clock, core, full_report,  # noqa: F401
-                                    make_core, press, said)
+from tests.support.bot_chat import MARIA, full_report, press, said
 
 pytestmark = pytest.mark.faults
 OUTAGE_S = float(os.environ.get("FAULT_OUTAGE_S", "6"))

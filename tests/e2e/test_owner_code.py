@@ -17,10 +17,9 @@ from core.identifiers import (BAD_CASE_CODE, InvalidIdentifier, case_code_keys,
 from core.services.owners import WRONG_ANSWER
 from core.storage.models import Case
 from core.storage.protocol import new_case_code
-from tests.support.core_fixtures import photo  # noqa: F401
-from tests.e2e.test_bot_owner_support import JOSE
-from tests.integration.test_bot_support import bot, clock, core, make_core, said  # noqa: F401
-from tests.integration.test_services_owners import notified
+from tests.support.owner_chat import JOSE
+from tests.support.bot_chat import said
+from tests.support.owner_cases import notified
 
 #: Telegram deep-link payload: up to 64 characters of [A-Za-z0-9_-].
 PAYLOAD = re.compile(r"^[A-Za-z0-9_-]{1,64}$")

@@ -8,13 +8,12 @@ import pytest
 
 from bot.harness import BotHarness
 from core.services.messaging import conversation
-from tests.support.core_fixtures import clock, core, make_core  # noqa: F401
-from tests.integration.test_bot_support import MARIA
+from tests.support.bot_chat import MARIA
 
 SECRET = "segredo_dos-workers_1"
 
 
-async def test_the_webhook_answers_once_the_update_is_handled_on_postgresql(core):  # noqa: F811
+async def test_the_webhook_answers_once_the_update_is_handled_on_postgresql(core):
     async with BotHarness(core, webhook_secret=SECRET) as h:
         update = await h.api.send_command(MARIA, "denunciar")  # returns when the call answered
         answered = h.api.sent(MARIA, "sendMessage")

@@ -9,8 +9,7 @@ from sqlalchemy import select
 
 from core.services.inspectors.accounts import bind_inspector, invite_inspector
 from core.storage.models import Inspector
-from tests.integration.test_admin_fixtures import panel, post_form  # noqa: F401
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
+from tests.support.panel import post_form
 
 
 async def _inspector(core, telegram_id: int, name: str, registration: str | None) -> int:

@@ -7,8 +7,7 @@ from admin.__main__ import main as admin_cli
 from core.services.inspectors.accounts import actor_ref, bind_inspector, invite_inspector
 from core.services.cases.steps import take_step
 from core.storage.models import Inspector
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import new_case, panel, post_form  # noqa: F401
+from tests.support.panel import new_case, post_form
 
 ABANDONED = {"abandonment_criteria": ["days_in_place", "missing_tyres", "no_bumpers"]}
 

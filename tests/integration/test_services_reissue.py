@@ -18,8 +18,7 @@ from core.services.staff.accounts import StaffUserInfo, add_tariff
 from core.services.cases.steps import take_step
 from core.services.cases.sweep import sweep_deadlines
 from core.storage.models import Case, Event, Inspector
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_services_documents import ABANDONED, BOT, OWNER, STAFF, text_of
+from tests.support.paper_cases import ABANDONED, BOT, OWNER, STAFF, text_of
 
 
 @pytest.fixture

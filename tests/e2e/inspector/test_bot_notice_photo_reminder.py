@@ -8,11 +8,9 @@ from zoneinfo import ZoneInfo
 
 from core.lifecycle import BUTTON_MAX
 from core.services.inspectors.notice_photo import BUTTON, notice_photo_reminders
-from tests.support.core_fixtures import clock, make_core, photo  # noqa: F401
-from tests.e2e.test_bot_inspector_support import (ANA, NEAR, affix_notice_up_to_confirm,  # noqa: F401
-                                              bind, bot, core, open_card, report, send_photo, tap,
-                                              task_message)
-from tests.integration.test_bot_support import said
+from tests.support.inspector import (ANA, NEAR, affix_notice_up_to_confirm, bind, open_card, report,
+                                     send_photo, tap, task_message)
+from tests.support.bot_chat import said
 
 SP = ZoneInfo("America/Sao_Paulo")
 

@@ -16,21 +16,15 @@ import zxingcpp
 from brcode.utils.brcodeId import jsonFromBrcode
 from hypothesis import given, settings, strategies as st
 from PIL import Image
-from sqlalchemy import update
 
 from core import pix
-from core.storage.models import Tariff
-from tests.support.core_fixtures import make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import csrf_of
-from tests.e2e.test_bot_owner_depot import depot_case
-from tests.e2e.test_bot_owner_support import JOSE, open_by_qr
-from tests.integration.test_bot_support import bot, clock, press  # noqa: F401
+from tests.support.panel import csrf_of
+from tests.support.owner_chat import JOSE, depot_case, open_by_qr
+from tests.support.bot_chat import press
+from tests.support.payments import PIX, official_tariffs, total_in
 
 MANUAL = ("00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865"
           "802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D")
-PIX = {"pix_key": "financas@doresdoindaia.mg.gov.br",
-       "pix_merchant_name": "Prefeitura Municipal de Dores do Indaiá",
-       "pix_merchant_city": "Dores do Indaiá"}
 
 
 def test_the_manuals_example_byte_for_byte():
@@ -69,28 +63,10 @@ def test_bad_values_are_refused_in_portuguese():
         pix.static_brcode("k", "n", "c", Decimal("1"), "34C5-KSCY")
 
 
-async def official_tariffs(core):
-    """The city confirmed every value (no estimate): the seeded rows become the city's."""
-    async with core.db.unit_of_work() as s:
-        await s.execute(update(Tariff).values(created_by="admin"))
-    core.invalidate()
-
-
-def total_in(text: str) -> Decimal:
-    m = re.search(r"Total: R\$\xa0([\d.]+,\d\d)", text)
-    assert m, text
-    return Decimal(m.group(1).replace(".", "").replace(",", "."))
-
-
 def qr_in(png: bytes) -> str:
     found = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
     assert found, "no QR code found"
     return found[0].text
-
-
-@pytest.fixture
-async def core(make_core):  # noqa: F811
-    return await make_core(**PIX)
 
 
 async def test_bot_view_sends_the_code_and_the_qr_of_todays_total(bot, core, photo, clock,
@@ -130,7 +106,7 @@ async def test_no_pix_while_a_tariff_is_an_estimate_art_9_II(bot, core, photo, c
     assert not [c for c in bot.api.calls if c.method == "sendPhoto"]
 
 
-async def test_a_guia_city_shows_its_instructions(make_core, photo, clock):  # noqa: F811
+async def test_a_guia_city_shows_its_instructions(make_core, photo, clock):
     from bot.harness import BotHarness
     core = await make_core(payment_guia_instructions="Retire a guia (DAM) no setor de "
                            "Tributos e pague em qualquer banco.", **PIX)
@@ -143,7 +119,7 @@ async def test_a_guia_city_shows_its_instructions(make_core, photo, clock):  # n
 
 
 async def _owner_page(core, sub):
-    from tests.integration.test_admin_fixtures import Panel
+    from tests.support.panel import Panel
     async with Panel(core).client() as client:
         form = await client.get("/publico/proprietario")
         resp = await client.post("/publico/proprietario", data={

@@ -1,5 +1,6 @@
-"""Fixtures for the panel's tests (imported by tests/test_admin_*.py): a Core with two panel
-users, a few real cases made through the core's services, and logged-in test clients."""
+"""The `panel` fixture and helpers for the panel's tests (a pytest plugin of tests/conftest.py): a
+Core with two panel users, a few real cases made through the core's services, and logged-in
+test clients."""
 from __future__ import annotations
 
 import re
@@ -13,7 +14,6 @@ from core.services.cases.transitions import apply_transition, load_case
 from core.services.citizens.reports import ReportIn, submit_report
 from core.services.staff.accounts import create_user
 from core.storage.timeline import ActorRef
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
 PASSWORD = "senha-muito-secreta"
 CSRF_RE = re.compile(r'name="csrf" value="([^"]+)"')

@@ -5,10 +5,8 @@ words beside the statement (what the release needs, Dores Art. 3º, §3º, II)."
 from __future__ import annotations
 
 from tests.support.browser import login
-from tests.support.core_fixtures import clock, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import panel  # noqa: F401
-from tests.e2e.test_bot_owner_depot import depot_case
-from tests.e2e.test_pix import core, official_tariffs  # noqa: F401
+from tests.support.owner_chat import depot_case
+from tests.support.payments import official_tariffs
 
 E2E = "E00038166202612281200abcDEF12345"
 

@@ -16,11 +16,10 @@ from sqlalchemy import select
 from core.services.inspectors.day_notices import PREPARED_EVENT, prepare_day_notices
 from core.services.inspectors.accounts import actor_ref
 from core.storage.models import Case, Event, Inspector
-from tests.support.core_fixtures import clock, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import Panel, post_form  # noqa: F401
-from tests.e2e.test_bot_inspector_support import (ANA, NEAR, answer, bind, bot, core,  # noqa: F401
-                                              open_card, report, send_photo, tap, task_message)
-from tests.integration.test_bot_support import said
+from tests.support.panel import Panel, post_form
+from tests.support.inspector import (ANA, NEAR, answer, bind, open_card, report, send_photo, tap,
+                                     task_message)
+from tests.support.bot_chat import said
 
 
 def _text(blob: bytes, pages: slice = slice(None)) -> str:
@@ -149,7 +148,7 @@ async def test_the_panel_prints_an_inspectors_notices_of_the_day(bot, core, phot
     protocol = await report(core, photo)
     await task_message(bot, ANA, protocol)
     from core.services.staff.accounts import create_user
-    from tests.integration.test_admin_fixtures import PASSWORD
+    from tests.support.panel import PASSWORD
     await create_user(core, "ana", PASSWORD, "admin")
     await create_user(core, "bruno", PASSWORD, "staff")
     panel = Panel(core)

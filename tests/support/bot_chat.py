@@ -1,4 +1,5 @@
-"""Fixtures and helpers for the bot's end-to-end tests (no tests here).
+"""The `bot` fixture and helpers for the bot's end-to-end tests (a pytest plugin of
+tests/conftest.py; no tests here).
 
 The real python-telegram-bot Application runs over HTTP against bot.standin.botapi, geocoding
 goes through geopy to bot.standin.nominatim, and the Core sits on the `db` fixture (SQLite
@@ -12,7 +13,6 @@ from PIL import Image
 
 from bot.harness import BotHarness
 from bot.standin.botapi import BotMessage, Call, User
-from tests.support.core_fixtures import clock, core, make_core  # noqa: F401
 
 CENTRE = (-19.4628, -45.6003)
 BELO_HORIZONTE = (-19.9167, -43.9345)
@@ -27,7 +27,7 @@ def jpeg(i: int = 0, size=(64, 48)) -> bytes:
 
 
 @pytest.fixture
-async def bot(core):  # noqa: F811
+async def bot(core):
     async with BotHarness(core) as h:
         yield h
 

@@ -6,11 +6,9 @@ plate's municipality and UF; the depot entry offers the removal's recorded start
 collection ("Usar: 12/12/2026 13:00"), not "Agora"."""
 from __future__ import annotations
 
-from tests.e2e.test_bot_inspector_cases import case_row, sweep, tick
-from tests.e2e.test_bot_inspector_support import (ANA, NEAR, answer, bind, bot, clock, core,  # noqa: F401
-                                              document, make_core, pdf_text, photo, report,
-                                              send_photo, tap, task_message)
-from tests.integration.test_bot_support import said
+from tests.support.inspector import (ANA, NEAR, answer, bind, case_row, document, pdf_text, report,
+                                     send_photo, sweep, tap, task_message, tick)
+from tests.support.bot_chat import said
 
 NOTE = "junta mosquito da dengue"
 

@@ -9,10 +9,9 @@ from sqlalchemy import func, select
 from core.services.inspectors.accounts import NOT_INSPECTOR, WRONG_CODE, inspector_for, invite_inspector
 from core.services.inspectors.task_list import open_tasks
 from core.storage.models import Event, Task
-from tests.e2e.test_bot_inspector_support import (ANA, BETO, CARLA, FAR, INTRUDER, NEAR, bind, bot,  # noqa: F401
-                                              clock, core, make_core, open_card, photo, report,
-                                              tap, task_message)
-from tests.integration.test_bot_support import said
+from tests.support.inspector import (ANA, BETO, CARLA, FAR, INTRUDER, NEAR, bind, open_card, report,
+                                     tap, task_message)
+from tests.support.bot_chat import said
 
 
 async def events(core) -> int:

@@ -3,10 +3,8 @@ produces is sent at once, and when the Bot API fails that call (502) it is queue
 after recovery, with its caption, as the same PDF."""
 from __future__ import annotations
 
-from tests.e2e.test_bot_inspector_support import (ANA, NEAR, affix_notice_up_to_confirm,  # noqa: F401
-                                              bind, bot, clock, core, document, make_core,
-                                              open_card, pdf_text, photo, report, send_photo, tap,
-                                              task_message)
+from tests.support.inspector import (ANA, NEAR, affix_notice_up_to_confirm, bind, document,
+                                     open_card, pdf_text, report, tap, task_message)
 
 
 async def test_document_refused_by_a_502_arrives_from_the_outbox(bot, core, photo):

@@ -14,12 +14,11 @@ from sqlalchemy import func, select
 from core.services.staff.accounts import create_user
 from core.storage import outbox
 from core.storage.models import Case, Evidence, OutboxMessage, Person, Subscription
-from tests.support.core_fixtures import clock, jpeg, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import PASSWORD, Panel, csrf_of
-from tests.e2e.test_bot_inspector_support import (ANA, FAR, NEAR, affix_notice_up_to_confirm,  # noqa: F401
-                                              bind, bot, core, open_card, send_photo, tap,
-                                              task_message)
-from tests.integration.test_bot_support import said
+from tests.support.core_fixtures import jpeg
+from tests.support.panel import PASSWORD, Panel, csrf_of
+from tests.support.inspector import (ANA, FAR, NEAR, affix_notice_up_to_confirm, bind, open_card,
+                                     send_photo, tap, task_message)
+from tests.support.bot_chat import said
 
 
 def _intake(token: str, channel: str, where, address: str, photo: bytes | None = None,

@@ -18,9 +18,7 @@ from core.services.inspectors.notice_photo import MissingPhoto
 from core.services.papers.reissue import ISSUERS, IssuedDocument, LABELS
 from core.services.inspectors.step_forms import REVIEWED, TEXT, FormField, StepForm, fields_for, wanted
 from core.services.inspectors.task_list import CaseCard
-from tests.e2e.test_bot_inspector_support import (ANA, CARLA, NEAR, bind, bot, core, report,  # noqa: F401
-                                              tap, task_message)
-from tests.support.core_fixtures import clock, make_core, photo  # noqa: F401
+from tests.support.inspector import ANA, CARLA, NEAR, bind, report, tap, task_message
 
 LAWS = ("dores-do-indaia", "dracena")
 VEHICLE_ONLY = {"missing_doors", "no_bumpers", "no_seats", "no_identification",
@@ -119,7 +117,7 @@ def _every_form(core):
 
 
 @pytest.mark.parametrize("slug", LAWS)
-async def test_every_button_the_inspectors_form_can_show_is_short(make_core, slug):  # noqa: F811
+async def test_every_button_the_inspectors_form_can_show_is_short(make_core, slug):
     """Every field of every step, for every category of both laws (checklists per category
     included), every "Corrigir n", and a long suggestion such as the citizen's words: each
     button says an action in a few words; the message text names the sign with its article."""

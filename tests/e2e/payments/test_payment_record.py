@@ -13,12 +13,9 @@ from sqlalchemy import select
 
 from core.services.staff.accounts import create_user
 from core.storage.models import Event
-from tests.support.core_fixtures import make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import PASSWORD, Panel, csrf_of, login
-from tests.e2e.test_bot_owner_depot import depot_case
-from tests.e2e.test_bot_owner_support import JOSE, open_by_qr
-from tests.integration.test_bot_support import bot, clock  # noqa: F401
-from tests.e2e.test_pix import PIX, core, official_tariffs  # noqa: F401
+from tests.support.panel import PASSWORD, Panel, csrf_of
+from tests.support.owner_chat import JOSE, depot_case, open_by_qr
+from tests.support.payments import official_tariffs
 
 E2E = "E00038166202612281200abcDEF12345"
 

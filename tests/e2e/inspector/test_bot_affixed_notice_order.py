@@ -17,11 +17,9 @@ from bot.harness import BotHarness
 from core.documents import affixed_notice_pdf
 from tests.support import document_samples as samples
 from core.storage.models import Case, Event, Evidence
-from tests.support.core_fixtures import clock, make_core, photo  # noqa: F401
-from tests.e2e.test_bot_inspector_support import (ANA, NEAR, affix_notice_up_to_confirm,  # noqa: F401
-                                              bind, core, open_card, pdf_text, report, send_photo,
-                                              tap, task_message)
-from tests.integration.test_bot_support import said
+from tests.support.inspector import (ANA, NEAR, affix_notice_up_to_confirm, bind, open_card,
+                                     pdf_text, report, send_photo, tap, task_message)
+from tests.support.bot_chat import said
 
 
 def _texts(bot, since: int) -> list[tuple[str, str]]:

@@ -1,19 +1,22 @@
-"""Helpers for the inspector's end-to-end tests (no tests here): the real bot over the stand-in
-Bot API, a Core with the bot's username (documents carry the owner's link), inspectors invited
-through the core and bound with /fiscal, reports submitted through the core."""
+"""Helpers for the inspector's end-to-end tests: the real bot over the stand-in Bot API (the
+`bot` fixture of tests.support.bot_chat), inspectors invited through the core and bound with
+/fiscal, reports submitted through the core. tests/e2e/inspector/conftest.py gives those tests
+a Core that knows the bot's username (BOT_NAME), so documents carry the owner's link."""
 from __future__ import annotations
 
 import io
 
-import pytest
 from pypdf import PdfReader
+from sqlalchemy import select
 
 from bot.harness import BotHarness
 from bot.standin.botapi import Call, User
-from core.services.inspectors.accounts import invite_inspector, update_location
+from core.services.cases.sweep import sweep_deadlines
 from core.services.citizens.reports import ReportIn, submit_report
-from tests.support.core_fixtures import clock, make_core, photo  # noqa: F401
-from tests.integration.test_bot_support import jpeg, press, said
+from core.services.inspectors.accounts import invite_inspector, update_location
+from core.services.inspectors.warnings import inspector_warnings
+from core.storage.models import Case
+from tests.support.bot_chat import jpeg, press, said
 
 BOT_NAME = "ViaLivreDoresBot"
 ANA = User(901, "Ana")  # fiscal de posturas
@@ -27,17 +30,6 @@ DRACENA = (-21.4843, -51.5353)
 REPORTER = 555
 
 
-@pytest.fixture
-async def core(make_core):  # noqa: F811
-    return await make_core(telegram_bot_username=BOT_NAME)
-
-
-@pytest.fixture
-async def bot(core):
-    async with BotHarness(core) as h:
-        yield h
-
-
 async def bind(h: BotHarness, user: User, name: str, agency: str, where=None) -> Call:
     code = await invite_inspector(h.core, name, agency, "staff")
     h.api.add_user(user)
@@ -48,7 +40,7 @@ async def bind(h: BotHarness, user: User, name: str, agency: str, where=None) ->
     return call
 
 
-async def report(core, photo, category="motor_vehicle", where=DORES, **kw) -> str:  # noqa: F811
+async def report(core, photo, category="motor_vehicle", where=DORES, **kw) -> str:
     r = ReportIn(category=category, lat=where[0], lon=where[1], photos=[photo(1)],
                  address="Rua Tiradentes, 120, Centro", **kw)
     return (await submit_report(core, REPORTER, r, display_name="Maria")).protocol
@@ -99,3 +91,42 @@ async def affix_notice_up_to_confirm(h: BotHarness, user: User, number: str) -> 
     await tap(h, user, "Continuar", expect="papel afixado no objeto")
     await tap(h, user, "Preenchida à mão", expect="número da notificação")
     await answer(h, user, number, "Confira antes de registrar")
+
+
+async def case_row(core, protocol) -> Case:
+    async with core.db.read() as s:
+        return (await s.execute(select(Case).where(Case.protocol == protocol))).scalar_one()
+
+
+async def tick(bot, labels):
+    for label in labels:
+        await tap(bot, ANA, label)
+
+
+async def sweep(bot, core):
+    """One pass of the sweep loop's work: lapses, then the inspectors' warnings."""
+    await sweep_deadlines(core)
+    await inspector_warnings(core)
+    bot.app.bot_data["outbox_wake"].set()
+
+
+async def remove_and_termo(bot, core, protocol):
+    await tap(bot, ANA, "Iniciar remoção", expect="fotos ou vídeo")
+    await send_photo(bot, ANA, 3)
+    await tap(bot, ANA, "Pronto", expect="início da remoção")
+    await tap(bot, ANA, "Agora", expect="Confira antes de registrar")
+    await tap(bot, ANA, "Confirmar", expect="Registrado: Iniciar a remoção")
+    await said(bot, ANA, f"Protocolo {protocol} —")  # the card again, next step offered
+    await tap(bot, ANA, "Entrada no pátio", expect="número do termo")
+    await tap(bot, ANA, f"Usar: {protocol}", expect="itens faltantes")
+    await tick(bot, ["PNEUS/RODAS", "BANCOS"])
+    await tap(bot, ANA, "Continuar", expect="hodômetro")
+    await tap(bot, ANA, "Sem hodômetro", expect="pátio de destino")
+    await tap(bot, ANA, "Usar: Pátio municipal", expect="data e hora do recolhimento")
+    await tap(bot, ANA, "Pular", expect="Confira antes de registrar")  # Art. 3º: the removal
+    await tap(bot, ANA, "Confirmar", expect="Registrado: Registrar entrada no pátio")
+    _, termo = await document(bot, ANA, "termo-de-recolhimento")
+    assert len(termo.pages) == 3  # Art. 6º, I, b: three copies
+    text = pdf_text(termo)
+    assert "PNEUS" in text and "sem hodômetro" in text.lower()
+    assert (await case_row(core, protocol)).state == "in_depot"

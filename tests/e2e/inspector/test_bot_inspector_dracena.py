@@ -11,15 +11,13 @@ from sqlalchemy import select
 
 from bot.harness import BotHarness
 from core.storage.models import Event
-from tests.e2e.test_bot_inspector_cases import case_row
-from tests.e2e.test_bot_inspector_support import (ANA, DRACENA, answer, bind, clock, document,  # noqa: F401
-                                              make_core, pdf_text, photo, report, tap,
-                                              task_message)
-from tests.integration.test_bot_support import said
+from tests.support.inspector import (ANA, DRACENA, answer, bind, case_row, document, pdf_text,
+                                     report, tap, task_message)
+from tests.support.bot_chat import said
 
 
 @pytest.fixture
-async def core(make_core):  # noqa: F811
+async def core(make_core):
     return await make_core("dracena", telegram_bot_username="ViaLivreDracenaBot")
 
 

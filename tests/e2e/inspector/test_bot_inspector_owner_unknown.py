@@ -14,11 +14,9 @@ from core.identifiers import format_case_code
 from core.services.papers.documents import edital_entries, issue_edital, issue_notification
 from core.services.staff.accounts import create_user, record_edital
 from core.storage.models import Evidence, Event
-from tests.e2e.test_bot_inspector_cases import case_row, remove_and_termo, sweep, tick  # noqa: F401
-from tests.e2e.test_bot_inspector_support import (ANA, NEAR, answer, bind, bot, clock, core,  # noqa: F401
-                                              document, make_core, open_card, pdf_text, photo,
-                                              report, send_photo, tap, task_message)
-from tests.integration.test_bot_support import jpeg, said
+from tests.support.inspector import (ANA, NEAR, answer, bind, case_row, document, open_card,
+                                     pdf_text, report, send_photo, sweep, tap, task_message, tick)
+from tests.support.bot_chat import jpeg, said
 
 MP4 = b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom" + bytes(4000)
 

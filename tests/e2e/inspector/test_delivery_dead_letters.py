@@ -13,12 +13,11 @@ from core.services.messaging import delivery
 from core.services.citizens.reports import ReportIn, submit_report
 from core.services.staff.accounts import create_user
 from core.storage.models import OutboxMessage, Person
-from tests.integration.test_admin_fixtures import PASSWORD, Panel, post_form
-from tests.e2e.test_bot_inspector_support import (ANA, DORES, NEAR, REPORTER, bind, bot,  # noqa: F401
-                                              clock, core, make_core, photo, task_message)
+from tests.support.panel import PASSWORD, Panel, post_form
+from tests.support.inspector import ANA, DORES, NEAR, REPORTER, bind, task_message
 
 
-async def report(core, photo, n_photos: int = 2) -> str:  # noqa: F811
+async def report(core, photo, n_photos: int = 2) -> str:
     r = ReportIn(category="motor_vehicle", lat=DORES[0], lon=DORES[1],
                  photos=[photo(i) for i in range(n_photos)], address="Rua Tiradentes, 120, Centro")
     return (await submit_report(core, REPORTER, r, display_name="Maria")).protocol
@@ -137,7 +136,7 @@ async def test_sender_stopped_between_parts_resends_only_the_part_in_flight(bot,
     assert len(bot.api.sent(ANA, "sendVenue")) == 1
 
 
-async def test_resend_route_refuses_hostile_ids_and_forms_without_csrf(core):  # noqa: F811
+async def test_resend_route_refuses_hostile_ids_and_forms_without_csrf(core):
     await create_user(core, "bruno", PASSWORD, "staff")
     async with Panel(core).client("bruno") as c:
         for bad in ("99999999999999999999", "²", "-1", "1%00"):

@@ -9,52 +9,15 @@ from sqlalchemy import select
 from bot.harness import BotHarness
 from core.identifiers import format_case_code
 from core.services.cases.transitions import apply_transition
-from core.services.cases.sweep import sweep_deadlines
-from core.services.inspectors.warnings import inspector_warnings
-from core.storage.models import Case, Evidence
+from core.storage.models import Evidence
 from core.storage.timeline import ActorRef
-from tests.e2e.test_bot_inspector_support import (ANA, CARLA, DRACENA, NEAR, answer, bind, bot,  # noqa: F401
-                                              clock, core, document, make_core, open_card,
-                                              pdf_text, photo, report, send_photo, tap,
-                                              task_message)
-from tests.integration.test_bot_support import jpeg, said
+from tests.support.inspector import (ANA, CARLA, DRACENA, NEAR, answer, bind, case_row, document,
+                                     open_card, pdf_text, remove_and_termo, report, send_photo,
+                                     sweep, tap, task_message, tick)
+from tests.support.bot_chat import jpeg, said
 
 STAFF = ActorRef("staff", "u1", "Maria (Secretaria)")
 
-async def case_row(core, protocol) -> Case:
-    async with core.db.read() as s:
-        return (await s.execute(select(Case).where(Case.protocol == protocol))).scalar_one()
-
-async def tick(bot, labels):
-    for label in labels:
-        await tap(bot, ANA, label)
-
-async def sweep(bot, core):
-    """One pass of the sweep loop's work: lapses, then the inspectors' warnings."""
-    await sweep_deadlines(core)
-    await inspector_warnings(core)
-    bot.app.bot_data["outbox_wake"].set()
-
-async def remove_and_termo(bot, core, protocol):
-    await tap(bot, ANA, "Iniciar remoção", expect="fotos ou vídeo")
-    await send_photo(bot, ANA, 3)
-    await tap(bot, ANA, "Pronto", expect="início da remoção")
-    await tap(bot, ANA, "Agora", expect="Confira antes de registrar")
-    await tap(bot, ANA, "Confirmar", expect="Registrado: Iniciar a remoção")
-    await said(bot, ANA, f"Protocolo {protocol} —")  # the card again, next step offered
-    await tap(bot, ANA, "Entrada no pátio", expect="número do termo")
-    await tap(bot, ANA, f"Usar: {protocol}", expect="itens faltantes")
-    await tick(bot, ["PNEUS/RODAS", "BANCOS"])
-    await tap(bot, ANA, "Continuar", expect="hodômetro")
-    await tap(bot, ANA, "Sem hodômetro", expect="pátio de destino")
-    await tap(bot, ANA, "Usar: Pátio municipal", expect="data e hora do recolhimento")
-    await tap(bot, ANA, "Pular", expect="Confira antes de registrar")  # Art. 3º: the removal
-    await tap(bot, ANA, "Confirmar", expect="Registrado: Registrar entrada no pátio")
-    _, termo = await document(bot, ANA, "termo-de-recolhimento")
-    assert len(termo.pages) == 3  # Art. 6º, I, b: three copies
-    text = pdf_text(termo)
-    assert "PNEUS" in text and "sem hodômetro" in text.lower()
-    assert (await case_row(core, protocol)).state == "in_depot"
 
 async def test_vehicle_inspection_notification_lapse_removal_termo_art_4_I_art_6(
         bot, core, photo, clock):
