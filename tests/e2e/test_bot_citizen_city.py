@@ -1,4 +1,4 @@
-"""Each city speaks its own law (issue 12, part 11): /start, /ajuda and the report's prompts
+"""Each city speaks its own law: /start, /ajuda and the report's prompts
 name the categories of the configured law module — Dracena's ambulantes, animais soltos,
 anúncios... (Lei 56/1951, Art. 1º and Art. 4º); Dores do Indaiá's vehicles, chassis, furniture
 and machinery (Lei 3.043/2022, Art. 1º) — read from core/laws, never written in bot/."""

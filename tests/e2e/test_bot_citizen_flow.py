@@ -1,4 +1,4 @@
-"""The citizen's flow, smoothed (issue 12, part 9), end to end through the Bot API stand-in: a
+"""The citizen's flow, smoothed, end to end through the Bot API stand-in: a
 protocol typed alone is /status, commands in the middle of a report give the pending question
 back, a photo or a pin sent before /denunciar starts the report, the time-in-place options
 leave no gap around the law's "mais de 30 (trinta) dias" (Dores Art. 1º, caput), counts read

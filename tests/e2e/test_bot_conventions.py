@@ -1,4 +1,4 @@
-"""Telegram conventions at the bot's start-up (issue 10, part 5), through the Bot API
+"""Telegram conventions at the bot's start-up, through the Bot API
 stand-in: the citizens' command menu for everyone, a chat-scoped menu with /tarefas for each
 bound inspector (withdrawn when the inspector is deactivated, from the panel or the CLI, via
 the outbox), the Portuguese descriptions naming the configured city, and the location prompt

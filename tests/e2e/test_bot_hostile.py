@@ -1,4 +1,4 @@
-"""Hostile values from Telegram (issue 13, part 10): impossible coordinates, file_ids Telegram
+"""Hostile values from Telegram: impossible coordinates, file_ids Telegram
 does not know, files above the 20 MB a bot may download, text with characters PostgreSQL
 refuses (U+0000, lone surrogates). Each gets its own clear Portuguese answer (never the
 generic apology) and nothing given before is lost. On SQLite and PostgreSQL."""

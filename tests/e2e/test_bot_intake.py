@@ -1,4 +1,4 @@
-"""What arrives from Telegram that is not a readable update (issue 13, parts 10 and 11): the
+"""What arrives from Telegram that is not a readable update: the
 webhook answers 400 to a body that is not an update; an update python-telegram-bot cannot
 parse is skipped (its offset acknowledged), counted and logged once, in polling and in
 webhook mode; the next good update is answered and the log stays small."""

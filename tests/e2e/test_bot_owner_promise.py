@@ -1,4 +1,4 @@
-"""The owner's promise beside the law's deadline (issue 12, part 8; Dores Art. 6º, §3º): "Vou
+"""The owner's promise beside the law's deadline (Dores Art. 6º, §3º): "Vou
 retirar" offers Hoje, Amanhã or a typed date, never past the deadline (Art. 4º, I), and the
 legal deadline stays the one shown first, the owner's date beside it."""
 from __future__ import annotations

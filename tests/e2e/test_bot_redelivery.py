@@ -1,4 +1,4 @@
-"""A redelivered update re-asks, never re-does (bot/redelivery.py; issue #15, item 7): in
+"""A redelivered update re-asks, never re-does (bot/redelivery.py): in
 webhook mode Telegram delivers an update again when its webhook call was not answered (a
 worker killed after the step committed, before its reply went out). The bot, through the
 Bot API stand-in injecting the same update_id twice, asks the pending question again and

@@ -113,7 +113,7 @@ async def test_duplicate_nearby_is_this_one_supports_the_case(bot, core):
     # another citizen's case as the public sees it: the neighbourhood, not their address
     assert protocol in shown.text and "Local: Centro (a 22 m)" in shown.text
     assert "Getúlio Vargas" not in shown.text
-    # plain words for where it stands and what comes next, not the state's name (issue 12, 9)
+    # plain words for where it stands and what comes next, not the state's name
     reported = core.law.state_text("dores_vehicle", "reported")
     assert reported.for_citizen() in shown.text and "Art. " in shown.text
     state_name = core.law.tracks["dores_vehicle"].state("reported").label

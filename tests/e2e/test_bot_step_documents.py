@@ -1,4 +1,4 @@
-"""The inspector's chat face of issue 10, part 4: with no TELEGRAM_BOT_USERNAME configured the
+"""The inspector's chat face of the step documents: with no TELEGRAM_BOT_USERNAME configured the
 bot learns its username from getMe at start-up, so the notice affixed on the object (Dores
 Art. 4º, II, a) carries the owner's QR link; and when the document cannot be produced the
 step is refused in the chat and the deadline does not start."""

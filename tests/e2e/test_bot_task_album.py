@@ -1,4 +1,4 @@
-"""A new report reaches its inspector whole (issue 10): the real `python -m bot` process, on each
+"""A new report reaches its inspector whole: the real `python -m bot` process, on each
 transport, against the Bot API stand-in that refuses what Telegram refuses. A citizen reports
 with 2 photos sent as an album; the inspector, without asking, receives the album (2 photos),
 the venue pin and the task text with its Aceitar / Recusar buttons (Art. 4: the inspection)."""

@@ -135,7 +135,7 @@ async def test_429_storm_each_chat_in_order_and_retry_after_honoured(bot, core):
 
 
 async def test_direct_reply_failing_at_that_moment_arrives_after_recovery(bot, core):
-    """Issue 13 part 8: the Bot API fails the reply's call (502, then 429): the answer is
+    """The Bot API fails the reply's call (502, then 429): the answer is
     queued durably and arrives; the next answers come after it, in order."""
     bot.api.fail_next("sendMessage", 502, times=3)
     await bot.api.send_command(MARIA, "denunciar")

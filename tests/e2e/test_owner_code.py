@@ -1,4 +1,4 @@
-"""The owner's case code people can type (issue 12, part 7): 8 characters of Crockford's base
+"""The owner's case code people can type: 8 characters of Crockford's base
 32, printed grouped ("K7QM-42XD"), read case-insensitively with spaces, dashes and the O/0,
 I/L/1 confusions forgiven; old 11-character codes keep working as printed; a wrong attempt
 says what to check and the cool-down says when to try again."""

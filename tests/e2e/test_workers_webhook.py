@@ -1,4 +1,4 @@
-"""Several workers (issue 15, part 1): on PostgreSQL a worker answers Telegram's webhook call
+"""Several workers: on PostgreSQL a worker answers Telegram's webhook call
 only once the update is handled, so an update a worker accepted and then died with is never
 acknowledged, and Telegram delivers it again (to another worker). On SQLite (one process)
 the call is answered as soon as the update is queued, as before."""

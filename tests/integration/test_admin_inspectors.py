@@ -1,4 +1,4 @@
-"""The panel's inspectors page shows each inspector's matrícula (issue 12, part 3: documents
+"""The panel's inspectors page shows each inspector's matrícula (documents
 carry the inspector's registration number, never a database id) and lets an admin set it for an
 inspector invited without one, or correct it; a bad one is refused with a 400 and its reason."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The panel's side of "documents a clerk would sign" (issue 12, part 3): "Emitir de novo" per
+"""The panel's side of "documents a clerk would sign": "Emitir de novo" per
 document on the case page, the matrícula asked in the invite form, and the banner while the
 depot address or a tariff is still a placeholder (Dores Art. 9º, II)."""
 from __future__ import annotations

@@ -148,7 +148,7 @@ async def test_csv_cells_cannot_run_as_formulas(panel, photo):
 # -- bad input -----------------------------------------------------------------------------------
 
 async def test_the_reported_hostile_values_get_a_clear_400(panel):
-    """The values that answered 500 before (issue 13): each is now a 400 with the reason."""
+    """Values a careless handler would answer with a 500: each is a 400 with the reason."""
     async with panel.client("bruno") as c:
         for url, params, reason in [
                 ("/casos", {"inspector": "99999999999999999999999"}, "Fiscal: valor inválido"),

@@ -11,11 +11,14 @@ from ipaddress import IPv6Address
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sqlalchemy import update
 
+from core.identifiers import parse_case_code
 from core.laws import get_law
 from core.services.owners import access as owner_access
 from core.services.public import access as public_access
 from core.services.public.access import client_key
+from core.storage.models import Case
 from tests.support.lgpd_fixtures import approve_photos
 from tests.support.panel import Panel, new_case, to_notice_affixed
 from tests.support.public_pages import owner_post
@@ -115,6 +118,25 @@ async def test_code_as_printed_and_plate_with_or_without_dash(make_core, photo):
             link = await client.get(f"/publico/proprietario/{typed.strip()}",
                                     headers={"X-Forwarded-For": "203.0.113.9"})
             assert link.status == 200 and case.protocol in await link.text()
+
+
+async def test_the_web_reads_a_code_as_the_bot_does(make_core, photo):
+    """The owner's page reads a typed code as core.identifiers.parse_case_code reads it: any
+    case, spaces and dashes, O typed for 0 and I or L for 1 (Crockford) — the form and the
+    QR code's link alike."""
+    panel = await _panel(make_core)
+    case = await _case(panel, photo)
+    async with panel.core.db.unit_of_work() as s:
+        await s.execute(update(Case).where(Case.protocol == case.protocol)
+                        .values(case_code="A01112XD"))
+    async with panel.client() as client:
+        for typed in ("A011-12XD", "a011 12xd", "AO1I-L2XD", " ao1i l2xd ", "a0-11-12-xd"):
+            assert parse_case_code(typed) == "A01112XD"
+            resp = await owner_post(client, typed, PLATE)
+            assert resp.status == 200 and OWNER_ONLY in await resp.text(), typed
+            link = await client.get(f"/publico/proprietario/{typed.strip()}",
+                                    headers={"X-Forwarded-For": "203.0.113.9"})
+            assert link.status == 200 and case.protocol in await link.text(), typed
 
 
 async def test_a_malformed_code_is_answered_and_not_counted(make_core, photo):

@@ -1,4 +1,4 @@
-"""Documents a clerk would sign (issue 12, part 3): issued again from what was recorded, the
+"""Documents a clerk would sign: issued again from what was recorded, the
 inspector's matrícula (never a database id), the office's contact, and no placeholder printed
 (the depot address, the reference tariffs of Dores Art. 9º, II)."""
 from __future__ import annotations

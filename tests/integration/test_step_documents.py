@@ -1,4 +1,4 @@
-"""No legal deadline starts without its document (issue 10, part 4): a lifecycle step whose
+"""No legal deadline starts without its document: a lifecycle step whose
 document cannot be produced is refused as a whole, in the bot's form and on the panel; the
 owner link's bot username is the one the bot learnt from getMe and recorded in the database,
 read by the panel (a separate process)."""

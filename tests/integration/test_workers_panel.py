@@ -1,4 +1,4 @@
-"""Panel replicas (issue 15, part 4): wrong passwords are counted in the database, so two
+"""Panel replicas: wrong passwords are counted in the database, so two
 panel processes on one database throttle a (username, IP) pair as one, and a restarted
 panel still remembers them."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The affixed notice in the right order (issue 12, part 4), end to end through the Bot API
+"""The affixed notice in the right order, end to end through the Bot API
 stand-in: the inspector receives the printable notice (PDF with the owner's QR code) first,
 and only then is asked for the photo of it affixed (Dores Art. 4º, II, a: "Afixada uma
 notificação ... no vidro ou lataria do veículo"). The paper follows the law reading of the
@@ -56,7 +56,7 @@ async def test_the_printable_notice_comes_before_the_photo_of_it_affixed_art_4_I
         await tap(bot, ANA, "Pronto", expect="Envie ao menos uma foto")  # nothing sent yet
         await send_photo(bot, ANA, 7)
         await tap(bot, ANA, "Pronto", expect="Foto da notificação afixada registrada")
-        # Issue 12, part 3: the card offers the document again, the same as first issued
+        # The card offers the document again, the same as first issued
         await said(bot, ANA, f"Protocolo {protocol}")
         again_from = len(bot.api.calls)
         await tap(bot, ANA, "📄 Notificação afixada")

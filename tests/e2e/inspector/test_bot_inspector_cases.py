@@ -148,7 +148,7 @@ async def test_dracena_auto_with_refusal_to_sign_and_witnesses_art_2_par_2(make_
         await tap(bot, ANA, "Agora", expect="preceito de lei")
         await answer(bot, ANA, "Código de Posturas, art. 10", "valor da multa")
         await answer(bot, ANA, "abc", "Não entendi o valor")
-        # A dot before the centavos is refused, never read as R$ 150.000,00 (issue 11, part 3).
+        # A dot before the centavos is refused, never read as R$ 150.000,00.
         await answer(bot, ANA, "1500.00", "use vírgula: 1500,00")
         await answer(bot, ANA, "R$ 1.500,00", "assinatura do funcionário")
         await tap(bot, ANA, "Sim", expect="entrega da cópia")

@@ -1,4 +1,4 @@
-"""No document lost to a bad moment (issue 13, part 8): the legal document an inspector's step
+"""No document lost to a bad moment: the legal document an inspector's step
 produces is sent at once, and when the Bot API fails that call (502) it is queued and arrives
 after recovery, with its caption, as the same PDF."""
 from __future__ import annotations

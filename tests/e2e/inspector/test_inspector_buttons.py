@@ -1,4 +1,4 @@
-"""Buttons that fit a phone (issue 12, part 6): every step of every track of both laws has a
+"""Buttons that fit a phone: every step of every track of both laws has a
 short button label (Transition.button), the card's text names the action in full with its
 article, and the abandonment checklist is the category's (no hood, no Detran/BIN record for a
 sofa or a machine: Dores Art. 1º, VI with Art. 5º, § único)."""
