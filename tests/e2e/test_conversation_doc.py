@@ -1,4 +1,5 @@
-"""The README tells the truth about the citizen's conversation: its diagram and table are the
+"""The docs tell the truth about the citizen's conversation (docs/flows/citizen.md and
+bot/citizen/README.md): its diagram and table are the
 rendering of bot/citizen/states.py (docs/conversation.py), the table the bot runs on, and the
 bot, walked end to end, moves only along that table's edges (tests/support/conversation_walk.py)."""
 from __future__ import annotations
@@ -16,7 +17,7 @@ from tests.support.bot_chat import MARIA, pin, press, said, send_photos, start_r
 CATEGORIES = [(law, code) for law in registry().values() for code in law.categories]
 
 
-@pytest.mark.parametrize("path", ["README.md", "bot/citizen/README.md"])
+@pytest.mark.parametrize("path", ["docs/flows/citizen.md", "bot/citizen/README.md"])
 def test_readme_shows_the_conversation_the_bot_runs(path):
     text = (ROOT / path).read_text(encoding="utf-8")
     assert render() in text, f"{path}: the conversation is stale: run `python -m docs.conversation`"
