@@ -13,6 +13,8 @@ from tests.support.core_fixtures import jpeg
 from tests.support.panel import CENTRE, Panel
 
 KEY = "chave-open311-teste"
+#: The spec's POST example body (service_code and lat/long changed to this city's: the spec's
+#: "001" and San Francisco are not in it).
 SPEC_POST = {"api_key": KEY, "jurisdiction_id": "city.gov", "service_code": "motor_vehicle",
              "lat": str(CENTRE[0]), "long": str(CENTRE[1]), "address_string": "1234 5th street",
              "email": "smit333@sfgov.edu", "device_id": "tt222111", "account_id": "123456",
@@ -46,6 +48,7 @@ class PhotoHost:
 
     def url(self, name: str, host: str = "127.0.0.1") -> str:
         return str(self.server.make_url(f"/{name}")).replace("127.0.0.1", host, 1)
+#: A made-up public name that the tests' DNS maps to the loopback test server.
 PUBLIC_NAME = "fotos.prefeitura.test"
 
 
@@ -53,6 +56,7 @@ async def fake_dns(host: str, port: int) -> list[str]:
     if host == PUBLIC_NAME:
         return ["127.0.0.1"]
     raise OSError(f"unknown name {host}")
+#: The test-only allow-list: 127.0.0.1 stands for a public address (never in production).
 TEST_EGRESS = Egress(resolve=fake_dns, allow=lambda ip: ip == IPv4Address("127.0.0.1"))
 
 
