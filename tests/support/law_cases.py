@@ -2,8 +2,8 @@
 (core/laws/<package>/cases/*.yaml), as OpenFisca keeps a country's tests in the country
 package; the cases of the generic engines (calendar, storage days) stay in tests/cases. The
 loaders find the folders through the law registry, so a third city's folder brings its own
-cases. The YAML files are test data: the wheel does not ship them (package-data takes the
-YAML files of packages, and `cases/` is a plain folder)."""
+cases. The law's cases travel with it: the wheel ships them (setuptools finds `cases/` as a
+namespace package and package-data takes its YAML files), as OpenFisca ships a country's tests."""
 from __future__ import annotations
 
 import importlib
