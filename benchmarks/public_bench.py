@@ -1,4 +1,4 @@
-"""Public map benchmark (issue #14): the public pages over HTTP (the panel's own aiohttp app,
+"""Public map benchmark: the public pages over HTTP (the panel's own aiohttp app,
 `admin.app.create_app`, on a local test server) on the storage benchmark's data
 (`benchmarks.storage_bench`: ~15 % open, over a 5.9 km disc around Dores do Indaiá), at
 10k, 100k and 1M cases (`--quick`: 1k, 10k), on SQLite and — when it answers at

@@ -1,5 +1,5 @@
-"""Storage benchmark (issue #3): due sweep, nearby query and report submissions on SQLite and,
-when it answers (BENCH_DATABASE_URL or TEST_DATABASE_URL; issue 15), on PostgreSQL.
+"""Storage benchmark: due sweep, nearby query and report submissions on SQLite and,
+when it answers (BENCH_DATABASE_URL or TEST_DATABASE_URL), on PostgreSQL.
 
 For each size (10k, 100k, 1M cases; `--quick`: 1k, 10k) a fresh SQLite file is created in a
 temporary directory, migrated by Alembic (core.storage.db.migrate) and seeded with bulk

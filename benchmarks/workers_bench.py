@@ -1,4 +1,4 @@
-"""Bot workers on PostgreSQL (issue 15, part 6): 1 and then 3 real `python -m bot` workers in
+"""Bot workers on PostgreSQL: 1 and then 3 real `python -m bot` workers in
 webhook mode on one PostgreSQL database, behind a small round-robin balancer (sandbox.standin.cluster),
 driven through the Bot API stand-in by citizens completing reports at once. Prints the
 updates/s of each, their ratio and the machine's cores, then what must hold whatever the

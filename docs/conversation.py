@@ -1,5 +1,5 @@
 """Render the citizen's conversation (bot/citizen/states.py, the table the bot runs on) as the
-diagram and table of the README and bot/citizen/README.md: `python -m docs.conversation`.
+diagram and table of docs/flows/citizen.md and bot/citizen/README.md: `python -m docs.conversation`.
 tests/e2e/test_conversation_doc.py keeps both files equal to this rendering."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Render docs/lawmap.yaml as the README's law map: `python -m docs.lawmap`."""
+"""Render docs/lawmap.yaml as docs/lawmap.md, the law map: `python -m docs.lawmap` rewrites it."""
 from __future__ import annotations
 
 import re
@@ -53,5 +53,18 @@ def render() -> str:
     return "\n".join(out)
 
 
+HEADER = """# Law map
+
+Every article of both laws, the code that implements it and the tests that check it (each file
+cites the article; tests/unit/test_lawmap.py checks both). The source is docs/lawmap.yaml; this
+page is generated from it with `python -m docs.lawmap`. How a law becomes code: docs/law.md.
+
+"""
+
+
+def page() -> str:
+    return HEADER + render()
+
+
 if __name__ == "__main__":
-    print(render())
+    (ROOT / "docs" / "lawmap.md").write_text(page(), encoding="utf-8")

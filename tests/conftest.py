@@ -1,5 +1,13 @@
 """Shared fixtures: a migrated `db` on every engine, and a temporary `data_dir`.
 
+The other shared fixtures live in tests/support and reach every test through `pytest_plugins`
+(pytest reads it in this root conftest only): `clock`, `make_core`, `core`, `photo`
+(core_fixtures), `bot` (bot_chat), `panel` (panel), `chromium`, `serve`, `shots` (browser) and
+`conversation_walk`. A folder's conftest.py or a test module overrides one by defining a
+fixture of the same name (tests/e2e/inspector, tests/e2e/payments); the shared fixtures that
+depend on it, such as `bot` on `core`, then use the override. Plain helpers (functions,
+constants) are imported from tests.support modules.
+
 `db` runs each test on SQLite (a temporary file, never :memory:) and, when TEST_DATABASE_URL
 is set, on PostgreSQL in a fresh schema (search_path set per connection) dropped afterwards.
 """
@@ -12,7 +20,14 @@ import pytest
 from sqlalchemy import text
 
 from core.storage.db import Database, create_engine
-from tests.support.browser import chromium, serve, shots  # noqa: F401  (the browser tests' fixtures)
+
+pytest_plugins = [
+    "tests.support.core_fixtures",
+    "tests.support.bot_chat",
+    "tests.support.panel",
+    "tests.support.browser",
+    "tests.support.conversation_walk",
+]
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
 PG_SKIP = "TEST_DATABASE_URL not set: PostgreSQL tests skipped"

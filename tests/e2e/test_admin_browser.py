@@ -10,8 +10,7 @@ from core.services.inspectors.accounts import bind_inspector, invite_inspector
 from core.services.inspectors.tasks import refuse_task
 from core.storage.models import Case, Tariff, Task
 from tests.support.browser import login
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import new_case, panel, to_notice_affixed  # noqa: F401
+from tests.support.panel import new_case, to_notice_affixed
 
 
 async def test_staff_workflow_in_chromium(chromium, serve, shots, panel, photo):

@@ -6,8 +6,7 @@ the case page, and a caller's phone at the counter — and a corrected form goes
 from __future__ import annotations
 
 from tests.support.browser import login
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import new_case, panel, to_notice_affixed  # noqa: F401
+from tests.support.panel import new_case, to_notice_affixed
 
 
 async def _error_beside(page, form: str, field: str) -> str:

@@ -6,14 +6,12 @@ from __future__ import annotations
 import os
 
 from tests.support.browser import login
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import panel  # noqa: F401
-from tests.integration.test_admin_indicators import _city
+from tests.support.panel_cases import indicator_city
 
 
 async def test_indicators_in_chromium_without_javascript(chromium, serve, shots, panel, photo,
                                                          clock):
-    await _city(panel.core, photo, clock)
+    await indicator_city(panel.core, photo, clock)
     base = await serve(panel.core)
     page = await chromium.page(java_script_enabled=False, accept_downloads=True)
     await login(page, base, "bruno")

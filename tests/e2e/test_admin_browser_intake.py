@@ -11,8 +11,8 @@ import pytest
 from sandbox.standin.nominatim import NominatimStandIn
 from core.services.staff.accounts import create_user
 from tests.support.browser import login
-from tests.support.core_fixtures import clock, jpeg, make_core  # noqa: F401
-from tests.integration.test_admin_fixtures import PASSWORD
+from tests.support.core_fixtures import jpeg
+from tests.support.panel import PASSWORD
 
 
 @pytest.fixture

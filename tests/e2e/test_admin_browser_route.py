@@ -10,10 +10,9 @@ from sqlalchemy import select
 
 from core.services.inspectors.accounts import update_location
 from core.storage.models import Case, Task
-from tests.integration.test_admin_fixtures import panel  # noqa: F401
-from tests.integration.test_services_tasks import fiscal, report
+from tests.support.task_cases import fiscal
+from tests.integration.test_services_tasks import report
 from tests.support.browser import login
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
 WEST = [(-19.4600, -45.6000 - 0.0060 * k) for k in (1, 2, 3, 4)]
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from core.services.inspectors.tasks import refuse_task
 from tests.support.browser import login
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_case_words import lived_case
-from tests.integration.test_admin_fixtures import new_case, panel, to_notice_affixed  # noqa: F401
-from tests.e2e.test_admin_queue import fiscal, task_of
+from tests.support.panel_cases import lived_case
+from tests.support.panel import new_case, to_notice_affixed
+from tests.support.queue_cases import fiscal, task_of
 
 PHONE = {"width": 390, "height": 844}
 #: Elements sticking out of the screen, except inside a box that scrolls sideways on its own

@@ -5,29 +5,15 @@ core's assignment service (tasks.assign_case). Refusals go through tasks.refuse_
 bot's Recusar button does."""
 from __future__ import annotations
 
-from sqlalchemy import select
 
-from core.services.inspectors.accounts import bind_inspector, invite_inspector
 from core.services.staff.queue import staff_queue
 from core.services.inspectors.tasks import deactivate_inspector, refuse_task
-from core.storage.models import Case, Task
 from core.storage.timeline import ActorRef
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.support.browser import login
-from tests.integration.test_admin_fixtures import new_case, panel, post_form  # noqa: F401
+from tests.support.panel import new_case, post_form
+from tests.support.queue_cases import fiscal, task_of
 
 STAFF = ActorRef("staff", 0, "seed")
-
-
-async def fiscal(core, tg: int, name: str, agency: str = "posturas") -> int:
-    code = await invite_inspector(core, name, agency, "ana")
-    return (await bind_inspector(core, tg, code, name)).inspector_id
-
-
-async def task_of(core, protocol) -> Task:
-    async with core.db.read() as s:
-        return (await s.execute(select(Task).join(Case).where(Case.protocol == protocol)
-                                .order_by(Task.id.desc()).limit(1))).scalar_one()
 
 
 async def test_each_reason_is_in_the_queue_counted_and_oldest_first(panel, photo, clock):

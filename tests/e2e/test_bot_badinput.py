@@ -9,8 +9,7 @@ from bot.flood import FloodLimit
 from sandbox.harness import BotHarness
 from core.storage.db import Database
 from core.storage.models import ConversationState
-from tests.integration.test_bot_support import (MARIA, bot, clock, core, jpeg, make_core,  # noqa: F401
-                                    press, said, send_photos, start_report, with_button)
+from tests.support.bot_chat import MARIA, jpeg, press, said, send_photos, start_report, with_button
 
 
 async def _photos(core) -> list:

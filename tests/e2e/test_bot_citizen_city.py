@@ -1,4 +1,4 @@
-"""Each city speaks its own law (issue 12, part 11): /start, /ajuda and the report's prompts
+"""Each city speaks its own law: /start, /ajuda and the report's prompts
 name the categories of the configured law module — Dracena's ambulantes, animais soltos,
 anúncios... (Lei 56/1951, Art. 1º and Art. 4º); Dores do Indaiá's vehicles, chassis, furniture
 and machinery (Lei 3.043/2022, Art. 1º) — read from core/laws, never written in bot/."""
@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sandbox.harness import BotHarness
-from tests.support.conversation_walk import conversation_walk  # noqa: F401
-from tests.integration.test_bot_support import MARIA, clock, jpeg, make_core, press, said  # noqa: F401
+from tests.support.bot_chat import MARIA, jpeg, press, said
 
 pytestmark = pytest.mark.usefixtures("conversation_walk")
 
@@ -23,7 +22,7 @@ CITIES = {
 
 
 @pytest.fixture(params=sorted(CITIES))
-async def city(request, make_core):  # noqa: F811
+async def city(request, make_core):
     core = await make_core(request.param)
     async with BotHarness(core) as bot:
         yield request.param, bot
@@ -64,7 +63,7 @@ async def test_the_report_s_prompts_follow_the_city_s_categories(city):
     assert "objeto" not in bot.api.last_message(MARIA).text
 
 
-async def test_dracena_s_street_vendor_report_asks_no_vehicle_question(make_core):  # noqa: F811
+async def test_dracena_s_street_vendor_report_asks_no_vehicle_question(make_core):
     """Dracena Art. 4º: goods of an unlicensed street vendor. The photo prompt asks no plate."""
     core = await make_core("dracena")
     async with BotHarness(core) as bot:
@@ -75,12 +74,12 @@ async def test_dracena_s_street_vendor_report_asks_no_vehicle_question(make_core
 
 
 @pytest.mark.parametrize("category", ["Animais soltos", "Mercadorias de ambulante"])
-async def test_dracena_vendor_or_loose_animal_is_not_asked_time_in_place(make_core,  # noqa: F811
+async def test_dracena_vendor_or_loose_animal_is_not_asked_time_in_place(make_core,
                                                                           category):
     """A street vendor or an animal on the loose is not abandoned (Dracena Art. 4º): the
     report asks no "Há quanto tempo" with the 30-day options, and its confirmation says
     nothing was seized yet — not that the goods are still on the street."""
-    from tests.integration.test_bot_support import pin, send_photos, start_report
+    from tests.support.bot_chat import pin, send_photos, start_report
     core = await make_core("dracena")
     async with BotHarness(core) as bot:
         await start_report(bot, MARIA, category)
@@ -98,9 +97,9 @@ async def test_dracena_vendor_or_loose_animal_is_not_asked_time_in_place(make_co
         assert not [t for t in asked if "Há quanto tempo" in t or "30 dias" in t]
 
 
-async def test_dracena_abandoned_thing_is_still_asked_time_in_place(make_core):  # noqa: F811
+async def test_dracena_abandoned_thing_is_still_asked_time_in_place(make_core):
     """Abandoned things (Art. 4º: "coisas abandonadas") are still asked how long."""
-    from tests.integration.test_bot_support import pin, send_photos, start_report
+    from tests.support.bot_chat import pin, send_photos, start_report
     core = await make_core("dracena")
     async with BotHarness(core) as bot:
         await start_report(bot, MARIA, "Outras coisas abandonadas")

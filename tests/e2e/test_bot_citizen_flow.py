@@ -1,4 +1,4 @@
-"""The citizen's flow, smoothed (issue 12, part 9), end to end through the Bot API stand-in: a
+"""The citizen's flow, smoothed, end to end through the Bot API stand-in: a
 protocol typed alone is /status, commands in the middle of a report give the pending question
 back, a photo or a pin sent before /denunciar starts the report, the time-in-place options
 leave no gap around the law's "mais de 30 (trinta) dias" (Dores Art. 1º, caput), counts read
@@ -13,12 +13,10 @@ from sqlalchemy import func, select
 
 from bot.citizen.texts import time_options
 from core.storage.models import Case, ConversationState, Evidence
-from tests.support.conversation_walk import conversation_walk  # noqa: F401
-from tests.integration.test_bot_support import (MARIA, bot, clock, core, full_report, jpeg,  # noqa: F401
-                                    make_core, pin, press, said, send_photos, start_report,
-                                    vehicle_questions)
+from tests.support.bot_chat import (MARIA, full_report, jpeg, pin, press, said, send_photos,
+                                    start_report, vehicle_questions)
 
-#: Every move in these walks is an edge of bot/citizen/states.py (the README's diagram).
+#: Every move in these walks is an edge of bot/citizen/states.py (the diagram in docs/flows/citizen.md).
 pytestmark = pytest.mark.usefixtures("conversation_walk")
 
 

@@ -1,4 +1,4 @@
-"""Telegram conventions at the bot's start-up (issue 10, part 5), through the Bot API
+"""Telegram conventions at the bot's start-up, through the Bot API
 stand-in: the citizens' command menu for everyone, a chat-scoped menu with /tarefas for each
 bound inspector (withdrawn when the inspector is deactivated, from the panel or the CLI, via
 the outbox), the Portuguese descriptions naming the configured city, and the location prompt
@@ -11,10 +11,9 @@ from sandbox.standin.botapi import User
 from core.services.inspectors.accounts import inspector_for
 from core.services.inspectors.tasks import deactivate_inspector
 from core.storage.timeline import ActorRef
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.e2e.test_bot_inspector_support import ANA, BETO, bind
-from tests.integration.test_admin_fixtures import panel, post_form  # noqa: F401
-from tests.integration.test_bot_support import jpeg, said
+from tests.support.inspector import ANA, BETO, bind
+from tests.support.panel import post_form
+from tests.support.bot_chat import jpeg, said
 
 STAFF = ActorRef("staff", "u1", "Maria (Secretaria)")
 MARIA = User(5001, "Maria")

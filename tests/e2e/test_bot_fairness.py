@@ -11,8 +11,7 @@ from telegram import Update
 from bot.fairness import FairUpdates
 from sandbox.harness import BotHarness
 from bot.ratelimit import FairLimiter, _CHAT
-from tests.integration.test_bot_support import MARIA, said
-from tests.support.core_fixtures import clock, core, make_core  # noqa: F401
+from tests.support.bot_chat import MARIA, said
 
 # The end-to-end flood counts answers sent while Maria's one is handled: alone on the machine.
 pytestmark = pytest.mark.serial
@@ -117,7 +116,7 @@ async def test_the_message_limit_serves_a_quiet_chat_before_a_busy_chats_queue()
     assert len(order) == 9
 
 
-async def test_a_citizens_answer_is_not_queued_behind_a_flood_end_to_end(core):  # noqa: F811
+async def test_a_citizens_answer_is_not_queued_behind_a_flood_end_to_end(core):
     """Twenty accounts send 3 messages each to a bot allowed 5 messages a second (12 s of
     answers). Once each has had an answer, Maria's /ajuda goes out next, not after one more
     answer of each of them (as when the overall limit served messages in arrival order)."""

@@ -1,4 +1,4 @@
-"""Hostile values from Telegram (issue 13, part 10): impossible coordinates, file_ids Telegram
+"""Hostile values from Telegram: impossible coordinates, file_ids Telegram
 does not know, files above the 20 MB a bot may download, text with characters PostgreSQL
 refuses (U+0000, lone surrogates). Each gets its own clear Portuguese answer (never the
 generic apology) and nothing given before is lost. On SQLite and PostgreSQL."""
@@ -13,12 +13,10 @@ from bot.texts import FILE_TOO_BIG, FILE_UNKNOWN, INVALID_LOCATION
 from sandbox.standin.botapi import User
 from core.storage.models import Case, ConversationState, Person
 from core.text import clean_data, clean_text
-from tests.integration.test_bot_support import (CENTRE, MARIA, bot, clock, core,  # noqa: F401
-                                    jpeg, make_core, pin, press, said, send_photos,
-                                    start_report)
+from tests.support.bot_chat import CENTRE, MARIA, jpeg, pin, press, said, send_photos, start_report
 
 
-async def _draft(core) -> tuple[str, dict]:  # noqa: F811
+async def _draft(core) -> tuple[str, dict]:
     async with core.db.read() as s:
         row = (await s.execute(select(ConversationState))).scalar_one()
         return row.state, row.draft
@@ -38,7 +36,7 @@ def test_clean_text_drops_nul_and_replaces_lone_surrogates_only():
                                      (CENTRE[0], -180.5)],
                          ids=["nan", "inf", "both", "lat>90", "lon<-180"])
 async def test_impossible_coordinates_get_their_own_answer_and_keep_the_report(
-        bot, core, lat, lon):  # noqa: F811
+        bot, core, lat, lon):
     await start_report(bot, MARIA)
     await send_photos(bot, MARIA, 2)
     await press(bot, MARIA, "Pronto", expect="Onde fica")
@@ -51,7 +49,7 @@ async def test_impossible_coordinates_get_their_own_answer_and_keep_the_report(
     await said(bot, MARIA, "Qual é a placa")
 
 
-async def test_unknown_file_id_gets_its_own_answer_and_keeps_the_photos(bot, core):  # noqa: F811
+async def test_unknown_file_id_gets_its_own_answer_and_keeps_the_photos(bot, core):
     await start_report(bot, MARIA)
     await send_photos(bot, MARIA, 1)
     photo = {"file_id": "AgACAgEAAxkBAAINaoExiste", "file_unique_id": "AQADnao",
@@ -64,7 +62,7 @@ async def test_unknown_file_id_gets_its_own_answer_and_keeps_the_photos(bot, cor
     await send_photos(bot, MARIA, 1, start=1)  # the next photo is taken as the second
 
 
-async def test_file_over_20_mb_without_announced_size_gets_its_own_answer(bot, core):  # noqa: F811
+async def test_file_over_20_mb_without_announced_size_gets_its_own_answer(bot, core):
     await start_report(bot, MARIA)
     await send_photos(bot, MARIA, 1)
     big = jpeg(5) + b"\x00" * (21 * 1024 * 1024)
@@ -80,7 +78,7 @@ async def test_file_over_20_mb_without_announced_size_gets_its_own_answer(bot, c
 
 
 async def test_nul_and_lone_surrogates_in_answers_and_names_are_stored_cleaned(
-        bot, core):  # noqa: F811
+        bot, core):
     """U+0000 in a typed answer or in the Telegram first name used to fail the step (or every
     report of that person) on PostgreSQL forever."""
     bad = User(1077, "Ma\x00ria\ud800", username="ma\x00ria")
@@ -110,8 +108,8 @@ async def test_nul_and_lone_surrogates_in_answers_and_names_are_stored_cleaned(
     assert "\x00" not in repr(case.__dict__)
 
 
-async def test_inspector_location_with_nan_gets_a_clear_answer(bot, core):  # noqa: F811
-    from tests.e2e.test_bot_inspector_support import ANA, bind
+async def test_inspector_location_with_nan_gets_a_clear_answer(bot, core):
+    from tests.support.inspector import ANA, bind
     await bind(bot, ANA, "Ana Fiscal", "posturas")
     await bot.api.send_command(ANA, "tarefas")
     await said(bot, ANA, "envie sua localização")

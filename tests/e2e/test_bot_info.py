@@ -8,8 +8,7 @@ from sqlalchemy import select
 from core.services.cases.transitions import apply_transition
 from core.storage.models import OutboxMessage, Subscription
 from core.storage.timeline import ActorRef
-from tests.integration.test_bot_support import (JOAO, MARIA, bot, clock, core, full_report,  # noqa: F401
-                                    make_core, press, said)
+from tests.support.bot_chat import JOAO, MARIA, full_report, press, said
 
 STAFF = ActorRef("staff", None, "Servidora")
 

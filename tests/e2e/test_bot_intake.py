@@ -1,4 +1,4 @@
-"""What arrives from Telegram that is not a readable update (issue 13, parts 10 and 11): the
+"""What arrives from Telegram that is not a readable update: the
 webhook answers 400 to a body that is not an update; an update python-telegram-bot cannot
 parse is skipped (its offset acknowledged), counted and logged once, in polling and in
 webhook mode; the next good update is answered and the log stays small."""
@@ -13,15 +13,14 @@ from aiohttp import ClientSession
 from sandbox.harness import BotHarness
 from bot.intake import Throttle
 from bot.state import state_of
-from tests.integration.test_bot_support import MARIA, said
-from tests.support.core_fixtures import clock, core, make_core  # noqa: F401
+from tests.support.bot_chat import MARIA, said
 
 SECRET = "segredo_do-webhook_123"
 POISON = {"message": {"message_id": "não é número", "chat": "nem objeto", "text": 5}}
 
 
 @pytest.fixture(params=["polling", "webhook"])
-async def harness(request, core):  # noqa: F811
+async def harness(request, core):
     async with BotHarness(core, webhook_secret=SECRET if request.param == "webhook" else None
                           ) as h:
         yield h
@@ -62,7 +61,7 @@ async def test_many_poison_updates_in_a_row_never_block_the_bot(harness, caplog)
                                   "não é json", "\xff\xfe"],
                          ids=["list", "string", "empty", "text-id", "bool-id", "message-text",
                               "half-callback", "not-json", "not-utf8"])
-async def test_webhook_answers_400_to_a_body_that_is_not_an_update(core, body):  # noqa: F811
+async def test_webhook_answers_400_to_a_body_that_is_not_an_update(core, body):
     async with BotHarness(core, webhook_secret=SECRET) as h:
         url = f"http://127.0.0.1:{h.webhook.port}/telegram"
         headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET,

@@ -6,9 +6,8 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from core.storage.models import ConversationState
-from tests.integration.test_bot_support import (MARIA, bot, clock, core, jpeg, make_core,  # noqa: F401
-                                    said, start_report)
-from tests.integration.test_media_security import HTML, SVG, bomb_png
+from tests.support.bot_chat import MARIA, jpeg, said, start_report
+from tests.support.hostile_media import HTML, SVG, bomb_png
 
 
 async def _photos(core) -> list:

@@ -4,35 +4,13 @@ weekend and a holiday, the auction date (Art. 3º, caput; CTB art. 328), the att
 from __future__ import annotations
 
 import io
-from datetime import date, datetime
-from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from pypdf import PdfReader
 
 from core.formatting import fmt_date
 from core.identifiers import format_case_code
-from core.storage.models import Tariff
-from tests.support.core_fixtures import photo  # noqa: F401
-from tests.e2e.test_bot_owner_support import JOSE, button_texts, open_by_qr
-from tests.integration.test_bot_support import bot, clock, core, make_core, press  # noqa: F401
-from tests.integration.test_services_owners import in_depot
-
-SP = ZoneInfo("America/Sao_Paulo")
-
-
-async def depot_case(core, photo, clock):
-    """Removed Tuesday 22/12/2026; a new daily value from Saturday 26/12/2026; seen Monday
-    28/12/2026 — the weekend and Christmas (25/12) in between."""
-    clock.now = datetime(2026, 12, 22, 10, tzinfo=SP)
-    async with core.db.unit_of_work() as s:
-        s.add(Tariff(municipality=core.law.slug, code="daily_storage", amount=Decimal("35.00"),
-                     currency="BRL", unit="day", valid_from=date(2026, 12, 26),
-                     article="Art. 3º, §3º, II; Art. 9º, II", source="Decreto de teste"))
-    core.invalidate()
-    sub, res = await in_depot(core, photo)
-    clock.now = datetime(2026, 12, 28, 9, tzinfo=SP)
-    return sub, date.fromisoformat(res.deadline["due"])
+from tests.support.owner_chat import JOSE, button_texts, depot_case, open_by_qr
+from tests.support.bot_chat import press
 
 
 async def test_depot_fees_across_a_weekend_and_a_holiday_art_3_par_3_II(bot, core, photo,

@@ -9,15 +9,15 @@ from sqlalchemy import func, select
 from sandbox.harness import BotHarness
 from core.services.cases.transitions import apply_transition
 from core.storage.models import Case, ConversationState, Evidence
-from tests.e2e.test_bot_owner_support import JOSE, button_texts, open_by_qr
-from tests.integration.test_bot_support import clock, core, jpeg, make_core, press, said  # noqa: F401
-from tests.integration.test_services_owners import STAFF, dracena_apprehension
+from tests.support.owner_chat import JOSE, button_texts, open_by_qr
+from tests.support.bot_chat import jpeg, press, said
+from tests.support.owner_cases import STAFF, dracena_apprehension
 
 LATE = "O prazo para recorrer ao Prefeito terminou em quinta-feira, 3 de dezembro de 2026, às 13:00"
 
 
 @pytest.fixture
-async def dracena(make_core):  # noqa: F811
+async def dracena(make_core):
     return await make_core("dracena")
 
 

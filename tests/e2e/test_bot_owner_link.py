@@ -7,10 +7,9 @@ from sqlalchemy import select
 from core.identifiers import format_case_code
 from core.services.owners import WRONG_ANSWER
 from core.storage.models import ConversationState, OwnerLink
-from tests.e2e.test_bot_owner_support import INTRUDER, JOSE, button_data, button_texts, open_by_qr
-from tests.integration.test_bot_support import bot, clock, core, make_core, press, said  # noqa: F401
-from tests.integration.test_services_owners import notified, report
-from tests.support.core_fixtures import photo  # noqa: F401
+from tests.support.owner_chat import INTRUDER, JOSE, button_data, button_texts, open_by_qr
+from tests.support.bot_chat import press, said
+from tests.support.owner_cases import notified, report
 
 
 async def test_qr_deep_link_opens_the_view_with_the_deadline_art_4_I(bot, core, photo):

@@ -1,4 +1,4 @@
-"""The owner's promise beside the law's deadline (issue 12, part 8; Dores Art. 6º, §3º): "Vou
+"""The owner's promise beside the law's deadline (Dores Art. 6º, §3º): "Vou
 retirar" offers Hoje, Amanhã or a typed date, never past the deadline (Art. 4º, I), and the
 legal deadline stays the one shown first, the owner's date beside it."""
 from __future__ import annotations
@@ -8,10 +8,9 @@ from datetime import timedelta
 from core.formatting import TZ, fmt_date
 from core.identifiers import format_case_code
 from core.services.owners import owner_view
-from tests.support.core_fixtures import photo  # noqa: F401
-from tests.e2e.test_bot_owner_support import JOSE, button_texts, open_by_qr
-from tests.integration.test_bot_support import bot, clock, core, make_core, press, said  # noqa: F401
-from tests.integration.test_services_owners import OWNER, notified
+from tests.support.owner_chat import JOSE, button_texts, open_by_qr
+from tests.support.bot_chat import press, said
+from tests.support.owner_cases import OWNER, notified
 
 
 async def _ask_date(bot, sub):

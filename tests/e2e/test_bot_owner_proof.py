@@ -8,21 +8,14 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from sandbox.standin.botapi import User
 from core.identifiers import format_case_code
 from core.services.errors import Forbidden
 from core.services.owners.proof import NEEDS_PROOF, WRONG_PROOF
 from core.services.owners import link_by_code, owner_statement
-from core.services.inspectors.accounts import bind_inspector, invite_inspector
-from core.services.inspectors.tasks import assign_case
 from core.storage.models import Event, OwnerLink
-from tests.support.core_fixtures import photo  # noqa: F401
-from tests.e2e.test_bot_owner_support import ANA, open_by_qr
-from tests.integration.test_bot_support import bot, clock, core, make_core, press, said  # noqa: F401
-from tests.integration.test_services_owners import OWNER, STAFF, notified
-
-PASSER_BY = User(4321, "Curioso", username="curioso")
-OWNER_USER = User(OWNER, "José", username="jose_dono", last_name="da Silva")
+from tests.support.owner_chat import ANA, OWNER_USER, PASSER_BY, assign_ana, open_by_qr
+from tests.support.bot_chat import press, said
+from tests.support.owner_cases import notified
 
 
 async def _statements(core) -> list[Event]:
@@ -31,14 +24,7 @@ async def _statements(core) -> list[Event]:
             Event.action.in_(("owner_commits", "owner_statement"))))).scalars())
 
 
-async def _inspector(bot, core, sub) -> None:
-    bot.api.add_user(ANA)
-    code = await invite_inspector(core, "Ana Fiscal", "posturas", "staff")
-    ana = await bind_inspector(core, ANA.id, code, "Ana")
-    await assign_case(core, sub.protocol, ana.inspector_id, STAFF)
-
-
-async def test_the_code_alone_cannot_postpone_the_removal_art_6_par_3(core, photo):  # noqa: F811
+async def test_the_code_alone_cannot_postpone_the_removal_art_6_par_3(core, photo):
     sub = await notified(core, photo)
     await link_by_code(core, PASSER_BY.id, sub.case_code)  # read the notice, scanned the QR
     with pytest.raises(Forbidden) as refused:
@@ -48,7 +34,7 @@ async def test_the_code_alone_cannot_postpone_the_removal_art_6_par_3(core, phot
 
 
 async def test_passer_by_with_the_qr_code_reads_the_case_but_cannot_make_a_statement(
-        bot, core, photo):  # noqa: F811
+        bot, core, photo):
     sub = await notified(core, photo)
     await open_by_qr(bot, PASSER_BY, sub.case_code)  # reading stays as it was
     await press(bot, PASSER_BY, "Já retirei", expect="confirme que o objeto é seu")
@@ -66,9 +52,9 @@ async def test_passer_by_with_the_qr_code_reads_the_case_but_cannot_make_a_state
 
 
 async def test_owner_proves_with_the_document_and_the_inspector_sees_who_art_6_par_3(
-        bot, core, photo):  # noqa: F811
+        bot, core, photo):
     sub = await notified(core, photo)  # the inspector recorded CPF 529.982.247-25
-    await _inspector(bot, core, sub)
+    await assign_ana(bot, core, sub)
     await open_by_qr(bot, OWNER_USER, sub.case_code)
     await press(bot, OWNER_USER, "Vou retirar", expect="confirme que o objeto é seu")
     await bot.api.send_text(OWNER_USER, "529.982.247-25")
@@ -86,7 +72,7 @@ async def test_owner_proves_with_the_document_and_the_inspector_sees_who_art_6_p
     await press(bot, OWNER_USER, "Já retirei", expect="Registramos sua declaração")
 
 
-async def test_owner_who_linked_with_code_and_plate_states_at_once(bot, core, photo):  # noqa: F811
+async def test_owner_who_linked_with_code_and_plate_states_at_once(bot, core, photo):
     sub = await notified(core, photo)
     await bot.api.send_command(OWNER_USER, "proprietario", [sub.case_code, "ABC1D23"])
     await said(bot, OWNER_USER, f"Seu caso {format_case_code(sub.case_code)}")

@@ -12,16 +12,14 @@ import pytest
 from sandbox.harness import BotHarness
 from core.identifiers import format_case_code
 from core.services.owners.reminders import owner_reminders
-from tests.support.core_fixtures import photo  # noqa: F401
-from tests.e2e.test_bot_owner_support import JOSE, open_by_qr
-from tests.integration.test_bot_support import clock, core, make_core  # noqa: F401
-from tests.integration.test_services_owners import in_depot, notified
+from tests.support.owner_chat import JOSE, open_by_qr
+from tests.support.owner_cases import in_depot, notified
 
 SP = ZoneInfo("America/Sao_Paulo")
 
 
 @pytest.fixture
-async def fast(core):  # noqa: F811
+async def fast(core):
     """The sweep-and-remind loop every 50 ms."""
     async with BotHarness(core, sweep_interval_s=0.05) as h:
         yield h

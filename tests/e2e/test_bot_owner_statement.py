@@ -11,10 +11,9 @@ from core.services.inspectors.accounts import bind_inspector, invite_inspector
 from core.services.owners import NOT_LINKED
 from core.services.inspectors.tasks import assign_case
 from core.storage.models import ConversationState, Event
-from tests.support.core_fixtures import photo  # noqa: F401
-from tests.e2e.test_bot_owner_support import ANA, INTRUDER, JOSE, open_by_qr
-from tests.integration.test_bot_support import bot, clock, core, make_core, press, said  # noqa: F401
-from tests.integration.test_services_owners import FISCAL, STAFF, notified
+from tests.support.owner_chat import ANA, INTRUDER, JOSE, open_by_qr
+from tests.support.bot_chat import press, said
+from tests.support.owner_cases import FISCAL, STAFF, notified
 
 
 async def events_count(core) -> int:

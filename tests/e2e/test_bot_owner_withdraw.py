@@ -13,11 +13,10 @@ from core.services.owners.view import STATEMENT_NOTED
 from core.services.owners import NOT_LINKED, owner_view
 from core.storage.models import Event
 from bot.texts import STALE_BUTTON
-from tests.support.core_fixtures import photo  # noqa: F401
-from tests.e2e.test_bot_owner_proof import OWNER_USER, PASSER_BY, _inspector
-from tests.e2e.test_bot_owner_support import ANA, INTRUDER, button_texts, open_by_qr
-from tests.integration.test_bot_support import bot, clock, core, make_core, press, said  # noqa: F401
-from tests.integration.test_services_owners import OWNER, notified
+from tests.support.owner_chat import (ANA, INTRUDER, OWNER_USER, PASSER_BY, assign_ana,
+                                      button_texts, open_by_qr)
+from tests.support.bot_chat import press, said
+from tests.support.owner_cases import OWNER, notified
 
 
 async def _events(core) -> int:
@@ -27,7 +26,7 @@ async def _events(core) -> int:
 
 async def test_declare_then_withdraw_with_confirmation_art_6_par_3(bot, core, photo, clock):
     sub = await notified(core, photo)  # Art. 4º, I: until 11/12/2026
-    await _inspector(bot, core, sub)
+    await assign_ana(bot, core, sub)
     await open_by_qr(bot, OWNER_USER, sub.case_code)
     await press(bot, OWNER_USER, "Vou retirar", expect="confirme que o objeto é seu")
     await bot.api.send_text(OWNER_USER, "ABC1D23")

@@ -1,4 +1,4 @@
-"""A redelivered update re-asks, never re-does (bot/redelivery.py; issue #15, item 7): in
+"""A redelivered update re-asks, never re-does (bot/redelivery.py): in
 webhook mode Telegram delivers an update again when its webhook call was not answered (a
 worker killed after the step committed, before its reply went out). The bot, through the
 Bot API stand-in injecting the same update_id twice, asks the pending question again and
@@ -12,21 +12,20 @@ from sqlalchemy import func, select
 
 from sandbox.harness import BotHarness
 from core.storage.models import Case, ConversationState, Evidence
-from tests.e2e.test_bot_inspector_support import ANA, bind
-from tests.integration.test_bot_support import (MARIA, clock, core, jpeg, make_core, pin,  # noqa: F401
-                                    press, said, send_photos, start_report, vehicle_questions,
-                                    with_button)
+from tests.support.inspector import ANA, bind
+from tests.support.bot_chat import (MARIA, jpeg, pin, press, said, send_photos, start_report,
+                                    vehicle_questions, with_button)
 
 SECRET = "segredo_do-webhook_123"
 
 
 @pytest.fixture
-async def hooked(core):  # noqa: F811
+async def hooked(core):
     async with BotHarness(core, webhook_secret=SECRET) as h:
         yield h
 
 
-async def _stored(core) -> tuple[str, dict, int, int]:  # noqa: F811
+async def _stored(core) -> tuple[str, dict, int, int]:
     async with core.db.read() as s:
         row = (await s.execute(select(ConversationState))).scalar_one_or_none()
         cases = (await s.execute(select(func.count()).select_from(Case))).scalar_one()
@@ -35,7 +34,7 @@ async def _stored(core) -> tuple[str, dict, int, int]:  # noqa: F811
 
 
 async def test_a_redelivered_message_mid_report_asks_the_question_again_and_changes_nothing(
-        hooked, core):  # noqa: F811
+        hooked, core):
     await start_report(hooked, MARIA)
     photo = await hooked.api.send_photo(MARIA, jpeg(0))
     await said(hooked, MARIA, "1 foto recebida")
@@ -57,7 +56,7 @@ async def test_a_redelivered_message_mid_report_asks_the_question_again_and_chan
     assert len((await _stored(core))[1]["photos"]) == 2
 
 
-async def test_a_redelivered_message_outside_a_conversation_says_nothing(hooked, core):  # noqa: F811
+async def test_a_redelivered_message_outside_a_conversation_says_nothing(hooked, core):
     start = await hooked.api.send_command(MARIA, "ajuda")
     await said(hooked, MARIA, "Como denunciar")
     n = len(hooked.api.sent(MARIA))
@@ -67,7 +66,7 @@ async def test_a_redelivered_message_outside_a_conversation_says_nothing(hooked,
     assert hooked.api.sent(MARIA, ok=None)[n:] == []
 
 
-async def test_a_redelivered_button_press_only_stops_the_spinner(hooked, core):  # noqa: F811
+async def test_a_redelivered_button_press_only_stops_the_spinner(hooked, core):
     await start_report(hooked, MARIA)
     await send_photos(hooked, MARIA, 1)
     await press(hooked, MARIA, "Pronto", expect="Onde fica")
@@ -93,7 +92,7 @@ async def test_a_redelivered_button_press_only_stops_the_spinner(hooked, core): 
     assert await _stored(core) == before  # no second case, nothing changed
 
 
-async def test_a_redelivered_owner_command_asks_for_the_code_again(hooked, core):  # noqa: F811
+async def test_a_redelivered_owner_command_asks_for_the_code_again(hooked, core):
     """The owner's flow registers its own resume hook (bot/owner/resume.py)."""
     asked = await hooked.api.send_command(MARIA, "proprietario")
     first = await said(hooked, MARIA, "código")
@@ -105,7 +104,7 @@ async def test_a_redelivered_owner_command_asks_for_the_code_again(hooked, core)
     assert await _stored(core) == before
 
 
-async def test_a_redelivered_tarefas_asks_for_the_location_again(hooked, core):  # noqa: F811
+async def test_a_redelivered_tarefas_asks_for_the_location_again(hooked, core):
     """The inspector's flow registers its own resume hook (bot/inspector/resume.py)."""
     await bind(hooked, ANA, "Ana Fiscal", "posturas")
     tarefas = await hooked.api.send_command(ANA, "tarefas")

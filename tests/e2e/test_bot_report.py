@@ -9,13 +9,11 @@ from sqlalchemy import func, select
 from core.storage.models import (Case, ConversationState, Evidence, Subscription,
                                  SupportingReport)
 from tests.support.lgpd_fixtures import approve_photos
-from tests.support.conversation_walk import conversation_walk  # noqa: F401
-from tests.integration.test_bot_support import (BELO_HORIZONTE, CENTRE, JOAO, MARIA, bot, clock,  # noqa: F401
-                                    core, full_report, jpeg, make_core, pin, press, said,
-                                    send_photos, start_report, with_button)
+from tests.support.bot_chat import (BELO_HORIZONTE, CENTRE, JOAO, MARIA, full_report, jpeg, pin,
+                                    press, said, send_photos, start_report, with_button)
 
-#: Every move the bot makes in these walks is an edge of bot/citizen/states.py (the README's
-#: diagram): tests/support/conversation_walk.py.
+#: Every move the bot makes in these walks is an edge of bot/citizen/states.py (the diagram
+#: in docs/flows/citizen.md): tests/support/conversation_walk.py.
 pytestmark = pytest.mark.usefixtures("conversation_walk")
 
 
@@ -115,7 +113,7 @@ async def test_duplicate_nearby_is_this_one_supports_the_case(bot, core):
     # another citizen's case as the public sees it: the neighbourhood, not their address
     assert protocol in shown.text and "Local: Centro (a 22 m)" in shown.text
     assert "Getúlio Vargas" not in shown.text
-    # plain words for where it stands and what comes next, not the state's name (issue 12, 9)
+    # plain words for where it stands and what comes next, not the state's name
     reported = core.law.state_text("dores_vehicle", "reported")
     assert reported.for_citizen() in shown.text and "Art. " in shown.text
     state_name = core.law.tracks["dores_vehicle"].state("reported").label
@@ -202,7 +200,7 @@ async def test_duplicate_photo_shown_to_another_citizen_has_no_gps_lgpd(bot, cor
 
     from PIL import Image
 
-    from tests.integration.test_bot_support import pin, press, said, start_report, vehicle_questions
+    from tests.support.bot_chat import pin, press, said, start_report, vehicle_questions
     img, exif = Image.new("RGB", (64, 48), (200, 30, 30)), Image.Exif()
     exif[0x010F] = "CameraMaker"
     exif[0x8825] = {1: "S", 2: (19.0, 27.0, 38.0), 3: "W", 4: (45.0, 36.0, 1.0)}

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from tests.support.bot_process import BotProcess
-from tests.integration.test_bot_support import (MARIA, pin, press, said, send_photos, start_report,
+from tests.support.bot_chat import (MARIA, pin, press, said, send_photos, start_report,
                                     vehicle_questions)
 
 pytestmark = [pytest.mark.serial,  # a real bot process killed: alone on the machine

@@ -1,4 +1,4 @@
-"""The inspector's chat face of issue 10, part 4: with no TELEGRAM_BOT_USERNAME configured the
+"""The inspector's chat face of the step documents: with no TELEGRAM_BOT_USERNAME configured the
 bot learns its username from getMe at start-up, so the notice affixed on the object (Dores
 Art. 4º, II, a) carries the owner's QR link; and when the document cannot be produced the
 step is refused in the chat and the deadline does not start."""
@@ -10,9 +10,8 @@ from sandbox.harness import BotHarness
 from core.identifiers import format_case_code
 from core.services.messaging.bot_identity import bot_username
 from core.storage.models import AppSetting, Case, Event
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.e2e.test_bot_inspector_support import (ANA, NEAR, answer, bind, document, open_card,
-                                              pdf_text, report, send_photo, tap, task_message)
+from tests.support.inspector import (ANA, NEAR, answer, bind, document, open_card, pdf_text, report,
+                                     tap, task_message)
 
 
 async def affix_notice_form(bot, protocol):

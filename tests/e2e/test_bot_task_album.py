@@ -1,4 +1,4 @@
-"""A new report reaches its inspector whole (issue 10): the real `python -m bot` process, on each
+"""A new report reaches its inspector whole: the real `python -m bot` process, on each
 transport, against the Bot API stand-in that refuses what Telegram refuses. A citizen reports
 with 2 photos sent as an album; the inspector, without asking, receives the album (2 photos),
 the venue pin and the task text with its Aceitar / Recusar buttons (Art. 4: the inspection)."""
@@ -12,7 +12,7 @@ import pytest
 
 from sandbox.standin.botapi import User
 from tests.support.bot_process import ROOT, BotProcess
-from tests.integration.test_bot_support import (MARIA, jpeg, pin, press, said, start_report,
+from tests.support.bot_chat import (MARIA, jpeg, pin, press, said, start_report,
                                     vehicle_questions)
 
 ANA = User(901, "Ana")

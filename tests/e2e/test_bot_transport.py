@@ -7,12 +7,11 @@ import hashlib
 import pytest
 
 from sandbox.harness import BotHarness
-from tests.integration.test_bot_support import MARIA, jpeg, said, start_report
-from tests.support.core_fixtures import clock, core, make_core  # noqa: F401
+from tests.support.bot_chat import MARIA, jpeg, said, start_report
 
 
 @pytest.fixture
-async def bot(core):  # noqa: F811
+async def bot(core):
     async with BotHarness(core, transport="aiohttp") as h:
         yield h
 
@@ -23,7 +22,7 @@ async def test_start_is_answered_over_aiohttp(bot):
     assert "denunciar" in (await said(bot, MARIA)).text
 
 
-async def test_photo_is_downloaded_and_stored_over_aiohttp(bot, core):  # noqa: F811
+async def test_photo_is_downloaded_and_stored_over_aiohttp(bot, core):
     await start_report(bot, MARIA)
     photo = jpeg(7)
     await bot.api.send_photo(MARIA, photo)

@@ -10,14 +10,13 @@ from aiohttp import ClientSession
 from sandbox.harness import BotHarness
 from core.services.messaging import conversation
 from core.services.messaging.conversation import IDLE
-from tests.integration.test_bot_support import MARIA, said
-from tests.support.core_fixtures import clock, core, make_core  # noqa: F401
+from tests.support.bot_chat import MARIA, said
 
 SECRET = "segredo_do-webhook_123"
 
 
 @pytest.fixture
-async def hooked(core):  # noqa: F811
+async def hooked(core):
     async with BotHarness(core, webhook_secret=SECRET) as h:
         yield h
 
@@ -40,7 +39,7 @@ async def test_update_with_the_right_secret_is_answered(hooked):
 
 @pytest.mark.parametrize("secret", ["outro-segredo", None], ids=["wrong", "missing"])
 async def test_update_with_a_wrong_or_missing_secret_is_refused_and_does_nothing(
-        hooked, core, secret):  # noqa: F811
+        hooked, core, secret):
     hooked.api.use_webhook(f"http://127.0.0.1:{hooked.webhook.port}/telegram", secret)
     before = len(hooked.api.sent())
     update = await hooked.api.send_command(MARIA, "denunciar")

@@ -1,4 +1,5 @@
-"""The README tells the truth about the citizen's conversation: its diagram and table are the
+"""The docs tell the truth about the citizen's conversation (docs/flows/citizen.md and
+bot/citizen/README.md): its diagram and table are the
 rendering of bot/citizen/states.py (docs/conversation.py), the table the bot runs on, and the
 bot, walked end to end, moves only along that table's edges (tests/support/conversation_walk.py)."""
 from __future__ import annotations
@@ -10,14 +11,13 @@ from bot.citizen.states import (CATEGORY, FIX, FIXABLE, LOCATION, STATES, SUMMAR
                                 questions)
 from core.laws import registry
 from docs.conversation import ROOT, edges, render
-from tests.support.conversation_walk import TABLE, conversation_walk  # noqa: F401
-from tests.integration.test_bot_support import (MARIA, bot, clock, core, make_core, pin, press,  # noqa: F401
-                                    said, send_photos, start_report)
+from tests.support.conversation_walk import TABLE
+from tests.support.bot_chat import MARIA, pin, press, said, send_photos, start_report
 
 CATEGORIES = [(law, code) for law in registry().values() for code in law.categories]
 
 
-@pytest.mark.parametrize("path", ["README.md", "bot/citizen/README.md"])
+@pytest.mark.parametrize("path", ["docs/flows/citizen.md", "bot/citizen/README.md"])
 def test_readme_shows_the_conversation_the_bot_runs(path):
     text = (ROOT / path).read_text(encoding="utf-8")
     assert render() in text, f"{path}: the conversation is stale: run `python -m docs.conversation`"
@@ -57,7 +57,7 @@ def test_the_diagram_has_one_line_per_edge():
     assert len(mermaid().splitlines()) == len(edges()) + 3  # header, [*], the /cancelar note
 
 
-async def test_a_chassis_without_plate_is_asked_its_colour_art_1_caput(bot,  # noqa: F811
+async def test_a_chassis_without_plate_is_asked_its_colour_art_1_caput(bot,
                                                                          conversation_walk):
     """Dores Art. 1º, caput: "chassis" are objects of the law. A chassis has no plate: after the
     location the bot asks the colour (an edge the old hand-drawn diagram lacked); then the

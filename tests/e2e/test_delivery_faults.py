@@ -25,8 +25,7 @@ from core.storage import outbox
 from core.storage.models import OutboxMessage, Person
 from core.storage.types import utcnow
 from tests.support.fault_figures import figures, report, queue, received, until_delivered
-from tests.integration.test_bot_support import (MARIA, bot, clock, core, full_report,  # noqa: F401
-                                    make_core, press, said)
+from tests.support.bot_chat import MARIA, full_report, press, said
 
 pytestmark = pytest.mark.faults
 OUTAGE_S = float(os.environ.get("FAULT_OUTAGE_S", "6"))
@@ -136,7 +135,7 @@ async def test_429_storm_each_chat_in_order_and_retry_after_honoured(bot, core):
 
 
 async def test_direct_reply_failing_at_that_moment_arrives_after_recovery(bot, core):
-    """Issue 13 part 8: the Bot API fails the reply's call (502, then 429): the answer is
+    """The Bot API fails the reply's call (502, then 429): the answer is
     queued durably and arrives; the next answers come after it, in order."""
     bot.api.fail_next("sendMessage", 502, times=3)
     await bot.api.send_command(MARIA, "denunciar")

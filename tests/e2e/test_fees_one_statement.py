@@ -13,15 +13,13 @@ from core.facts import ANIMALS, KILOGRAMS, TAXES_AMOUNT
 from core.formatting import fmt_money
 from core.services import staff as pq
 from core.services.staff.accounts import create_user
-from tests.integration.test_admin_fixtures import PASSWORD, Panel
-from tests.e2e.test_bot_inspector_cases import case_row
-from tests.e2e.test_bot_inspector_support import (ANA, DRACENA, answer, bind, clock,  # noqa: F401
-                                              make_core, photo, report, tap, task_message)
-from tests.e2e.test_bot_owner_support import JOSE, open_by_qr
+from tests.support.panel import PASSWORD, Panel
+from tests.support.inspector import ANA, DRACENA, answer, bind, case_row, report, tap, task_message
+from tests.support.owner_chat import JOSE, open_by_qr
 
 
 @pytest.fixture
-async def core(make_core):  # noqa: F811
+async def core(make_core):
     return await make_core("dracena", telegram_bot_username="ViaLivreDracenaBot")
 
 

@@ -19,8 +19,7 @@ from PIL import Image
 from core import media
 from core.services.cases.evidence import store_upload
 from core.storage.evidence import PUBLIC_SIDE
-from tests.support.core_fixtures import clock, core, make_core  # noqa: F401
-from tests.integration.test_media_security import _chunk
+from tests.support.hostile_media import png_chunk
 
 MB = 1024 * 1024
 
@@ -32,8 +31,8 @@ def heavy_png(side: int = 7070) -> bytes:
     row = bytes(side * 3 + 1)
     idat = b"".join(z.compress(row) for _ in range(side)) + z.flush()
     ihdr = struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", idat)
-            + _chunk(b"IEND", b""))
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr) + png_chunk(b"IDAT", idat)
+            + png_chunk(b"IEND", b""))
 
 
 @functools.lru_cache(maxsize=1)

@@ -1,4 +1,4 @@
-"""The owner's case code people can type (issue 12, part 7): 8 characters of Crockford's base
+"""The owner's case code people can type: 8 characters of Crockford's base
 32, printed grouped ("K7QM-42XD"), read case-insensitively with spaces, dashes and the O/0,
 I/L/1 confusions forgiven; old 11-character codes keep working as printed; a wrong attempt
 says what to check and the cool-down says when to try again."""
@@ -17,10 +17,9 @@ from core.identifiers import (BAD_CASE_CODE, InvalidIdentifier, case_code_keys,
 from core.services.owners import WRONG_ANSWER
 from core.storage.models import Case
 from core.storage.protocol import new_case_code
-from tests.support.core_fixtures import photo  # noqa: F401
-from tests.e2e.test_bot_owner_support import JOSE
-from tests.integration.test_bot_support import bot, clock, core, make_core, said  # noqa: F401
-from tests.integration.test_services_owners import notified
+from tests.support.owner_chat import JOSE
+from tests.support.bot_chat import said
+from tests.support.owner_cases import notified
 
 #: Telegram deep-link payload: up to 64 characters of [A-Za-z0-9_-].
 PAYLOAD = re.compile(r"^[A-Za-z0-9_-]{1,64}$")

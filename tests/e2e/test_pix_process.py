@@ -20,9 +20,9 @@ from core.storage.db import Database, create_engine
 from core.storage.evidence import EvidenceStore
 from tests.support.bot_process import BotProcess
 from tests.support.core_fixtures import EvidenceIn, jpeg
-from tests.e2e.test_bot_owner_support import JOSE
-from tests.e2e.test_pix import PIX, official_tariffs, total_in
-from tests.integration.test_services_owners import in_depot
+from tests.support.owner_chat import JOSE
+from tests.support.payments import PIX, official_tariffs, total_in
+from tests.support.owner_cases import in_depot
 
 ENV = {k.upper(): v for k, v in PIX.items()}
 

@@ -10,8 +10,7 @@ import io
 from PIL import Image
 
 from tests.support.lgpd_fixtures import approve_photos
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import new_case, to_notice_affixed
+from tests.support.panel import new_case, to_notice_affixed
 TILES = "https://tiles.example.test/{z}/{x}/{y}.png"
 
 

@@ -14,16 +14,14 @@ the test reaches it with wrong codes too, as a stranger would.
 """
 from __future__ import annotations
 
-import re
 
-from aiohttp.web_urldispatcher import DynamicResource, PlainResource
 from sqlalchemy import select
 
 from core.services.public import access as public_access
 from core.services.citizens.reports import ReportIn, submit_report
 from core.storage.models import Case, CaseOwner
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import CENTRE, csrf_of, panel, to_notice_affixed  # noqa: F401
+from tests.support.panel import CENTRE, csrf_of, to_notice_affixed
+from tests.support.public_pages import QUERIES, public_routes, route_paths
 
 REPORTER_NAME = "Zuleica Denunciante Quintanilha"
 REPORTER_TID = 987654321
@@ -38,15 +36,6 @@ PERSONAL = [REPORTER_NAME, "Quintanilha", str(REPORTER_TID), OWNER_NAME, "Xavant
             "529.982.247-25", "godofredo.xavante@example.org", "99876-5432", "998765432",
             PLATE, "QWE-4R56", "QWE 4R56", CHASSIS, "VT004251", DESCRIPTION, "Zebedeu",
             "Rua Goiás, 120"]
-
-QUERIES = ["", "?bbox=-19.47,-45.61,-19.45,-45.59", "?categoria=motor_vehicle",
-           "?situacao=abertos", "?situacao=encerrados", "?situacao=notice_affixed",
-           "?fields=plate,description,reporter,owner_name,owner_cpf&debug=1&format=json",
-           "?q=QWE4R56&plate=QWE4R56", "?status=open", "?status=closed", "?extensions=true",
-           "?jurisdiction_id=dores", "?service_code=motor_vehicle", "?page_size=1000",
-           "?start_date=2020-01-01T00:00:00Z&end_date=2030-01-01T00:00:00Z",
-           "?format=xml", "?next=/casos&protocolo=2026-000001", "?bbox=%00", "?x=" + "a" * 300]
-PLACEHOLDER = re.compile(r"\{([^}:]+)(?::[^}]*)?\}")
 
 
 async def _seed(core, photo) -> dict[str, list[str]]:
@@ -77,31 +66,6 @@ async def _seed(core, photo) -> dict[str, list[str]]:
             "kind": ["leilao"], "jurisdiction_id": ["dores"], "owner_codes": codes}
 
 
-def _public_routes(app) -> list[tuple[str, str]]:
-    """(method, path formatter) of every route whose handler needs no login."""
-    out = []
-    for resource in app.router.resources():
-        if not isinstance(resource, (PlainResource, DynamicResource)):
-            continue  # /static/: the panel's own CSS/JS/Leaflet files
-        info = resource.get_info()
-        path = info.get("path") or info.get("formatter")
-        for route in resource:
-            if route.method in ("HEAD", "OPTIONS"):
-                continue
-            if getattr(route.handler, "required_role", None) is None:
-                out.append((route.method, path))
-    return out
-
-
-def _paths(formatter: str, values: dict[str, list[str]]) -> list[str]:
-    names = PLACEHOLDER.findall(formatter)
-    paths = [formatter]
-    for name in names:
-        options = values.get(name, values["protocol"])  # an unknown parameter: a protocol
-        paths = [PLACEHOLDER.sub(lambda m: v, p, count=1) for p in paths for v in options]
-    return paths
-
-
 def _leaks(body: str) -> list[str]:
     low = body.lower()
     return [v for v in PERSONAL if v.lower() in low]
@@ -110,7 +74,7 @@ def _leaks(body: str) -> list[str]:
 async def test_no_personal_data_on_any_public_route(panel, photo, monkeypatch, clock):
     monkeypatch.setattr(public_access, "RATE_LIMIT", 100_000)
     values = await _seed(panel.core, photo)
-    routes = _public_routes(panel.app)
+    routes = public_routes(panel.app)
     paths = {p for _, p in routes}
     # the public face is there, and the staff pages are not reachable without login
     assert {"/publico", "/publico/mapa.json", "/publico/casos.geojson",
@@ -121,7 +85,7 @@ async def test_no_personal_data_on_any_public_route(panel, photo, monkeypatch, c
         form = await client.get("/publico/proprietario")
         token = csrf_of(await form.text())
         for method, formatter in routes:
-            for path in _paths(formatter, values):
+            for path in route_paths(formatter, values):
                 for query in QUERIES if method == "GET" else [""]:
                     if method == "GET":
                         resp = await client.get(path + query)
@@ -200,7 +164,7 @@ async def test_faces_and_plates_blurred_and_no_photo_public_before_staff_review(
     from core.redact import available
     from core.services.cases.evidence import EvidenceIn
     from core.storage.models import Evidence
-    from tests.integration.test_admin_fixtures import new_case, post_form
+    from tests.support.panel import new_case, post_form
     core = panel.core
     original = _face_and_plate()
     sha, copy = core.evidence.put_image(original)  # as every upload path stores a photo
@@ -258,7 +222,7 @@ async def test_photo_review_in_chromium_drag_to_blur_then_approve(chromium, serv
     the photo then appears on the public status page."""
     from core.services.cases.evidence import EvidenceIn
     from tests.support.browser import login
-    from tests.integration.test_admin_fixtures import new_case
+    from tests.support.panel import new_case
     core = panel.core
     sha, _ = core.evidence.put_image(_face_and_plate())  # the detector blurred face and plate
     case = await new_case(core, photo, 0, photos=[EvidenceIn(sha, "image/jpeg", "photo")])

@@ -1,4 +1,4 @@
-"""Several workers (issue 15, parts 1 and 3): one chat's updates are handled one at a time
+"""Several workers: one chat's updates are handled one at a time
 across workers (core.services.messaging.chats), and each worker process sends under a name of its
 own, so a restarted worker frees what its killed predecessor left mid-delivery and nothing
 that a live worker is sending."""

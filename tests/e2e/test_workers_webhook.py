@@ -1,4 +1,4 @@
-"""Several workers (issue 15, part 1): on PostgreSQL a worker answers Telegram's webhook call
+"""Several workers: on PostgreSQL a worker answers Telegram's webhook call
 only once the update is handled, so an update a worker accepted and then died with is never
 acknowledged, and Telegram delivers it again (to another worker). On SQLite (one process)
 the call is answered as soon as the update is queued, as before."""
@@ -8,13 +8,12 @@ import pytest
 
 from sandbox.harness import BotHarness
 from core.services.messaging import conversation
-from tests.support.core_fixtures import clock, core, make_core  # noqa: F401
-from tests.integration.test_bot_support import MARIA
+from tests.support.bot_chat import MARIA
 
 SECRET = "segredo_dos-workers_1"
 
 
-async def test_the_webhook_answers_once_the_update_is_handled_on_postgresql(core):  # noqa: F811
+async def test_the_webhook_answers_once_the_update_is_handled_on_postgresql(core):
     async with BotHarness(core, webhook_secret=SECRET) as h:
         update = await h.api.send_command(MARIA, "denunciar")  # returns when the call answered
         answered = h.api.sent(MARIA, "sendMessage")

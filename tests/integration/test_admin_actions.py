@@ -13,9 +13,7 @@ from core.services.cases.transitions import apply_transition
 from core.services.inspectors.accounts import bind_inspector, invite_inspector
 from core.storage.models import Case, Closure, Event, OutboxMessage, Subscription, Tariff
 from core.storage.timeline import ActorRef
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import (new_case, panel, post_form, to_depot_furniture,  # noqa: F401
-                                      to_notice_affixed)
+from tests.support.panel import new_case, post_form, to_depot_furniture, to_notice_affixed
 
 
 async def _events(core, protocol):

@@ -7,27 +7,16 @@ the citizen told."""
 from __future__ import annotations
 
 import re
-from datetime import date
 from html.parser import HTMLParser
 
 from sqlalchemy import select
 
 from bot.inspector import card
-from core.services.cases.transitions import apply_transition
-from core.services.inspectors.accounts import bind_inspector, invite_inspector
-from core.services.owners import link_by_code_and_plate, owner_statement
-from core.services.citizens.reports import ReportIn, submit_report
 from core.services.inspectors.task_list import case_card
-from core.services.inspectors.tasks import accept_task
 from core.storage.models import OutboxMessage
-from core.storage.timeline import ActorRef
-from core.services.cases.sweep import sweep_deadlines
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import CENTRE, new_case, panel  # noqa: F401
-from tests.e2e.test_admin_queue import task_of
+from tests.support.panel import new_case
+from tests.support.panel_cases import INSPECTOR, lived_case
 
-INSPECTOR, OWNER = 701, 777
-ABANDONED = {"abandonment_criteria": ["days_in_place", "missing_tyres", "no_bumpers"]}
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 
 
@@ -53,36 +42,6 @@ def visible_text(html: str) -> str:
     p = _Text()
     p.feed(html)
     return " ".join(" ".join(p.parts).split())
-
-
-async def lived_case(core, photo):
-    """A vehicle case through the real services, from report to the depot."""
-    code = await invite_inspector(core, "Joana Fiscal", "posturas", "ana")
-    inspector = (await bind_inspector(core, INSPECTOR, code, "Joana Fiscal")).inspector_id
-    sub = await submit_report(core, 555, ReportIn(
-        category="motor_vehicle", lat=CENTRE[0], lon=CENTRE[1], photos=[photo(1), photo(2)],
-        address="Rua Goiás, 120", neighbourhood="Vila Nova", plate="ABC1D23",
-        colour="prata", make_model="Fiat Uno", time_there="mais de 3 meses",
-        signs=("missing_tyres",), description="com pneu murcho"), display_name="Maria")
-    fiscal = ActorRef("inspector", inspector, "Joana Fiscal")
-    await accept_task(core, INSPECTOR, (await task_of(core, sub.protocol)).id)
-    await apply_transition(core, sub.protocol, "notify_owner", fiscal,
-                           {**ABANDONED, "owner_name": "José da Silva",
-                            "owner_document": "529.982.247-25",
-                            "notification_number": "1/2026"}, agency="posturas")
-    await link_by_code_and_plate(core, OWNER, sub.case_code, "ABC1D23")
-    await owner_statement(core, OWNER, sub.case_code, "will_remove", date(2026, 12, 5))
-    core.clock.advance(days=11)  # 12/12: the notice's 10 days (Art. 4º, I) ran out on 11/12
-    await sweep_deadlines(core)  # removal due (Art. 6º, caput), never before
-    await apply_transition(core, sub.protocol, "start_removal", fiscal,
-                           {"removal_photos": ["sha1"],
-                            "removal_started_at": "2026-12-12T13:00:00-03:00"},
-                           agency="posturas")
-    await apply_transition(core, sub.protocol, "depot_entry", fiscal,
-                           {"termo_number": "T-1", "missing_parts": ["pneus"],
-                            "odometer": "123456", "depot": "Pátio central",
-                            "collected_at": "2026-12-12T15:00:00-03:00"}, agency="posturas")
-    return sub, inspector
 
 
 async def test_case_page_shows_no_raw_key_after_many_real_steps(panel, photo):

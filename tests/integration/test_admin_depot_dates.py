@@ -5,13 +5,12 @@ queue — each with its article, the same the owner's view and the papers state
 auctioned within three days)."""
 from __future__ import annotations
 
-import pytest
 
 from core.services.cases.evidence import EvidenceIn
 from core.services.staff.accounts import create_user
-from tests.support.core_fixtures import clock, core, jpeg, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import PASSWORD, Panel, new_case, to_depot_furniture
-from tests.integration.test_services_owners import dracena_apprehension, in_depot
+from tests.support.core_fixtures import jpeg
+from tests.support.panel import PASSWORD, Panel, new_case, to_depot_furniture
+from tests.support.owner_cases import dracena_apprehension, in_depot
 
 
 async def _panel(core) -> Panel:
@@ -20,7 +19,7 @@ async def _panel(core) -> Panel:
 
 
 async def test_dracena_livestock_auction_date_on_the_case_page_and_queue_art_6_par_2(
-        make_core, clock):  # noqa: F811
+        make_core, clock):
     core = await make_core("dracena")
 
     def photo_(i: int = 0) -> EvidenceIn:
@@ -39,7 +38,7 @@ async def test_dracena_livestock_auction_date_on_the_case_page_and_queue_art_6_p
         assert line in queue and sub.protocol in queue
 
 
-async def test_dores_vehicle_dates_on_the_case_page_art_6_and_art_3(core, photo):  # noqa: F811
+async def test_dores_vehicle_dates_on_the_case_page_art_6_and_art_3(core, photo):
     sub, _ = await in_depot(core, photo)  # removed 22/12/2026 10:00
     panel = await _panel(core)
     async with panel.client("bruno") as c:
@@ -55,7 +54,7 @@ async def test_dores_vehicle_dates_on_the_case_page_art_6_and_art_3(core, photo)
         assert "Prazos da lei para a prefeitura" not in queue  # nothing for staff to act by
 
 
-async def test_dores_furniture_case_page_has_no_vehicles_60_days_art_5_iii(core, photo):  # noqa: F811
+async def test_dores_furniture_case_page_has_no_vehicles_60_days_art_5_iii(core, photo):
     case = await new_case(core, photo, 1, category="large_furniture")
     await to_depot_furniture(core, case.protocol)
     panel = await _panel(core)

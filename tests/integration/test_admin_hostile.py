@@ -11,9 +11,7 @@ from urllib.parse import quote
 
 from admin import views_auth
 from core.services.staff.accounts import create_user
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import (PASSWORD, Panel, csrf_of, login, new_case,  # noqa: F401
-                                       to_notice_affixed)
+from tests.support.panel import PASSWORD, Panel, csrf_of, login, new_case, to_notice_affixed
 
 KEY = "chave-open311-teste"
 HOSTILE = [

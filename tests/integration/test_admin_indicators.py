@@ -6,40 +6,11 @@ from __future__ import annotations
 import csv
 import io
 
-from core.services.cases.transitions import apply_transition
-from core.services.cases.sweep import sweep_deadlines
-from core.storage.timeline import ActorRef
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import (Panel, new_case, panel,  # noqa: F401
-                                       to_depot_furniture, to_notice_affixed)
-
-STAFF = ActorRef("staff", 0, "seed")
-
-
-async def _city(core, photo, clock):
-    """Three cases reported in November 2026: a car whose notice was affixed two days after
-    the report (Dores Art. 4º, II, a) and published, whose period the sweep finds lapsed
-    (removal due, Art. 6º), a sofa removed to the depot a day after its report (Art. 5º, II),
-    and an unfounded report closed at once, in another neighbourhood."""
-    clock.advance(days=-10)
-    car = await new_case(core, photo, 1)
-    clock.advance(days=2)
-    await to_notice_affixed(core, car.protocol)
-    await apply_transition(core, car.protocol, "record_publication", STAFF,
-                           {"publication_date": "2026-11-23", "publication_reference": "DOM 1"})
-    sofa = await new_case(core, photo, 2, category="large_furniture")
-    clock.advance(days=1)
-    await to_depot_furniture(core, sofa.protocol)
-    other = await new_case(core, photo, 3, neighbourhood="Vila Nova")
-    await apply_transition(core, other.protocol, "close_unfounded", STAFF,
-                           {"reason": "nada no local"})
-    clock.advance(days=21)  # 22/12/2026: the published notice's 10 days lapsed (Art. 4º, II, b)
-    await sweep_deadlines(core)
-    return car, sofa, other
+from tests.support.panel_cases import indicator_city
 
 
 async def test_the_page_shows_each_indicator_with_its_csv(panel, photo, clock):
-    await _city(panel.core, photo, clock)
+    await indicator_city(panel.core, photo, clock)
     async with panel.client("bruno") as c:  # a staff member, not an admin
         r = await c.get("/indicadores")
         assert r.status == 200
@@ -55,7 +26,7 @@ async def test_the_page_shows_each_indicator_with_its_csv(panel, photo, clock):
 
 
 async def test_csv_of_cases_per_month_and_of_the_depot(panel, photo, clock):
-    await _city(panel.core, photo, clock)
+    await indicator_city(panel.core, photo, clock)
     async with panel.client("bruno") as c:
         r = await c.get("/indicadores.csv", params={"grafico": "casos-por-mes",
                                                     "date_from": "01/11/2026",

@@ -1,4 +1,4 @@
-"""The panel's inspectors page shows each inspector's matrícula (issue 12, part 3: documents
+"""The panel's inspectors page shows each inspector's matrícula (documents
 carry the inspector's registration number, never a database id) and lets an admin set it for an
 inspector invited without one, or correct it; a bad one is refused with a 400 and its reason."""
 from __future__ import annotations
@@ -9,8 +9,7 @@ from sqlalchemy import select
 
 from core.services.inspectors.accounts import bind_inspector, invite_inspector
 from core.storage.models import Inspector
-from tests.integration.test_admin_fixtures import panel, post_form  # noqa: F401
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
+from tests.support.panel import post_form
 
 
 async def _inspector(core, telegram_id: int, name: str, registration: str | None) -> int:

@@ -8,8 +8,8 @@ import pytest
 from aiohttp import FormData
 
 from sandbox.standin.nominatim import NominatimStandIn
-from tests.support.core_fixtures import clock, jpeg, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import PASSWORD, Panel, csrf_of, new_case
+from tests.support.core_fixtures import jpeg
+from tests.support.panel import PASSWORD, Panel, csrf_of, new_case
 from core.services.staff.accounts import create_user
 
 ADDRESS = "Rua Getúlio Vargas, 100"

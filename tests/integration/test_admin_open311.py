@@ -16,8 +16,8 @@ from core.services.cases.evidence import EvidenceIn, attach
 from core.storage.models import Case, OutboxMessage, Subscription
 from core.storage.timeline import ActorRef
 from tests.support.lgpd_fixtures import approve_photos
-from tests.support.core_fixtures import clock, core, jpeg, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import CENTRE, Panel, new_case, panel  # noqa: F401
+from tests.support.core_fixtures import jpeg
+from tests.support.panel import CENTRE, Panel, new_case
 
 KEY = "chave-open311-teste"
 

@@ -7,9 +7,7 @@ from sqlalchemy import func, select
 
 from admin.security import MAX_FAILURES, SESSION_COOKIE
 from core.storage.models import Tariff
-from tests.integration.test_admin_fixtures import (PASSWORD, csrf_of, login, new_case, panel,  # noqa: F401
-                                       post_form, to_notice_affixed)
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
+from tests.support.panel import PASSWORD, csrf_of, login, new_case, post_form, to_notice_affixed
 
 STAFF_PAGES = ["/", "/casos", "/diario-oficial", "/patio", "/exportar/casos.csv",
                "/diario-oficial/notificacao.txt"]

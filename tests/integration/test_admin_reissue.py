@@ -1,4 +1,4 @@
-"""The panel's side of "documents a clerk would sign" (issue 12, part 3): "Emitir de novo" per
+"""The panel's side of "documents a clerk would sign": "Emitir de novo" per
 document on the case page, the matrícula asked in the invite form, and the banner while the
 depot address or a tariff is still a placeholder (Dores Art. 9º, II)."""
 from __future__ import annotations
@@ -7,8 +7,7 @@ from admin.__main__ import main as admin_cli
 from core.services.inspectors.accounts import actor_ref, bind_inspector, invite_inspector
 from core.services.cases.steps import take_step
 from core.storage.models import Inspector
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import new_case, panel, post_form  # noqa: F401
+from tests.support.panel import new_case, post_form
 
 ABANDONED = {"abandonment_criteria": ["days_in_place", "missing_tyres", "no_bumpers"]}
 

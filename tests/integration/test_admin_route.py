@@ -9,9 +9,9 @@ from sqlalchemy import select
 
 from core.services.inspectors.accounts import update_location
 from core.storage.models import Case, Task
-from tests.integration.test_admin_fixtures import panel, post_form  # noqa: F401
-from tests.integration.test_services_tasks import fiscal, report
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
+from tests.support.panel import post_form
+from tests.support.task_cases import fiscal
+from tests.integration.test_services_tasks import report
 
 WEST = [(-19.4600, -45.6000 - 0.0095 * k) for k in (1, 2, 3)]
 AREA = "/fiscais/atribuir-area"

@@ -8,9 +8,7 @@ import io
 import pytest
 
 from admin.security import SESSION_COOKIE, safe_next
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import (PASSWORD, csrf_of, login, new_case, panel,  # noqa: F401
-                                       post_form)
+from tests.support.panel import PASSWORD, csrf_of, login, new_case, post_form
 
 
 def _cookie(client) -> str:
@@ -150,7 +148,7 @@ async def test_csv_cells_cannot_run_as_formulas(panel, photo):
 # -- bad input -----------------------------------------------------------------------------------
 
 async def test_the_reported_hostile_values_get_a_clear_400(panel):
-    """The values that answered 500 before (issue 13): each is now a 400 with the reason."""
+    """Values a careless handler would answer with a 500: each is a 400 with the reason."""
     async with panel.client("bruno") as c:
         for url, params, reason in [
                 ("/casos", {"inspector": "99999999999999999999999"}, "Fiscal: valor inválido"),
@@ -170,7 +168,7 @@ async def test_the_reported_hostile_values_get_a_clear_400(panel):
 async def test_hsts_on_every_response_when_the_cookie_is_secure(make_core, photo):
     """ADMIN_COOKIE_SECURE=true means the panel is served over HTTPS: every response, pages,
     files, errors, the API and redirects alike, tells the browser to keep to it."""
-    from tests.integration.test_admin_fixtures import Panel
+    from tests.support.panel import Panel
     secure = Panel(await make_core(admin_cookie_secure=True))
     case = await new_case(secure.core, photo, 0)
     paths = ["/login", "/publico", "/publico/mapa.json", f"/publico/protocolo/{case.protocol}",

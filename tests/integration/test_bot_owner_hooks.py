@@ -14,9 +14,7 @@ from core.services.owners.view import STATEMENT_NOTED
 from core.services.owners import (check_appeal, file_appeal, link_by_code, owner_statement,
                                   owner_view, set_owner_situation)
 from core.storage.models import ConversationState, Event, OwnerLink
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_services_owners import (APPELLANT, OWNER, dracena_apprehension, in_depot,
-                                        notified)
+from tests.support.owner_cases import APPELLANT, OWNER, dracena_apprehension, in_depot, notified
 
 
 class Boom(Exception):

@@ -20,11 +20,9 @@ from core.services.staff.calendar import add_closure, remove_closure
 from core.services.cases.sweep import sweep_deadlines
 from core.services.citizens.case_status import status_view
 from core.storage.models import Case, Closure, Event, OutboxMessage
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import PASSWORD, panel, post_form  # noqa: F401
-from tests.integration.test_services_owners import (ABANDONED, FISCAL, INSPECTOR_CHAT, OWNER, STAFF,
-                                        add_inspector, dracena_apprehension, notified,
-                                        report)
+from tests.support.panel import PASSWORD, post_form
+from tests.support.owner_cases import (ABANDONED, FISCAL, INSPECTOR_CHAT, OWNER, STAFF,
+                                       add_inspector, dracena_apprehension, notified, report)
 
 NOTICE = "retirar o veículo do espaço público"
 

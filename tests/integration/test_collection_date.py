@@ -17,15 +17,14 @@ from bot.owner.render import view_text
 from core.services.cases.transitions import apply_transition
 from core.services.papers.documents import issue_removal_term
 from core.services.owners import link_by_code
-from tests.support.core_fixtures import clock, make_core, photo  # noqa: F401
-from tests.integration.test_services_documents import ABANDONED, FISCAL, new_case, text_of
+from tests.support.paper_cases import ABANDONED, FISCAL, new_case, text_of
 
 OWNER = 777
 REMOVED = "2026-12-01T09:00:00-03:00"  # Tuesday 01/12/2026, the tow truck starts
 
 
 @pytest.fixture
-async def core(make_core):  # noqa: F811
+async def core(make_core):
     return await make_core(telegram_bot_username="ViaLivreTesteBot")
 
 
@@ -91,7 +90,7 @@ async def test_staff_register_the_depot_entry_with_its_collection_in_the_panel_a
     """The panel's depot entry asks for the collection moment too: collected 30/11 18:00 →
     30/11 + 60 = 29/01/2027 (a Friday)."""
     from core.services.staff.accounts import create_user
-    from tests.integration.test_admin_fixtures import PASSWORD, Panel, post_form
+    from tests.support.panel import PASSWORD, Panel, post_form
     case = await new_case(core, photo, plate="ABC1D23")
     await apply_transition(core, case.protocol, "recidivism_removal", FISCAL,
                            {**ABANDONED, "previous_case": "2025-000009",

@@ -14,8 +14,7 @@ from core.identifiers import format_case_code
 from core.services.cases.transitions import apply_transition
 from core.services.papers.documents import issue_intimacao, issue_notification, issue_removal_term
 from core.services.cases.sweep import sweep_deadlines
-from tests.support.core_fixtures import clock, make_core, photo  # noqa: F401
-from tests.integration.test_services_documents import ABANDONED, AUTO, FISCAL, OWNER, new_case
+from tests.support.paper_cases import ABANDONED, AUTO, FISCAL, OWNER, new_case
 
 zxingcpp = pytest.importorskip(
     "zxingcpp", reason="QR decoder zxing-cpp not installed (pip install -e '.[test]')")
@@ -34,7 +33,7 @@ def qr_payloads(blob: bytes) -> list[str]:
 
 
 @pytest.fixture
-async def core(make_core):  # noqa: F811
+async def core(make_core):
     return await make_core(telegram_bot_username=f"@{BOT}")
 
 

@@ -23,8 +23,7 @@ from core.storage.models import Case, ReporterContact
 from core.storage.models_email import EmailMessage
 from core.storage.timeline import ActorRef
 from core.storage.types import utcnow
-from tests.integration.test_admin_fixtures import PASSWORD, Panel
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
+from tests.support.panel import PASSWORD, Panel
 from tests.support.smtp import SmtpServer, bodies, free_port
 
 PUBLIC = "https://vialivre.dores.example"

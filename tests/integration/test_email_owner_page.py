@@ -10,8 +10,7 @@ from core.services.cases.transitions import apply_transition
 from core.services.messaging.email import OWNER_CONSENT
 from core.storage.models_email import OwnerEmail
 from core.storage.timeline import ActorRef
-from tests.integration.test_admin_fixtures import Panel, csrf_of, new_case, to_notice_affixed
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
+from tests.support.panel import Panel, csrf_of, new_case, to_notice_affixed
 from tests.support.smtp import SmtpServer, bodies
 
 PUBLIC = "https://vialivre.dores.example"

@@ -1,20 +1,22 @@
 """Generic fee engine (core/fees.py): dated tariffs, storage days; each law's auction split
 (core/laws/<slug>/fees.py).
-Cases in tests/cases/fees.yaml, each named by the article it implements."""
+Cases in tests/cases/fees.yaml (the generic engine) and in each law's folder
+(core/laws/<law>/cases/fees.yaml, `split`), each named by the article it implements."""
 from datetime import date
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-import yaml
 
 from core.fees import (DEFAULT_STORAGE_CAP_DAYS, Statement, TariffBook, TariffNotFound,
                        fixed_line, storage_days)
 from core.laws.dores_do_indaia.fees import split_proceeds as split_proceeds_dores
 from core.laws.dracena.fees import split_proceeds as split_proceeds_dracena
 from core.laws.base import TariffSeed
+from tests.support.law_cases import generic_case, law_case
 
-CASES = yaml.safe_load((Path(__file__).parents[1] / "cases" / "fees.yaml").read_text("utf-8"))
+CASES = {**generic_case("fees.yaml"),
+         "split_dores": law_case("dores-do-indaia", "fees.yaml")["split"],
+         "split_dracena": law_case("dracena", "fees.yaml")["split"]}
 
 
 def _params(section):

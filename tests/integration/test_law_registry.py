@@ -10,7 +10,6 @@ import pytest
 import core.laws as laws
 from bot.owner.render import view_text
 from core.laws import get_law, registry
-from tests.support.core_fixtures import clock, make_core, photo  # noqa: F401
 
 
 def test_both_laws_registered_by_slug():
@@ -127,7 +126,7 @@ def test_a_third_law_is_one_new_module(third_law):
 
 
 @pytest.fixture
-async def core(third_law, make_core):  # noqa: F811
+async def core(third_law, make_core):
     return await make_core("testopolis")
 
 
@@ -141,7 +140,7 @@ async def test_a_third_law_works_everywhere_with_no_other_edit(core, photo, cloc
     from core.services.citizens.reports import ReportIn, submit_report
     from core.services.staff.accounts import create_user
     from core.storage.timeline import ActorRef
-    from tests.integration.test_admin_fixtures import PASSWORD, Panel
+    from tests.support.panel import PASSWORD, Panel
 
     clock.now = datetime(2030, 3, 1, 12, tzinfo=timezone.utc)
     sub = await submit_report(core, 501, ReportIn("thing", -22.0, -47.0, [photo(0)],

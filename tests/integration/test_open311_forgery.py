@@ -20,10 +20,9 @@ from admin.egress import GuardedResolver, Refused, allowed_ip, check_url
 from admin.open311_fetch import EGRESS, FAILED, Egress
 from core.storage.models import Case
 from sqlalchemy import func, select
-from tests.support.core_fixtures import clock, core, jpeg, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import Panel
-from tests.integration.test_open311_client import PUBLIC_NAME, TEST_EGRESS, PhotoHost, panel_with
-from tests.integration.test_open311_spec import KEY, SPEC_POST
+from tests.support.core_fixtures import jpeg
+from tests.support.panel import Panel
+from tests.support.open311 import KEY, PUBLIC_NAME, PhotoHost, SPEC_POST, TEST_EGRESS, panel_with
 
 API = "/open311/v2"
 

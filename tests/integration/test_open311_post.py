@@ -15,11 +15,10 @@ from core.services.messaging.conversation import save
 from core.services.periodic import run_periodic
 from core.services.citizens.reports import ReportIn, submit_report
 from core.storage.models import Case, Evidence, SupportingReport, Task
-from tests.support.core_fixtures import clock, core, jpeg, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import CENTRE, Panel
-from tests.integration.test_open311_client import PUBLIC_NAME, PhotoHost, panel_with
-from tests.integration.test_open311_spec import KEY, SPEC_POST
-from tests.integration.test_services_tasks import fiscal
+from tests.support.core_fixtures import jpeg
+from tests.support.panel import CENTRE, Panel
+from tests.support.open311 import KEY, PUBLIC_NAME, PhotoHost, SPEC_POST, panel_with
+from tests.support.task_cases import fiscal
 
 API = "/open311/v2"
 OUTSIDE = {"lat": "-23.5505", "long": "-46.6333"}  # São Paulo: not in Dores do Indaiá

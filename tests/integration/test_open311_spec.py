@@ -11,21 +11,10 @@ from sqlalchemy import select
 
 from core.services.citizens.guidance import citizen_signs
 from core.storage.models import Case, Event, Evidence
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import CENTRE, Panel, new_case, panel  # noqa: F401
+from tests.support.panel import CENTRE, Panel, new_case
+from tests.support.open311 import KEY, PERSONAL, SPEC_POST
 
-KEY = "chave-open311-teste"
 API = "/open311/v2"
-#: The spec's POST example body (service_code and lat/long changed to this city's: the spec's
-#: "001" and San Francisco are not in it).
-SPEC_POST = {"api_key": KEY, "jurisdiction_id": "city.gov", "service_code": "motor_vehicle",
-             "lat": str(CENTRE[0]), "long": str(CENTRE[1]), "address_string": "1234 5th street",
-             "email": "smit333@sfgov.edu", "device_id": "tt222111", "account_id": "123456",
-             "first_name": "john", "last_name": "smith", "phone": "111111111",
-             "description": "A large sinkhole is destroying the street",
-             "media_url": "http://example.com/images/12.jpg"}
-PERSONAL = ("smit333", "tt222111", "john", "smith", "111111111", "sinkhole", "ABC1D23",
-            "Fulano", "Cidadão", "reporter", "owner", "example.com/images")
 
 
 def xml(body: str) -> dict:
@@ -218,7 +207,7 @@ async def test_attributes_fill_the_report_and_bad_values_are_refused(make_core, 
 async def test_staff_see_the_media_url_on_the_case_page(make_core):
     """The photo by reference is evidence for staff: the case timeline shows its address."""
     from core.services.staff.accounts import create_user
-    from tests.integration.test_admin_fixtures import PASSWORD
+    from tests.support.panel import PASSWORD
     core = await make_core(open311_api_key=KEY)
     await create_user(core, "ana", PASSWORD, "admin")
     panel = Panel(core)

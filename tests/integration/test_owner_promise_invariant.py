@@ -36,9 +36,8 @@ from core.storage.evidence import EvidenceStore
 from core.storage.models import Case, Event, OutboxMessage
 from core.storage.timeline import ActorRef, append_event
 from tests.conftest import ENGINES, PG_URL
-from tests.support.core_fixtures import Clock, clock, core, jpeg, make_core, photo  # noqa: F401
-from tests.integration.test_services_owners import (ABANDONED, DORES, FISCAL, OWNER, REPORTER, STAFF,
-                                        notified)
+from tests.support.core_fixtures import Clock, jpeg
+from tests.support.owner_cases import ABANDONED, DORES, FISCAL, OWNER, REPORTER, STAFF, notified
 
 REMOVAL_FACTS = {"removal_photos": ["sha-removal"], "removal_started_at": "2026-12-01T10:00"}
 

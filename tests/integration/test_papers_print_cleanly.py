@@ -14,7 +14,6 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
 from tests.support.paper_flow import CITIZEN_NOTE, dores_papers, dracena_papers
 from tests.support.pdf_layout import layout_problems
 
@@ -46,7 +45,7 @@ def assert_clean(papers: dict[str, bytes]) -> None:
 
 
 async def test_every_paper_of_dores_prints_cleanly_with_the_recorded_facts(
-        make_core, photo, clock):  # noqa: F811
+        make_core, photo, clock):
     """One walk of the cases (it takes a while), every check on its papers."""
     core = await make_core(telegram_bot_username="ViaLivreDoresBot")
     dores = await dores_papers(core, photo, clock)
@@ -97,7 +96,7 @@ def collection(dores: dict[str, bytes]) -> None:
 
 
 async def test_every_paper_of_dracena_prints_cleanly_with_the_agents_matricula(
-        make_core, photo, clock):  # noqa: F811
+        make_core, photo, clock):
     core = await make_core("dracena", telegram_bot_username="ViaLivreDracenaBot")
     papers = await dracena_papers(core, photo, clock)
     keep(papers, "dracena")

@@ -11,14 +11,17 @@ from ipaddress import IPv6Address
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sqlalchemy import update
 
+from core.identifiers import parse_case_code
 from core.laws import get_law
 from core.services.owners import access as owner_access
 from core.services.public import access as public_access
 from core.services.public.access import client_key
+from core.storage.models import Case
 from tests.support.lgpd_fixtures import approve_photos
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import Panel, csrf_of, new_case, to_notice_affixed
+from tests.support.panel import Panel, new_case, to_notice_affixed
+from tests.support.public_pages import owner_post
 
 PLATE = "ABC1D23"
 OWNER_ONLY = "Retire até"  # the owner's view (core.services.owners.view), never the public one
@@ -33,13 +36,6 @@ async def _case(panel, photo):
     case = await new_case(panel.core, photo, 0, plate=PLATE)
     await to_notice_affixed(panel.core, case.protocol)
     return case
-
-
-async def _owner_post(client, code: str, answer: str, ip: str = "203.0.113.9"):
-    form = await client.get("/publico/proprietario", headers={"X-Forwarded-For": ip})
-    return await client.post("/publico/proprietario", headers={"X-Forwarded-For": ip},
-                             data={"codigo": code, "placa": answer,
-                                   "csrf": csrf_of(await form.text())})
 
 
 def _printed(code: str) -> str:
@@ -58,10 +54,10 @@ async def test_forty_wrong_codes_from_one_ipv6_64_are_refused_after_five(make_co
         assert statuses[:owner_access.MAX_FAILURES - 1] == [404] * 4
         assert set(statuses[owner_access.MAX_FAILURES - 1:]) == {403}
         # the right code and plate from that /64 wait too; another /64 and IPv4 do not
-        locked = await _owner_post(client, case.case_code, PLATE, "2001:db8:7:1:ffff::1")
+        locked = await owner_post(client, case.case_code, PLATE, "2001:db8:7:1:ffff::1")
         assert locked.status == 403 and "Muitas tentativas" in await locked.text()
-        assert (await _owner_post(client, case.case_code, PLATE, "2001:db8:7:2::1")).status == 200
-        assert (await _owner_post(client, case.case_code, PLATE, "203.0.113.7")).status == 200
+        assert (await owner_post(client, case.case_code, PLATE, "2001:db8:7:2::1")).status == 200
+        assert (await owner_post(client, case.case_code, PLATE, "203.0.113.7")).status == 200
 
 
 async def test_a_right_answer_does_not_reset_the_failure_count(make_core, photo):
@@ -70,11 +66,11 @@ async def test_a_right_answer_does_not_reset_the_failure_count(make_core, photo)
     case = await _case(panel, photo)
     async with panel.client() as client:
         for i in range(owner_access.MAX_FAILURES - 1):
-            assert (await _owner_post(client, "ZZZZ-ZZZ" + "0123456789"[i], PLATE)).status == 404
-        assert (await _owner_post(client, case.case_code, PLATE)).status == 200
+            assert (await owner_post(client, "ZZZZ-ZZZ" + "0123456789"[i], PLATE)).status == 404
+        assert (await owner_post(client, case.case_code, PLATE)).status == 200
         assert (await client.get(f"/publico/proprietario/{case.case_code}",
                                  headers={"X-Forwarded-For": "203.0.113.9"})).status == 200
-        locked = await _owner_post(client, "ZZZZ-ZZZZ", PLATE)
+        locked = await owner_post(client, "ZZZZ-ZZZZ", PLATE)
         assert locked.status == 403 and "Muitas tentativas" in await locked.text()
 
 
@@ -83,9 +79,9 @@ async def test_ipv4_clients_are_counted_by_address(make_core, photo):
     await _case(panel, photo)
     async with panel.client() as client:
         for _ in range(owner_access.MAX_FAILURES):
-            await _owner_post(client, "ZZZZ-ZZZZ", PLATE, "198.51.100.1")
-        assert (await _owner_post(client, "ZZZZ-ZZZZ", PLATE, "198.51.100.1")).status == 403
-        assert (await _owner_post(client, "ZZZZ-ZZZZ", PLATE, "198.51.100.2")).status == 404
+            await owner_post(client, "ZZZZ-ZZZZ", PLATE, "198.51.100.1")
+        assert (await owner_post(client, "ZZZZ-ZZZZ", PLATE, "198.51.100.1")).status == 403
+        assert (await owner_post(client, "ZZZZ-ZZZZ", PLATE, "198.51.100.2")).status == 404
 
 
 async def test_status_page_and_photo_share_one_rate_limit_per_64(make_core, photo,
@@ -116,12 +112,31 @@ async def test_code_as_printed_and_plate_with_or_without_dash(make_core, photo):
         for typed, plate in ((_printed(code), "ABC1D23"), (code.lower(), "abc-1d23"),
                              (f" {code[:4].lower()} {code[4:]} ", "ABC 1D23"),
                              (_printed(code).lower(), "abc1d23")):
-            resp = await _owner_post(client, typed, plate)
+            resp = await owner_post(client, typed, plate)
             html = await resp.text()
             assert resp.status == 200 and OWNER_ONLY in html, (typed, plate)
             link = await client.get(f"/publico/proprietario/{typed.strip()}",
                                     headers={"X-Forwarded-For": "203.0.113.9"})
             assert link.status == 200 and case.protocol in await link.text()
+
+
+async def test_the_web_reads_a_code_as_the_bot_does(make_core, photo):
+    """The owner's page reads a typed code as core.identifiers.parse_case_code reads it: any
+    case, spaces and dashes, O typed for 0 and I or L for 1 (Crockford) — the form and the
+    QR code's link alike."""
+    panel = await _panel(make_core)
+    case = await _case(panel, photo)
+    async with panel.core.db.unit_of_work() as s:
+        await s.execute(update(Case).where(Case.protocol == case.protocol)
+                        .values(case_code="A01112XD"))
+    async with panel.client() as client:
+        for typed in ("A011-12XD", "a011 12xd", "AO1I-L2XD", " ao1i l2xd ", "a0-11-12-xd"):
+            assert parse_case_code(typed) == "A01112XD"
+            resp = await owner_post(client, typed, PLATE)
+            assert resp.status == 200 and OWNER_ONLY in await resp.text(), typed
+            link = await client.get(f"/publico/proprietario/{typed.strip()}",
+                                    headers={"X-Forwarded-For": "203.0.113.9"})
+            assert link.status == 200 and case.protocol in await link.text(), typed
 
 
 async def test_a_malformed_code_is_answered_and_not_counted(make_core, photo):
@@ -130,15 +145,15 @@ async def test_a_malformed_code_is_answered_and_not_counted(make_core, photo):
     async with panel.client() as client:
         for bad in ("nao-existe", "12", "K7QM-42XD-99", "ÇÇÇÇ-ÇÇÇÇ", "<script>", "a" * 39):
             for _ in range(2):
-                resp = await _owner_post(client, bad, PLATE)
+                resp = await owner_post(client, bad, PLATE)
                 assert resp.status == 400 and "código de caso" in await resp.text(), bad
                 link = await client.get(f"/publico/proprietario/{bad}",
                                         headers={"X-Forwarded-For": "203.0.113.9"})
                 assert link.status in (400, 404), bad
         # twelve malformed codes later: not locked, four wrong answers still allowed
-        assert (await _owner_post(client, case.case_code, PLATE)).status == 200
+        assert (await owner_post(client, case.case_code, PLATE)).status == 200
         for _ in range(owner_access.MAX_FAILURES - 1):
-            assert (await _owner_post(client, case.case_code, "XYZ9A87")).status == 404
+            assert (await owner_post(client, case.case_code, "XYZ9A87")).status == 404
 
 
 async def test_the_owners_view_needs_the_proof_on_every_path(make_core, photo):
@@ -151,9 +166,9 @@ async def test_the_owners_view_needs_the_proof_on_every_path(make_core, photo):
         assert link.status == 200 and case.protocol in html  # the public page of the case
         assert OWNER_ONLY not in html and PLATE not in html and "ABC-1D23" not in html
         assert 'name="placa"' in html  # and the proof it asks for
-        no_proof = await _owner_post(client, case.case_code, "")
+        no_proof = await owner_post(client, case.case_code, "")
         assert no_proof.status == 404 and OWNER_ONLY not in await no_proof.text()
-        ok = await _owner_post(client, case.case_code, "abc-1d23")
+        ok = await owner_post(client, case.case_code, "abc-1d23")
         assert ok.status == 200 and OWNER_ONLY in await ok.text()
 
 

@@ -15,9 +15,7 @@ from core.services.public import access as public_access
 from core.storage.geo import GRID_COLS, MAX_LEVEL, cell_of, level_cell
 from core.storage.models import Case, MapCell
 from tests.support.lgpd_fixtures import approve_photos
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import (CENTRE, Panel, csrf_of, new_case, panel,  # noqa: F401
-                                       to_notice_affixed)
+from tests.support.panel import CENTRE, Panel, csrf_of, new_case, to_notice_affixed
 
 BOX = pub.Bbox(CENTRE[0] - 0.01, CENTRE[1] - 0.01, CENTRE[0] + 0.01, CENTRE[1] + 0.01)
 

@@ -24,9 +24,8 @@ from core.services.staff.accounts import get_user
 from core.services.citizens.case_status import status_view
 from core.storage.models import Case, CaseOwner
 from core.storage.timeline import ActorRef
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import CENTRE, csrf_of, panel  # noqa: F401
-from tests.e2e.test_public_lgpd import QUERIES, _paths, _public_routes
+from tests.support.panel import CENTRE, csrf_of
+from tests.support.public_pages import QUERIES, public_routes, route_paths
 
 LAT, LON = CENTRE[0] + 0.000437, CENTRE[1] - 0.000291  # the house, not the block
 ADDRESS = ("Rua Particular 77, em frente à casa de Gervásio Quintela, CPF 390.533.447-05")
@@ -96,8 +95,8 @@ async def test_every_public_output_is_the_projection_and_leaks_nothing(panel, ph
          "/publico/mapa.json?situacao=diligence", f"/publico/proprietario/{code}"]
     seen: dict[str, str] = {}
     async with panel.client() as client:
-        paths = [p for method, f in _public_routes(panel.app) if method == "GET"
-                 for p in _paths(f, values)]
+        paths = [p for method, f in public_routes(panel.app) if method == "GET"
+                 for p in route_paths(f, values)]
         for path in paths:
             for query in QUERIES:
                 resp = await client.get(path + query)

@@ -13,7 +13,6 @@ from core.services.inspectors.accounts import bind_inspector, invite_inspector
 from core.services.citizens.reports import ReportIn, submit_report
 from core.services.papers.facts import COLOUR, MAKE, MODEL
 from core.services.inspectors.step_forms import REVIEWED, perform_step, step_form
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
 DORES = (-19.4628, -45.6003)
 FACTS = {"abandonment_criteria": ["days_in_place", "missing_tyres", "no_bumpers"],

@@ -15,8 +15,7 @@ from core.services.papers.documents import DocumentUnavailable
 from core.services.inspectors.accounts import actor_ref
 from core.services.inspectors.step_forms import perform_step
 from core.storage.models import Case, Event, Inspector
-from tests.support.core_fixtures import clock, make_core, photo  # noqa: F401
-from tests.integration.test_services_step_forms import held_case
+from tests.support.step_cases import held_case
 
 SP = ZoneInfo("America/Sao_Paulo")
 ANA = 901
@@ -24,7 +23,7 @@ SIGNS = ["days_in_place", "missing_tyres", "no_engine"]
 
 
 @pytest.fixture
-async def core(make_core):  # noqa: F811
+async def core(make_core):
     return await make_core(telegram_bot_username="ViaLivreTesteBot")
 
 
@@ -42,7 +41,7 @@ async def _events(core, protocol: str, action: str) -> list[dict]:
 
 @pytest.mark.parametrize("printed, later", [(0, 0), (1, 600), (11, 359)])
 async def test_the_printed_notice_is_the_recorded_one_with_the_steps_deadline_art_4_II_a(
-        core, photo, clock, printed, later):  # noqa: F811
+        core, photo, clock, printed, later):
     """Printed at 06:00, 07:00 or 17:00 and affixed up to 10 hours later, the same day."""
     clock.now = datetime(2026, 12, 1, 6, tzinfo=SP) + timedelta(hours=printed)
     protocol = await held_case(core, photo, ANA)

@@ -18,36 +18,14 @@ from core.services.papers.documents import (issue_apprehension,
                                      issue_removal_term)
 from core.services.staff.editais import edital_entries, issue_edital
 from core.services.errors import InvalidInput
-from core.services.citizens.reports import ReportIn, submit_report
 from core.services.cases.sweep import sweep_deadlines
-from core.storage.models import Case, Event, Evidence
-from core.storage.timeline import ActorRef
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-
-BOT = "ViaLivreTesteBot"
-STAFF = ActorRef("staff", "u1", "Maria (Secretaria)")
-FISCAL = ActorRef("inspector", None, "João Fiscal")
-ABANDONED = {"abandonment_criteria": ["days_in_place", "missing_tyres", "no_bumpers"]}
-OWNER = {"owner_name": "José da Silva", "owner_document": "52998224725",
-         "notification_number": "7/2026"}
-
-
-def text_of(blob: bytes) -> str:
-    return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(blob)).pages).split())
+from core.storage.models import Event, Evidence
+from tests.support.paper_cases import ABANDONED, AUTO, BOT, FISCAL, OWNER, STAFF, new_case, text_of
 
 
 @pytest.fixture
 async def dores(make_core):
     return await make_core(telegram_bot_username=BOT)
-
-
-async def new_case(core, photo, category="motor_vehicle", **kw) -> Case:
-    r = ReportIn(category=category, lat=core.law.centre[0], lon=core.law.centre[1],
-                 photos=[photo(1)], address="Rua Tiradentes, 120, Centro", **kw)
-    done = await submit_report(core, 555, r)
-    await apply_transition(core, done.protocol, "open_diligence", STAFF)
-    async with core.db.read() as s:
-        return (await s.execute(select(Case).where(Case.protocol == done.protocol))).scalar_one()
 
 
 async def kept(core, case, sha):
@@ -173,12 +151,6 @@ async def test_documents_need_the_bot_username_for_the_owner_link(core, photo):
                            agency="posturas")
     with pytest.raises(InvalidInput, match="TELEGRAM_BOT_USERNAME"):
         await issue_notification(core, case.protocol, FISCAL)
-
-
-AUTO = {"offender_name": "José Ambulante", "infraction_fact": "Calçada obstruída por entulho",
-        "place": "Rua São Paulo, 10", "occurred_at": "2026-12-01T10:20:00-03:00",
-        "provision_violated": "Código de Posturas, art. 80", "fine_amount": "250.00",
-        "agent_signature": True, "witnesses": ["Pedro Lima", "Rita Alves"]}
 
 
 def br(iso: str) -> str:

@@ -26,8 +26,7 @@ from core.services.staff import indicators as ind
 from core.services.staff.accounts import create_user
 from core.storage.models import Case, Event, Evidence, Inspector, OutboxMessage, Task
 from core.storage.timeline import ActorRef
-from tests.integration.test_admin_fixtures import panel, post_form  # noqa: F401
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
+from tests.support.panel import post_form
 
 REPORTER = 555
 CENTRE = (-19.4628, -45.6003)

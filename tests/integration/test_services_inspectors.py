@@ -11,7 +11,6 @@ from core.services.inspectors.tasks import deactivate_inspector
 from core.services.citizens.reports import ReportIn, submit_report
 from core.storage.models import InviteCode
 from core.storage.timeline import ActorRef
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
 STAFF = ActorRef("staff", "u1", "Maria (Secretaria)")
 

@@ -14,7 +14,6 @@ from core.services.citizens.reports import ReportIn, submit_report
 from core.services.cases.retention import purge_expired_evidence, set_retention
 from core.services.staff.accounts import create_user
 from core.storage.models import Event, ReporterContact, Subscription
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
 CENTRE = (-19.4606, -45.6003)  # Dores do Indaiá
 

@@ -13,7 +13,6 @@ from core.services.cases.sweep import sweep_deadlines
 from core.services.citizens.case_status import status_view
 from core.storage.models import Case, CaseOwner, Event, OutboxMessage
 from core.storage.timeline import ActorRef, verify_chain
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
 STAFF = ActorRef("staff", "u1", "Maria (Secretaria)")
 FISCAL = ActorRef("inspector", 7, "João Fiscal")

@@ -16,8 +16,7 @@ from core.services.periodic import run_periodic
 from core.services.staff.queue import NO_NOTICE_PHOTO, staff_queue
 from core.services.inspectors.step_forms import perform_step, record_after_step
 from core.storage.models import OutboxMessage
-from tests.support.core_fixtures import clock, make_core, photo  # noqa: F401
-from tests.integration.test_services_step_forms import held_case
+from tests.support.step_cases import held_case
 
 SP = ZoneInfo("America/Sao_Paulo")
 ANA = 901
@@ -25,7 +24,7 @@ SIGNS = ["days_in_place", "missing_tyres", "no_engine"]
 
 
 @pytest.fixture
-async def core(make_core):  # noqa: F811
+async def core(make_core):
     return await make_core(telegram_bot_username="ViaLivreTesteBot")  # the notice's QR link
 
 

@@ -22,12 +22,10 @@ from core.services.owners import (link_by_code, link_by_code_and_plate, owner_st
 from core.services.cases.sweep import sweep_deadlines
 from core.storage.models import Case, Event
 from core.services.staff.accounts import create_user
-from tests.integration.test_public_limits import _owner_post
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import PASSWORD, Panel, login
-from tests.integration.test_services_owners import (ABANDONED, DRACENA, FISCAL, INSPECTOR_CHAT, OWNER,
-                                        REPORTER, STAFF, add_inspector, notified, outbox_for,
-                                        report)
+from tests.support.public_pages import owner_post
+from tests.support.panel import PASSWORD, Panel, login
+from tests.support.owner_cases import (ABANDONED, DRACENA, FISCAL, INSPECTOR_CHAT, OWNER, REPORTER,
+                                       STAFF, add_inspector, notified, outbox_for, report)
 
 
 async def _case(core, case_id) -> Case:
@@ -245,10 +243,10 @@ async def test_public_owner_page_and_panel_timeline_show_the_withdrawal(core, ph
     await create_user(core, "ana", PASSWORD, "admin")
     panel = Panel(core)
     async with panel.client() as client:
-        page = await (await _owner_post(client, sub.case_code, "ABC1D23")).text()
+        page = await (await owner_post(client, sub.case_code, "ABC1D23")).text()
         assert "Sua data: você disse que vai retirar até 05/12/2026" in page
         await withdraw_owner_statement(core, OWNER, sub.case_code)
-        page = await (await _owner_post(client, sub.case_code, "ABC-1D23")).text()
+        page = await (await owner_post(client, sub.case_code, "ABC-1D23")).text()
         assert "Sua data" not in page and "Retire até 11/12/2026" in page
         await login(client, "ana")
         case_page = await (await client.get(f"/casos/{sub.protocol}")).text()

@@ -1,4 +1,4 @@
-"""Documents a clerk would sign (issue 12, part 3): issued again from what was recorded, the
+"""Documents a clerk would sign: issued again from what was recorded, the
 inspector's matrícula (never a database id), the office's contact, and no placeholder printed
 (the depot address, the reference tariffs of Dores Art. 9º, II)."""
 from __future__ import annotations
@@ -19,8 +19,7 @@ from core.services.staff.calendar import add_tariff
 from core.services.cases.steps import take_step
 from core.services.cases.sweep import sweep_deadlines
 from core.storage.models import Case, Event, Inspector
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_services_documents import ABANDONED, BOT, OWNER, STAFF, text_of
+from tests.support.paper_cases import ABANDONED, BOT, OWNER, STAFF, text_of
 
 
 @pytest.fixture

@@ -19,11 +19,9 @@ from core.services.staff.payment_records import record_payment
 from core.services.staff.release import ReleaseIn, release, release_form
 from core.storage.models import Event, Evidence
 from core.storage.timeline import ActorRef
-from tests.e2e.test_bot_owner_depot import depot_case
-from tests.e2e.test_pix import official_tariffs
-from tests.integration.test_services_owners import (OWNER, REPORTER, STAFF,
-                                                    dracena_apprehension, outbox_for)
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
+from tests.support.owner_chat import depot_case
+from tests.support.payments import official_tariffs
+from tests.support.owner_cases import OWNER, REPORTER, STAFF, dracena_apprehension, outbox_for
 
 CLERK = ActorRef("staff", "u9", "Bruno (pátio)")
 E2E = "E00038166202612281200abcDEF12345"

@@ -12,8 +12,7 @@ from core.services.owners import link_by_code
 from core.services.owners.reminders import owner_reminders
 from core.services.cases.sweep import sweep_deadlines
 from core.storage.models import OutboxMessage
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_services_owners import FISCAL, OWNER, in_depot, notified
+from tests.support.owner_cases import FISCAL, OWNER, in_depot, notified
 
 SP = ZoneInfo("America/Sao_Paulo")
 

@@ -12,7 +12,6 @@ from core.services.citizens.case_status import my_cases, status_view, set_notifi
 from core.storage.models import Case, Evidence, Event, Subscription, SupportingReport
 from core.storage.timeline import verify_chain
 from tests.support.lgpd_fixtures import approve_photos
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
 CENTRE = (-19.4628, -45.6003)
 

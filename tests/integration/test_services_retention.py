@@ -2,7 +2,6 @@
 EVIDENCE_RETENTION_DAYS, then purged — except files another live case still needs."""
 from __future__ import annotations
 
-from datetime import timedelta
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -13,7 +12,6 @@ from core.services.citizens.reports import ReportIn, submit_report
 from core.services.cases.retention import purge_expired_evidence
 from core.storage.models import Evidence, Event
 from core.storage.timeline import ActorRef, verify_chain
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
 STAFF = ActorRef("staff", "u1", "Maria")
 

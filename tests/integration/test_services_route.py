@@ -15,8 +15,8 @@ from core.services.inspectors.route import (CHECK, REMOVAL, VISIT, route_for_cha
                                             route_for_inspector)
 from core.storage.models import Case, Task
 from core.storage.timeline import ActorRef
-from tests.integration.test_services_tasks import ABANDONED, fiscal, report
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
+from tests.integration.test_services_tasks import ABANDONED, report
+from tests.support.task_cases import fiscal
 
 STAFF = ActorRef("staff", "u1", "Maria (Secretaria)")
 OFFICE = (-19.4600, -45.6000)

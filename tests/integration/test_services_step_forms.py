@@ -10,8 +10,6 @@ import pytest
 from pypdf import PdfReader
 
 from core.services.errors import Forbidden, InvalidInput
-from core.services.inspectors.accounts import bind_inspector, invite_inspector
-from core.services.citizens.reports import ReportIn, submit_report
 from sqlalchemy import select
 
 from core.services.cases.transitions import apply_transition
@@ -20,15 +18,7 @@ from core.services.inspectors.step_forms import (photo_after, VIDEO_FACTS, CPF, 
 from core.storage.models import Evidence
 from core.storage.timeline import ActorRef
 from core.lifecycle import TransitionRefused
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-
-DORES = (-19.4628, -45.6003)
-
-
-async def held_case(core, photo, tg=901):
-    await bind_inspector(core, tg, await invite_inspector(core, "Ana", "posturas", "staff"))
-    r = ReportIn("motor_vehicle", *DORES, [photo(1)], address="Rua A, 1", plate="ABC1D23")
-    return (await submit_report(core, 555, r)).protocol
+from tests.support.step_cases import held_case
 
 
 async def test_notification_form_follows_requires_with_labels_art_4_I(core, photo):

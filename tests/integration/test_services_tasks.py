@@ -7,27 +7,19 @@ from sqlalchemy import select
 
 from core.services.cases.transitions import apply_transition
 from core.services.errors import Forbidden, InvalidInput
-from core.services.inspectors.accounts import (actor_ref, bind_inspector, inspector_for,
-                                      invite_inspector, update_location)
+from core.services.inspectors.accounts import actor_ref, inspector_for
 from core.services.citizens.reports import ReportIn, submit_report
 from core.services.inspectors.task_list import case_card, open_tasks, previous_cases_for
 from core.services.inspectors.tasks import accept_task, assign_case, deactivate_inspector, refuse_task
 from core.storage.models import Case, Event, OutboxMessage, Task
 from core.storage.timeline import ActorRef
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
+from tests.support.task_cases import fiscal
 
 STAFF = ActorRef("staff", "u1", "Maria (Secretaria)")
 CENTRE = (-19.4628, -45.6003)
 NEAR = (-19.4630, -45.6005)  # ~30 m from the centre
 FAR = (-19.4800, -45.6200)  # ~2.8 km away
 ABANDONED = {"abandonment_criteria": ["days_in_place", "missing_tyres", "no_bumpers"]}
-
-
-async def fiscal(core, tg: int, name: str, agency: str, where=None) -> int:
-    bound = await bind_inspector(core, tg, await invite_inspector(core, name, agency, "maria"))
-    if where:
-        await update_location(core, tg, *where)
-    return bound.inspector_id
 
 
 async def report(core, photo, category="motor_vehicle", where=CENTRE, **kw) -> str:

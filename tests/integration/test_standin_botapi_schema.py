@@ -65,7 +65,7 @@ def photo_item(media: str, **extra) -> dict:
     return {"type": "photo", "media": media, **extra}
 
 
-# ------------------------------------------------------------ the album bug (issue 10)
+# ------------------------------------------------------------ the album bug
 
 
 @pytest.mark.parametrize("transport", ["httpx", "aiohttp"])

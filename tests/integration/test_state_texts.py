@@ -10,7 +10,6 @@ import pytest
 from core.laws import get_law
 from core.services.owners import owner_next_step
 from core.services.citizens.case_status import citizen_situation
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
 
 STREET, DEPOT = ("na rua",), ("no pátio", "no depósito")
 MOVING = ("sendo removido", "sendo levado")
@@ -78,7 +77,7 @@ async def test_the_owner_is_told_where_the_vehicle_is_when_it_moves_art_6(core, 
     from core.services.cases.transitions import apply_transition
     from core.services.owners import link_by_code
     from core.storage.timeline import ActorRef
-    from tests.integration.test_services_owners import OWNER, notified, outbox_for
+    from tests.support.owner_cases import OWNER, notified, outbox_for
     sub = await notified(core, photo)
     await link_by_code(core, OWNER, sub.case_code)
     await apply_transition(core, sub.protocol, "lapse_deadline", ActorRef("system"))

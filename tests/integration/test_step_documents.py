@@ -1,4 +1,4 @@
-"""No legal deadline starts without its document (issue 10, part 4): a lifecycle step whose
+"""No legal deadline starts without its document: a lifecycle step whose
 document cannot be produced is refused as a whole, in the bot's form and on the panel; the
 owner link's bot username is the one the bot learnt from getMe and recorded in the database,
 read by the panel (a separate process)."""
@@ -18,8 +18,7 @@ from core.services.messaging.bot_identity import bot_username, record_bot_userna
 from core.services.cases.transitions import apply_transition
 from core.storage.models import Case, Event, Evidence
 from core.storage.timeline import ActorRef
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import new_case, panel, post_form  # noqa: F401
+from tests.support.panel import new_case, post_form
 
 INSPECTOR = ActorRef("inspector", 1, "Fiscal")
 DEPOT = {"termo_number": "T-7", "item_description": "sofá de 3 lugares",
@@ -109,8 +108,8 @@ async def test_staff_serving_the_intimacao_issues_it_with_the_step_dracena_art_2
     may take on the panel); its document comes out in the same transaction, and the 5 days
     to appeal (Art. 3º) run from it."""
     from core.services.cases.steps import take_step
-    from tests.integration.test_services_documents import AUTO, FISCAL
-    from tests.integration.test_services_documents import new_case as reported
+    from tests.support.paper_cases import AUTO, FISCAL
+    from tests.support.paper_cases import new_case as reported
 
     dracena = await make_core("dracena")
     await record_bot_username(dracena, "ViaLivreDracenaBot")

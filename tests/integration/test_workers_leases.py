@@ -1,4 +1,4 @@
-"""Several workers, one periodic job at a time (issue 15, part 2): the lease on the sweep is
+"""Several workers, one periodic job at a time: the lease on the sweep is
 held by one worker; another takes it only once the holder's lease ran out (the holder died),
 and a new holder does not run the job again before it is due. On SQLite and PostgreSQL."""
 from __future__ import annotations

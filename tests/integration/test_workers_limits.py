@@ -1,4 +1,4 @@
-"""Telegram's limits across workers (issue 15, part 3): three senders sharing one database (on
+"""Telegram's limits across workers: three senders sharing one database (on
 PostgreSQL each with its own connection pool, as three worker processes have) push 300
 messages — outbox notifications and direct replies — through the real rate limiter
 (bot.ratelimit, core.services.messaging.send_limits) to the Bot API stand-in. By the stand-in's arrival

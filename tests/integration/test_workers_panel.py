@@ -1,15 +1,14 @@
-"""Panel replicas (issue 15, part 4): wrong passwords are counted in the database, so two
+"""Panel replicas: wrong passwords are counted in the database, so two
 panel processes on one database throttle a (username, IP) pair as one, and a restarted
 panel still remembers them."""
 from __future__ import annotations
 
-from tests.support.core_fixtures import clock, core, make_core, photo  # noqa: F401
-from tests.integration.test_admin_fixtures import PASSWORD, Panel, login, panel  # noqa: F401
+from tests.support.panel import PASSWORD, Panel, login
 
 from admin.security import MAX_FAILURES
 
 
-async def test_two_panel_replicas_throttle_one_pair_as_one(panel):  # noqa: F811
+async def test_two_panel_replicas_throttle_one_pair_as_one(panel):
     replicas = [Panel(panel.core), Panel(panel.core)]  # two processes' apps, one database
     async with replicas[0].client() as a, replicas[1].client() as b:
         for i in range(MAX_FAILURES):  # the failures alternate between the replicas

@@ -1,4 +1,4 @@
-"""Killed worker, nothing lost (issue 15, part 7): two real `python -m bot` workers in webhook
+"""Killed worker, nothing lost: two real `python -m bot` workers in webhook
 mode on one PostgreSQL database behind a round-robin balancer (sandbox.standin.cluster); citizens report
 at once; one worker is SIGKILLed in the middle. Every report completes through the other
 worker (what the dead one had accepted was never answered, so Telegram — here the stand-in

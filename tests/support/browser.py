@@ -1,7 +1,7 @@
 """One set-up for the tests in a real headless Chromium (Debian's /usr/bin/chromium driven by
 Playwright): the fixtures `chromium` (a launched browser, or the test skipped with the reason
 when Chromium or Playwright is absent), `serve` (the panel of a Core on a local port) and
-`shots` (where screenshots go), and `login`. tests/conftest.py imports the fixtures, so a
+`shots` (where screenshots go), and `login`. tests/conftest.py loads this module as a plugin, so a
 browser test in any file just asks for them:
 
     async def test_x(chromium, serve, shots, panel):
@@ -52,7 +52,7 @@ async def offline(route) -> None:
 async def login(page, base: str, username: str, password: str | None = None) -> None:
     """Log in to the panel through its form (the panel fixture's password by default) and
     land on the dashboard."""
-    from tests.integration.test_admin_fixtures import PASSWORD
+    from tests.support.panel import PASSWORD
     await page.goto(f"{base}/login")
     await page.fill("input[name=username]", username)
     await page.fill("input[name=password]", password or PASSWORD)

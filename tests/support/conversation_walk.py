@@ -1,6 +1,6 @@
 """A fixture that watches the citizen's conversation while a test walks it end to end and
-fails the test if the bot moved along an edge that bot/citizen/states.py (the table the README
-diagram is drawn from) does not have. Used by tests/e2e/test_bot_report.py and
+fails the test if the bot moved along an edge that bot/citizen/states.py (the table the diagram
+in docs/flows/citizen.md is drawn from) does not have. Used by tests/e2e/test_bot_report.py and
 tests/e2e/test_conversation_doc.py."""
 from __future__ import annotations
 

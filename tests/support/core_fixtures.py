@@ -1,6 +1,7 @@
 """Fixtures for service tests: a `Core` on the `db` fixture's engine with a controllable clock.
 
-Import into a test module: `from tests.support.core_fixtures import clock, core, make_core, photo  # noqa`.
+A pytest plugin of tests/conftest.py: every test can ask for `clock`, `make_core`, `core` and
+`photo`; `Clock` and `jpeg` are imported.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deadline cases as data (tests/cases/calendar_*.yaml), each naming the article whose
+"""Deadline cases as data (tests/cases/calendar_*.yaml: the calendar is generic, not one law's), each naming the article whose
 deadline it counts. Counting: Lei 9.784/1999 art. 66 (days), Código Civil art. 132 §4º (hours)."""
 from __future__ import annotations
 

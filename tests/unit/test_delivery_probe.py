@@ -1,4 +1,4 @@
-"""Prompt recovery after a long outage (issue 13, part 7): while Telegram is down the sender
+"""Prompt recovery after a long outage: while Telegram is down the sender
 tries one message at a time, at most PROBE_MAX_S apart, so a 60-second outage (or an hour's)
 is noticed within PROBE_MAX_S of the Bot API answering again — not after each message's own
 growing backoff. Simulated time: the real 60 s run is tests/e2e/test_delivery_faults.py with

@@ -45,7 +45,7 @@ def test_anexo_i_notification_art_4_I_fields_and_deadline():
     assert "DADOS E ASSINATURA DO AUTUADOR" in t and "João Pereira" in t
     assert "Secretaria Municipal de Administração" in t
     assert "Dores do Indaiá/MG, 30/11/2026, às 14:35" in t
-    # issue 12, part 3: the office's contact and the inspector's matrícula, never an id
+    # the office's contact and the inspector's matrícula, never an id
     assert "tel. (37) 3551-0000" in t and "Matr. 12.345-6" in t
 
 

@@ -1,18 +1,19 @@
 """Law-specific fee statements and tariff seeds: Dores do Indaiá Art. 3º §3º II/III and
-Art. 9º II; Dracena Art. 7º. Cases in tests/cases/fees_statements.yaml."""
+Art. 9º II; Dracena Art. 7º. Cases in each law's folder (core/laws/<law>/cases/fees.yaml,
+`statements`)."""
 from datetime import date
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-import yaml
 
 from core.fees import TariffBook, TariffNotFound
 from core.laws.base import TariffSeed
 from core.laws.dores_do_indaia import fees as dores
 from core.laws.dracena import fees as dracena
+from tests.support.law_cases import law_case
 
-CASES = yaml.safe_load((Path(__file__).parents[1] / "cases" / "fees_statements.yaml").read_text("utf-8"))
+CASES = {"dores": law_case("dores-do-indaia", "fees.yaml")["statements"],
+         "dracena": law_case("dracena", "fees.yaml")["statements"]}
 
 
 def _book(section):

@@ -1,19 +1,16 @@
-"""Every transition of every track, as data (tests/cases/lifecycle_*.yaml): what the law allows
+"""Every transition of every track, as data (core/laws/<law>/cases/lifecycle_*.yaml, found for
+every registered law by tests.support.law_cases): what the law allows
 (state, action, actor, agency, facts → target state, article) and a sample of what it refuses
 (wrong state, actor or agency; missing facts named by their Portuguese label; guards that
 carry a rule of the law). Case ids name the article."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-import yaml
-
-from core.laws import get_law
+from core.laws import get_law, registry
 from core.lifecycle import Actor, TransitionRefused
+from tests.support.law_cases import law_files, read
 
-CASES = sorted((Path(__file__).parents[1] / "cases").glob("lifecycle_*.yaml"))
-DOCS = [(p.stem, yaml.safe_load(p.read_text(encoding="utf-8"))) for p in CASES]
+DOCS = [(p.stem, read(p)) for _, p in law_files("lifecycle_*.yaml")]
 
 
 def _lifecycle(doc):
@@ -31,8 +28,7 @@ def _params(kind):
 
 def test_there_is_one_case_file_per_track():
     tracks = {(d["slug"], d["track"]) for _, d in DOCS}
-    expected = {(slug, t) for slug in ("dores-do-indaia", "dracena")
-                for t in get_law(slug).tracks}
+    expected = {(slug, t) for slug in registry() for t in get_law(slug).tracks}
     assert tracks == expected
 
 

@@ -1,6 +1,6 @@
 """Owners see amounts marked "estimativa" while a tariff is still the law module's reference
 value (Dores Art. 9º, II: the Secretaria "definir os valores das despesas"), and the depot
-address is never the placeholder (issue 12, part 3)."""
+address is never the placeholder."""
 from __future__ import annotations
 
 from datetime import date, datetime, timezone

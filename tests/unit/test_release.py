@@ -1,16 +1,16 @@
 """Release checklists: Dores do Indaiá Art. 3º §3º; Dracena Art. 7º and the Art. 5º text on
-the back of the auto. Cases in tests/cases/release.yaml."""
-from pathlib import Path
-
+the back of the auto. Cases in each law's folder (core/laws/<law>/cases/release.yaml)."""
 import pytest
-import yaml
 
 from core.laws.base import Category, ReleaseSituation
 from core.laws.dores_do_indaia.release import release_conditions
 from core.laws.dracena.release import APPEAL_RULES, retrieval_conditions
+from tests.support.law_cases import law_case
 
-CASES = yaml.safe_load((Path(__file__).parents[1] / "cases" / "release.yaml").read_text("utf-8"))
-CATEGORIES = {k: Category(**v) for k, v in CASES["categories"].items()}
+DORES = law_case("dores-do-indaia", "release.yaml")
+DRACENA = law_case("dracena", "release.yaml")
+CATEGORIES = {k: Category(**v) for k, v in DORES["categories"].items()}
+DRACENA_CATEGORIES = {k: Category(**v) for k, v in DRACENA["categories"].items()}
 
 
 def _check(conditions, case):
@@ -28,7 +28,7 @@ def _check(conditions, case):
         assert c.label and c.article.startswith("Art. ")
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, id=c["id"]) for c in CASES["dores"]])
+@pytest.mark.parametrize("case", [pytest.param(c, id=c["id"]) for c in DORES["release"]])
 def test_dores_release_conditions(case):
     conditions = release_conditions(CATEGORIES[case["category"]],
                                     ReleaseSituation(**case["situation"]))
@@ -42,11 +42,11 @@ def test_dores_release_conditions(case):
         assert ("60 dias" in c.label) is (c.code == "within_deadline" and not furniture_deadline)
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, id=c["id"]) for c in CASES["dracena"]])
+@pytest.mark.parametrize("case", [pytest.param(c, id=c["id"]) for c in DRACENA["release"]])
 def test_dracena_retrieval_conditions(case):
     conditions = retrieval_conditions()
     _check(conditions, case)
-    assert retrieval_conditions(CATEGORIES["car"], ReleaseSituation(by_attorney=True)) == conditions
+    assert retrieval_conditions(DRACENA_CATEGORIES["car"], ReleaseSituation(by_attorney=True)) == conditions
 
 
 def test_dracena_auto_back_text_cites_appeal_and_destiny_articles_art_5():

@@ -4,7 +4,7 @@ non-public events."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 
 from sqlalchemy import select
 
@@ -112,7 +112,3 @@ async def set_notifications(core: Core, telegram_id: int, protocol: str, on: boo
             return False
         sub.notify = on
         return True
-
-
-def as_local(core: Core, at: datetime) -> datetime:
-    return at.astimezone(core.tz)
