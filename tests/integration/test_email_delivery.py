@@ -141,7 +141,7 @@ async def test_refused_mail_is_a_dead_letter_on_the_panel_and_can_be_sent_again(
             assert "Caixa postal inexistente" in page
             assert f'action="/entregas/email/{row.id}/reenviar"' in page
             smtp.refuse = None  # the cause fixed (here: the server accepts it now)
-            from tests.integration.test_admin_fixtures import csrf_of
+            from tests.support.panel import csrf_of
             again = await client.post(f"/entregas/email/{row.id}/reenviar",
                                       data={"csrf": csrf_of(page)}, allow_redirects=False)
             assert again.status == 302

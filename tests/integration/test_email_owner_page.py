@@ -86,7 +86,7 @@ async def test_owner_without_telegram_gets_the_deadline_reminder_by_email_once_a
     from core.services.owners.reminders import owner_reminders
     from core.storage.models import Case
     from core.storage.models_email import EmailMessage
-    from tests.integration.test_services_owners import notified
+    from tests.support.owner_cases import notified
 
     core = await make_core(smtp_url="smtp://127.0.0.1:1", public_url=PUBLIC)
     sub = await notified(core, photo)  # due Friday 11/12/2026 (Art. 4º, I); no owner in Telegram

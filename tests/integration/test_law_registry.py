@@ -190,7 +190,7 @@ async def test_a_third_citys_step_issues_its_own_paper_from_its_folder(core, pho
     from core.services.papers.reissue import issued_documents, reissue
     from core.services.staff.accounts import create_user
     from core.storage.timeline import ActorRef
-    from tests.integration.test_admin_fixtures import PASSWORD, Panel
+    from tests.support.panel import PASSWORD, Panel
 
     clock.now = datetime(2030, 3, 1, 12, tzinfo=timezone.utc)
     bruno = ActorRef("staff", 0, "Bruno")

@@ -224,7 +224,7 @@ async def test_furniture_is_released_without_the_vehicle_conditions_art_3_par_3(
         core, photo, clock):
     """A sofa in the depot: Art. 3º, §3º, I and II (III only for motor vehicles); no
     registration ticks asked; released while its Diário Oficial term runs (Art. 5º, III)."""
-    from tests.integration.test_admin_fixtures import new_case, to_depot_furniture
+    from tests.support.panel import new_case, to_depot_furniture
     sub = await new_case(core, photo, 1, category="large_furniture")
     await to_depot_furniture(core, sub.protocol)
     await official_tariffs(core)

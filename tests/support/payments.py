@@ -25,3 +25,14 @@ def total_in(text: str) -> Decimal:
     m = re.search(r"Total: R\$\xa0([\d.]+,\d\d)", text)
     assert m, text
     return Decimal(m.group(1).replace(".", "").replace(",", "."))
+
+
+async def owner_page(core, sub) -> str:
+    """The owner's web page of `sub`'s case, reached with its code and plate (the HTML)."""
+    from tests.support.panel import Panel, csrf_of
+    async with Panel(core).client() as client:
+        form = await client.get("/publico/proprietario")
+        resp = await client.post("/publico/proprietario", data={
+            "codigo": sub.case_code, "placa": "ABC1D23", "csrf": csrf_of(await form.text())})
+        assert resp.status == 200
+        return await resp.text()

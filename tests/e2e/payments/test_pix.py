@@ -18,10 +18,9 @@ from hypothesis import given, settings, strategies as st
 from PIL import Image
 
 from core import pix
-from tests.support.panel import csrf_of
 from tests.support.owner_chat import JOSE, depot_case, open_by_qr
 from tests.support.bot_chat import press
-from tests.support.payments import PIX, official_tariffs, total_in
+from tests.support.payments import PIX, official_tariffs, owner_page, total_in
 
 MANUAL = ("00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865"
           "802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D")
@@ -118,22 +117,12 @@ async def test_a_guia_city_shows_its_instructions(make_core, photo, clock):
         assert "br.gov.bcb.pix" not in view.text
 
 
-async def _owner_page(core, sub):
-    from tests.support.panel import Panel
-    async with Panel(core).client() as client:
-        form = await client.get("/publico/proprietario")
-        resp = await client.post("/publico/proprietario", data={
-            "codigo": sub.case_code, "placa": "ABC1D23", "csrf": csrf_of(await form.text())})
-        assert resp.status == 200
-        return await resp.text()
-
-
 async def test_web_owner_page_shows_the_pix_and_marks_estimates(core, photo, clock):
     sub, _ = await depot_case(core, photo, clock)
-    html = await _owner_page(core, sub)
+    html = await owner_page(core, sub)
     assert "Total (estimativa): R$" in html and "br.gov.bcb.pix" not in html
     await official_tariffs(core)
-    html = await _owner_page(core, sub)
+    html = await owner_page(core, sub)
     assert "estimativa" not in html
     payload = re.search(r'<pre class="pix-code" id="pix-code">([^<]+)</pre>', html).group(1)
     assert Decimal(jsonFromBrcode(payload)["54"]) == total_in(html.replace("&nbsp;", "\xa0"))

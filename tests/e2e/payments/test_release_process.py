@@ -17,8 +17,7 @@ from core.identifiers import format_case_code
 from core.services.staff.accounts import create_user
 from tests.support.owner_chat import depot_case
 from tests.support.owner_chat import JOSE, open_by_qr
-from tests.support.public_pages import owner_post as _owner_page
-from tests.support.payments import official_tariffs
+from tests.support.payments import official_tariffs, owner_page
 from tests.e2e.payments.test_release_panel import filled, flat, post_release
 from tests.support.panel import PASSWORD, Panel, csrf_of
 from tests.support.owner_cases import REPORTER
@@ -37,7 +36,7 @@ async def test_report_depot_pix_payment_release_and_everyone_told(bot, core, pho
     code = await bot.api.wait_for(method="sendMessage", chat_id=JOSE, text="br.gov.bcb.pix")
     fields = jsonFromBrcode(code.params["text"])
     assert Decimal(fields["54"]) == Decimal("440.00") and fields["62"]["05"] == txid
-    html = await _owner_page(core, sub)
+    html = await owner_page(core, sub)
     web = re.search(r'<pre class="pix-code" id="pix-code">([^<]+)</pre>', html).group(1)
     assert jsonFromBrcode(web)["54"] == fields["54"] and jsonFromBrcode(web)["62"]["05"] == txid
     async with Panel(core).client("bruno") as staff:
