@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Callable
 
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
@@ -91,6 +92,24 @@ class DocumentPDF(FPDF):
         self.line(self.l_margin, self.get_y(), self.w - self.r_margin, self.get_y())
 
     # --- text blocks --------------------------------------------------------------------
+    def copies(self, vias: tuple[str, ...], draw: Callable[[str], None]) -> bytes:
+        """A paper printed in several vias (copies), one page each: `draw(via)` fills the
+        page; the via also goes in the page's footer. Returns the PDF's bytes."""
+        for via in vias:
+            self.add_page()
+            self.footer_note = via  # after add_page: the previous page's footer is already drawn
+            draw(via)
+        return bytes(self.output())
+
+    def via_banner(self, via: str) -> None:
+        """The dark band under the title naming which via this page is."""
+        self.set_font(FAMILY, "B", 9)
+        self.set_fill_color(30)
+        self.set_text_color(255)
+        self.cell(0, 6, via.upper(), align="C", fill=True, new_x="LMARGIN", new_y="NEXT")
+        self.set_text_color(0)
+        self.ln(1)
+
     def title_line(self, text: str, size: float = 15) -> None:
         self.set_font(FAMILY, "B", size)
         self.multi_cell(0, size * 0.5, text, align="C", **NL)

@@ -61,22 +61,13 @@ class ReleaseTermData:
 
 def release_term_pdf(data: ReleaseTermData) -> bytes:
     pdf = DocumentPDF("Termo de liberação " + data.number, data.generated_at, data.header)
-    for via in VIAS:
-        pdf.add_page()
-        pdf.footer_note = via  # after add_page: the previous page's footer is already drawn
-        _via(pdf, data, via)
-    return bytes(pdf.output())
+    return pdf.copies(VIAS, lambda via: _via(pdf, data, via))
 
 
 def _via(pdf: DocumentPDF, data: ReleaseTermData, via: str) -> None:
     pdf.city_header()
     pdf.title_line("TERMO DE LIBERAÇÃO", size=13)
-    pdf.set_font("DejaVu", "B", 9)
-    pdf.set_fill_color(30)
-    pdf.set_text_color(255)
-    pdf.cell(0, 6, via.upper(), align="C", fill=True, new_x="LMARGIN", new_y="NEXT")
-    pdf.set_text_color(0)
-    pdf.ln(1)
+    pdf.via_banner(via)
     size = 8.5
     pdf.labelled("PROTOCOLO: ", f"{data.number}   (caso {data.case_code}; {data.step_article} "
                  f"da {data.law_name})", size)
