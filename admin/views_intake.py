@@ -195,7 +195,7 @@ async def _geocode(request: web.Request, form: dict) -> web.Response:
         raise InvalidInput("O serviço de endereços não respondeu agora. Marque o local "
                            "clicando no mapa.", "address") from None
     if place is None or not core_of(request).area.contains(place.lat, place.lon):
-        raise InvalidInput(f"Não encontramos “{query}” em {core_of(request).law.city}. "
+        raise InvalidInput(f"Não encontramos “{query}” em {core_of(request).city.name}. "
                            "Confira a rua e o número, ou marque o local clicando no mapa.",
                            "address")
     form.update(lat=f"{place.lat:.6f}", lon=f"{place.lon:.6f}", address=place.address,

@@ -1,6 +1,8 @@
-"""The city's area: a centre and radius (by default the law module's), or a GeoJSON boundary.
+"""A city's area: a centre and radius (by default the law module's), or a GeoJSON boundary
+(shapely: multipolygons and holes respected).
 
-A citizen's point outside it is refused before a report is written."""
+A citizen's point outside every city the installation serves is refused before a report is
+written (core.municipality.CityMap routes a point to its city)."""
 from __future__ import annotations
 
 import json
@@ -8,41 +10,74 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+import shapely
+import shapely.errors
+import shapely.geometry
+from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
+
 #: The mean Earth radius of the great-circle distance, in kilometres (geopy's EARTH_RADIUS).
 EARTH_RADIUS_KM = 6371.009
 
 
 @dataclass(frozen=True)
 class CityArea:
+    """A city's area: a boundary (`shape`, a shapely Polygon or MultiPolygon in (lon, lat),
+    holes respected) or, without one, a circle of `radius_m` around `centre`."""
+
     name: str
     centre: tuple[float, float]  # (lat, lon)
     radius_m: float | None = None
-    polygons: tuple[tuple[tuple[float, float], ...], ...] = ()  # rings of (lon, lat)
+    shape: BaseGeometry | None = None
 
     def contains(self, lat: float, lon: float) -> bool:
         if not valid_point(lat, lon):
             return False
-        if self.polygons:
-            return any(_in_ring(lon, lat, ring) for ring in self.polygons)
+        if self.shape is not None:
+            # covers: a point on the boundary line belongs to the city
+            return shapely.covers(self.shape, Point(float(lon), float(lat)))
         # great-circle: metres of error on a city's radius don't matter, and it is fast
         return great_circle_m(self.centre, (lat, lon)) <= (self.radius_m or 0)
 
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(min_lon, min_lat, max_lon, max_lat): the geocoder's box."""
+        if self.shape is not None:
+            return tuple(float(v) for v in self.shape.bounds)  # type: ignore[return-value]
+        lat, lon = self.centre
+        dlat = (self.radius_m or 0) / 111_320
+        dlon = dlat / max(math.cos(math.radians(lat)), 0.01)
+        return (lon - dlon, lat - dlat, lon + dlon, lat + dlat)
+
     @classmethod
     def from_geojson(cls, name: str, path: Path) -> "CityArea":
-        """Outer rings of every Polygon/MultiPolygon in a GeoJSON file (Feature,
-        FeatureCollection or bare geometry)."""
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        rings: list[tuple[tuple[float, float], ...]] = []
-        for geom in _geometries(doc):
-            polys = [geom["coordinates"]] if geom["type"] == "Polygon" else geom["coordinates"]
-            for poly in polys:
-                rings.append(tuple((float(x), float(y)) for x, y, *_ in poly[0]))
-        if not rings:
-            raise ValueError(f"{path}: no Polygon or MultiPolygon found")
-        xs = [x for r in rings for x, _ in r]
-        ys = [y for r in rings for _, y in r]
-        centre = ((min(ys) + max(ys)) / 2, (min(xs) + max(xs)) / 2)
-        return cls(name, centre, None, tuple(rings))
+        return cls.from_geojson_text(name, Path(path).read_text(encoding="utf-8"),
+                                     origin=str(path))
+
+    @classmethod
+    def from_geojson_text(cls, name: str, text: str, *, origin: str = "GeoJSON") -> "CityArea":
+        """Every Polygon/MultiPolygon of a GeoJSON document (Feature, FeatureCollection or
+        bare geometry), holes kept, joined into one shape. Invalid rings (a bow-tie) are
+        repaired by shapely's make_valid rather than refused: a city's boundary drawn by hand
+        often has one."""
+        try:
+            doc = json.loads(text)
+            parts = [shapely.geometry.shape(g) for g in _geometries(doc)]
+        except (ValueError, TypeError, KeyError, AttributeError,
+                shapely.errors.GEOSException) as exc:
+            raise ValueError(f"{origin}: não é um GeoJSON de polígonos válido ({exc})") from None
+        if not parts:
+            raise ValueError(f"{origin}: nenhum Polygon ou MultiPolygon encontrado")
+        shape = shapely.make_valid(shapely.union_all(parts))
+        if shape.is_empty or shape.area == 0:
+            raise ValueError(f"{origin}: o contorno não tem área")
+        centre_point = shape.representative_point()
+        min_lon, min_lat, max_lon, max_lat = shape.bounds
+        centre = ((min_lat + max_lat) / 2, (min_lon + max_lon) / 2)
+        if not shapely.covers(shape, Point(centre[1], centre[0])):
+            centre = (centre_point.y, centre_point.x)
+        shapely.prepare(shape)
+        return cls(name, centre, None, shape)
 
 
 def valid_point(lat: float, lon: float) -> bool:
@@ -64,18 +99,6 @@ def _geometries(doc: dict):
         yield from _geometries(doc["geometry"])
     elif kind in ("Polygon", "MultiPolygon"):
         yield doc
-
-
-def _in_ring(x: float, y: float, ring) -> bool:
-    """Ray casting point-in-polygon on (lon, lat) coordinates."""
-    inside = False
-    n = len(ring)
-    for i in range(n):
-        x1, y1 = ring[i]
-        x2, y2 = ring[(i + 1) % n]
-        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
-            inside = not inside
-    return inside
 
 
 def great_circle_m(a: tuple[float, float], b: tuple[float, float]) -> float:

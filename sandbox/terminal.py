@@ -92,7 +92,7 @@ async def run_sandbox(lines: Iterable[str] | AsyncIterable[str],
         if real and real != BotApiStandIn().me["username"]:
             out(REAL_BOT_DATA.format(where=Path(settings.data_dir).resolve(), username=real))
             return 1
-        out(HELP.format(data_dir=Path(settings.data_dir).resolve(), city=core.law.city))
+        out(HELP.format(data_dir=Path(settings.data_dir).resolve(), city=core.city.name))
         account = await demo_account(core)
         out(PANEL.format(**account.__dict__) if account
             else PANEL_OWN.format(address=panel_address(settings)))

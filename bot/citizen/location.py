@@ -25,7 +25,7 @@ async def on_location(turn: Turn, d: dict | None = None) -> None:
         loc = msg.location or msg.venue.location
         lat, lon = loc.latitude, loc.longitude
         if not core.area.contains(lat, lon):  # NaN, infinity, 91°… are not on the map at all
-            await turn.reply(texts.OUTSIDE.format(city=core.law.city, law=core.law.short)
+            await turn.reply(texts.OUTSIDE.format(city=core.city.name, law=core.law.short)
                              if valid_point(lat, lon) else INVALID_LOCATION, location_keyboard())
             return
         address = neighbourhood = None
@@ -52,17 +52,17 @@ async def on_location(turn: Turn, d: dict | None = None) -> None:
     if len(text) > 300:
         await turn.reply(texts.TOO_LONG.format(n=300), location_keyboard())
         return
-    query = text if core.law.city.casefold() in text.casefold() else f"{text}, {core.law.city}"
+    query = text if core.city.name.casefold() in text.casefold() else f"{text}, {core.city.name}"
     try:
         place = await turn.service("geocoder").geocode(query)
     except GeocodingUnavailable:
         await turn.reply(texts.GEOCODER_DOWN, location_keyboard())
         return
     if place is None:
-        await turn.reply(texts.NOT_FOUND.format(city=core.law.city), location_keyboard())
+        await turn.reply(texts.NOT_FOUND.format(city=core.city.name), location_keyboard())
         return
     if not core.area.contains(place.lat, place.lon):
-        await turn.reply(texts.OUTSIDE.format(city=core.law.city, law=core.law.short),
+        await turn.reply(texts.OUTSIDE.format(city=core.city.name, law=core.law.short),
                          location_keyboard())
         return
     d["pending"] = {"lat": place.lat, "lon": place.lon, "address": place.address,

@@ -33,7 +33,7 @@ def help_text(core: Core) -> str:
             "3. Envie a localização pelo botão 📍 ou digite o endereço.\n"
             "4. Responda às perguntas (pode pular as que não souber).\n"
             "5. Confira o resumo e toque em Confirmar: você recebe o número do protocolo.\n\n"
-            f"O que dá para denunciar em {core.law.city} ({core.law.short}):\n{kinds(core)}\n\n"
+            f"O que dá para denunciar em {core.city.name} ({core.law.short}):\n{kinds(core)}\n\n"
             "Você é avisado aqui a cada etapa do caso. Para parar ou retomar os avisos, use "
             "/minhas. Para consultar um protocolo, envie o número (ex.: 2026-000123).\n"
             "A qualquer momento, /cancelar desiste da denúncia em andamento.")
@@ -59,7 +59,7 @@ def privacy(core: Core) -> str:
     keep = (f"{s.evidence_retention_days} dias (cerca de {years:.0f} anos)"
             if years >= 1 else f"{s.evidence_retention_days} dias")
     return ("Privacidade (LGPD — Lei 13.709/2018)\n\n"
-            f"Quem trata os dados: Prefeitura de {core.law.city}.\n"
+            f"Quem trata os dados: Prefeitura de {core.city.name}.\n"
             "Base legal: execução de políticas públicas e cumprimento de dever legal pela "
             "administração pública (art. 7º, III, e art. 23 da Lei 13.709/2018) — não "
             "dependemos do seu consentimento, mas só coletamos o necessário.\n"
@@ -76,7 +76,7 @@ def privacy(core: Core) -> str:
             "Seus direitos (art. 18): em /meusdados você vê tudo o que guardamos sobre você e "
             "pode pedir a eliminação do que a lei não manda guardar; o que fizer parte de um "
             "processo administrativo fica guardado (art. 16), e a resposta diz o motivo.\n"
-            f"Encarregado de dados (DPO): {s.dpo_contact}.")
+            f"Encarregado de dados (DPO): {core.city.dpo_contact}.")
 
 
 CANCELLED = "Denúncia cancelada. Nada foi registrado. Quando quiser, use /denunciar."

@@ -238,6 +238,8 @@ class Law:
     release_steps: frozenset[str] = frozenset()
     # Whether the law lets who collects be represented by an attorney (a procuração).
     release_by_attorney: bool = False
+    #: The IBGE code of the municipality (7 digits): the default of its municipality record.
+    ibge_code: str = ""
 
     def terms_in_depot(self, category: str, facts: Mapping[str, Any]
                        ) -> tuple[DepotTerm, ...]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -55,14 +54,8 @@ def short_address(raw: dict | None, fallback: str) -> tuple[str, str | None]:
 
 
 def viewbox(area: CityArea) -> list[tuple[float, float]]:
-    if area.polygons:
-        lons = [x for ring in area.polygons for x, _ in ring]
-        lats = [y for ring in area.polygons for _, y in ring]
-        return [(min(lats), min(lons)), (max(lats), max(lons))]
-    lat, lon = area.centre
-    dlat = (area.radius_m or 0) / 111_320
-    dlon = dlat / max(math.cos(math.radians(lat)), 0.01)
-    return [(lat - dlat, lon - dlon), (lat + dlat, lon + dlon)]
+    min_lon, min_lat, max_lon, max_lat = area.bounds
+    return [(min_lat, min_lon), (max_lat, max_lon)]
 
 
 class Geocoder:
@@ -95,11 +88,14 @@ class Geocoder:
             await self._geo.__aexit__(None, None, None)
             self._geo = None
 
-    async def geocode(self, query: str) -> Place | None:
-        """The city's place for a typed address (None: not found inside the city's box)."""
-        key = ("q", " ".join(query.casefold().split()))
+    async def geocode(self, query: str, area: CityArea | None = None) -> Place | None:
+        """The place for a typed address inside `area`'s box (by default the geocoder's own;
+        one bot serving several cities asks in the city the citizen named). None: not found
+        there."""
+        area = area or self.area
+        key = ("q", area.name, " ".join(query.casefold().split()))
         return await self._cached(key, lambda geo: geo.geocode(
-            query, exactly_one=True, viewbox=viewbox(self.area), bounded=True,
+            query, exactly_one=True, viewbox=viewbox(area), bounded=True,
             country_codes="br", addressdetails=True, language="pt-BR"))
 
     async def reverse(self, lat: float, lon: float) -> Place | None:

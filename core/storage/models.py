@@ -166,6 +166,8 @@ class Inspector(Base):
     __tablename__ = "inspectors"
     id: Mapped[int] = mapped_column(primary_key=True)
     person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"), unique=True)
+    #: The city the inspector works for: only its tasks reach them
+    municipality: Mapped[str] = mapped_column(String(60), default="", server_default="")
     name: Mapped[str] = mapped_column(String(200))
     agency: Mapped[str] = mapped_column(String(40))
     registration: Mapped[str | None] = mapped_column(String(40))  # matrícula, on documents
@@ -182,6 +184,7 @@ class InviteCode(Base):
     __tablename__ = "invite_codes"
     id: Mapped[int] = mapped_column(primary_key=True)
     code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    municipality: Mapped[str] = mapped_column(String(60), default="", server_default="")
     name: Mapped[str] = mapped_column(String(200))
     agency: Mapped[str] = mapped_column(String(40))
     registration: Mapped[str | None] = mapped_column(String(40))  # matrícula
@@ -355,6 +358,9 @@ class StaffUser(Base):
     username: Mapped[str] = mapped_column(String(80), unique=True)
     password_hash: Mapped[str] = mapped_column(String(200))
     role: Mapped[str] = mapped_column(String(20))
+    #: The one city this account works for; None: an installation administrator, who sees
+    #: every city and acts as one at a time (admin.security)
+    municipality: Mapped[str | None] = mapped_column(String(60))
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_login_at: Mapped[datetime | None]

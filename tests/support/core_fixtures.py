@@ -48,6 +48,19 @@ def make_core(db, data_dir, clock):
 
 
 @pytest.fixture
+def make_two_cities(make_core):
+    """A Core bound to Dores do Indaiá (MG) in an installation that also serves Dracena (SP),
+    each within its law's default circle: `core.for_city("dracena")` acts for the other."""
+    async def make(**settings) -> Core:
+        from core.services.installation.municipalities import add_municipality
+        core = await make_core("dores-do-indaia", **settings)
+        await core.load_cities(adopt=True)
+        await add_municipality(core, "dracena")
+        return core
+    return make
+
+
+@pytest.fixture
 async def core(make_core) -> Core:
     return await make_core()
 

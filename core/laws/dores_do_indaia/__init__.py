@@ -23,6 +23,7 @@ LAW = Law(
     short="Lei 3.043/2022",
     city="Dores do Indaiá",
     uf="MG",
+    ibge_code="3123304",
     centre=(-19.4628, -45.6003),
     radius_m=6000,
     agencies=AGENCIES,

@@ -19,6 +19,7 @@ LAW = Law(
     short="Lei 56/1951",
     city="Dracena",
     uf="SP",
+    ibge_code="3514403",
     centre=(-21.4843, -51.5353),
     radius_m=7000,
     agencies=AGENCIES,

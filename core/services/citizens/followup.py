@@ -137,7 +137,7 @@ async def _ask(core: Core, s: AsyncSession, case: Case, now: datetime) -> bool:
                          {"text": NO, "intent": "followup.there", "case": case.protocol}]]},
             dedupe_key=f"case:{case.id}:ev:{ev.seq}:followup")
         return True
-    office = core.settings.office_phone.strip()
+    office = core.city.office_phone.strip()
     phone = f" pelo telefone {office}" if office else ""
     text = (f"Protocolo {case.protocol}: seu caso foi encerrado em {closed} ({label}). "
             f"{what} O objeto já saiu do local? Se ainda estiver lá, avise a prefeitura{phone}, "

@@ -84,7 +84,7 @@ async def _person(s: AsyncSession, telegram_id: int) -> Person | None:
 
 async def collect(core: Core, s: AsyncSession, telegram_id: int) -> MyData:
     """Everything kept about this Telegram account, in plain words."""
-    out = MyData([f"Seus dados guardados pela Prefeitura de {core.law.city} (LGPD, Lei "
+    out = MyData([f"Seus dados guardados pela Prefeitura de {core.city.name} (LGPD, Lei "
                   "13.709/2018, art. 18, II):"])
     person = await _person(s, telegram_id)
     draft = await s.get(ConversationState, telegram_id)

@@ -95,8 +95,8 @@ class DayNotices:
 
 
 def _info(core: Core) -> str:
-    st = core.settings
-    return f"{office_contact(st, core.law.city)}. Pátio: {depot_address(st)} — {st.depot_hours}"
+    city = core.city
+    return f"{office_contact(city, city.name)}. Pátio: {depot_address(city)} — {city.depot_hours}"
 
 
 def _waits_for_publication(core: Core) -> bool:

@@ -141,13 +141,13 @@ def start_point(core: Core, inspector: Inspector) -> Start:
         return Start(inspector.last_lat, inspector.last_lon,
                      f"localização enviada pelo fiscal hoje às {fmt_time(seen.astimezone(TZ))}",
                      "location")
-    st = core.settings
-    if st.office_lat is not None and st.office_lon is not None:
-        return Start(st.office_lat, st.office_lon,
-                     f"sede da fiscalização{': ' + st.office_address if st.office_address else ''}",
+    city = core.city
+    if city.office_point is not None:
+        return Start(*city.office_point,
+                     f"sede da fiscalização{': ' + city.office_address if city.office_address else ''}",
                      "office")
     lat, lon = core.area.centre
-    return Start(lat, lon, f"centro de {core.law.city} (o fiscal não enviou a localização hoje "
+    return Start(lat, lon, f"centro de {core.city.name} (o fiscal não enviou a localização hoje "
                            "e a sede não tem ponto configurado)", "centre")
 
 

@@ -87,7 +87,7 @@ def compose(core: Core, secret: bytes, msg: ClaimedEmail) -> MimeMessage:
     owner = None
     if msg.role == mail.OWNER and msg.payload.get("case_code"):
         owner = f"{base}/publico/proprietario/{quote(msg.payload['case_code'], safe='')}"
-    city = core.law.city
+    city = core.city.name
     footer = (f"Mensagem automática da Prefeitura de {city} (Via Livre); não responda a ela. "
               "Seu e-mail é usado somente para os avisos deste caso e é apagado junto com os "
               "dados do caso (Lei 13.709/2018, LGPD).")

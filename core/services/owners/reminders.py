@@ -86,8 +86,8 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
                 if dates:  # the law's dates, as the owner's view and the papers state them
                     until = " " + " ".join(d.owner for d in dates)
                 text = (f"Caso {shown}: o objeto foi removido e está no pátio/depósito "
-                        f"desde {fmt_datetime(entered)}. Endereço: {depot_address(core.settings)}."
-                        f" Atendimento: {core.settings.depot_hours}.{until} Veja as condições e"
+                        f"desde {fmt_datetime(entered)}. Endereço: {depot_address(core.city)}."
+                        f" Atendimento: {core.city.depot_hours}.{until} Veja as condições e"
                         " os valores para retirar em “Ver meu caso”.")
                 messages.append(("removed", f"owner:{case.id}:removed:{who}", text))
             if state.code in AUCTION_STATES:

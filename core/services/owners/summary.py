@@ -40,13 +40,13 @@ async def owner_summary_pdf(core: Core, telegram_id: int, case_code: str, *,
                     for r in (dep.release if dep else law.release_checklist(case.category)))
     pay = dep.payment if dep else None
     data = doc.OwnerSummaryData(
-        header=doc.CityHeader(law.city, law.uf, law.title, law.slug),
+        header=doc.CityHeader(core.city.name, core.city.uf, law.title, law.slug),
         case_code=format_case_code(case.case_code),
         obj=obj, state=view.state_label, deadline=deadline, release=release, fees=fees,
         per_day=dep.fees.per_day if dep and dep.fees else Decimal("0"),
         per_day_article=dep.fees.per_day_article if dep and dep.fees else "—",
         depot=doc.Depot(str(facts.get("depot") or "Pátio municipal"),
-                        depot_address(core.settings), core.settings.depot_hours),
+                        depot_address(core.city), core.city.depot_hours),
         auction_after=auction, link=doc.OwnerLink(bot_username or getattr(core.settings, "telegram_bot_username", "")
                            or "ViaLivreBot", case.case_code),
         generated_at=core.now().astimezone(core.tz),

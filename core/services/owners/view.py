@@ -354,9 +354,9 @@ async def _depot_info(core: Core, case: Case, events: list[Event], lifecycle: Li
     setting = law.settings.get("release_after_auction_eligible")
     can_release = not (state.code in AUCTION_STATES and setting is not None and not setting.value)
     paid = tuple(payments_of(events))  # once staff recorded a payment, no second PIX
-    payment = payment_offer(core.settings, case.case_code, fees.total if fees else None,
+    payment = payment_offer(core.city, case.case_code, fees.total if fees else None,
                             bool(fees and fees.estimate)) if can_release and not paid else None
-    return DepotInfo(depot_address(core.settings), core.settings.depot_hours, entered, release,
+    return DepotInfo(depot_address(core.city), core.city.depot_hours, entered, release,
                      fees, error, auction_after, article, can_release, situation, dates,
                      payment, paid)
 

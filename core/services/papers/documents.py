@@ -57,8 +57,8 @@ class DocumentUnavailable(InvalidInput):
 def header(core: Core) -> D.CityHeader:
     """The city's header, with the office's contact (OFFICE_ADDRESS, OFFICE_PHONE,
     OFFICE_HOURS) on its own line on every document."""
-    return D.CityHeader(core.law.city, core.law.uf, core.law.title, core.law.slug,
-                        office_contact(core.settings, core.law.city))
+    return D.CityHeader(core.city.name, core.city.uf, core.law.title, core.law.slug,
+                        office_contact(core.city, core.city.name))
 
 
 async def owner_link(core: Core, s: AsyncSession, case: Case) -> D.OwnerLink:
@@ -87,8 +87,7 @@ def paper_wording(text: str) -> str:
 
 
 def depot(core: Core, name: str | None = None) -> D.Depot:
-    s = core.settings
-    return D.Depot(name or "Pátio municipal", depot_address(s), s.depot_hours)
+    return D.Depot(name or "Pátio municipal", depot_address(core.city), core.city.depot_hours)
 
 
 async def signer(core: Core, s: AsyncSession, case: Case, by: ActorRef,
@@ -175,10 +174,10 @@ async def issue_notification(core: Core, protocol: str, by: ActorRef, *,
             owner_name=owner,
             obj=object_data(core, case), address=case.address or f"{case.lat:.5f}, {case.lon:.5f}",
             deadline=deadline_text(d), inspector=await signer(core, s, case, by, recorded),
-            place=f"{core.law.city}/{core.law.uf}", issued_on=fmt_date(now),
+            place=f"{core.city.name}/{core.city.uf}", issued_on=fmt_date(now),
             issued_at=fmt_time(now), link=await owner_link(core, s, case), generated_at=now,
             track=track,
-            depot_address=depot_address(core.settings) if track == D.OWNER_UNIDENTIFIED else "")
+            depot_address=depot_address(core.city) if track == D.OWNER_UNIDENTIFIED else "")
         return await keep(core, s, case, by, "notificacao",
                           f"notificacao-{case.protocol}.pdf", pdfs.notification_pdf(data),
                           d["article"], basis=recorded_basis(state, d, now, recorded))

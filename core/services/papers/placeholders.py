@@ -14,6 +14,7 @@ from datetime import date
 from sqlalchemy import select
 
 from core.formatting import TZ
+from core.municipality import City
 from core.services.context import Core
 from core.settings import Settings
 from core.storage.models import Tariff
@@ -24,19 +25,19 @@ TO_INFORM = "a informar"
 ESTIMATE = "estimativa"
 
 
-def depot_address_is_placeholder(settings: Settings) -> bool:
+def depot_address_is_placeholder(settings: "City | Settings") -> bool:
     value = (settings.depot_address or "").strip()
     return not value or value == Settings.model_fields["depot_address"].default
 
 
-def depot_address(settings: Settings) -> str:
+def depot_address(settings: "City | Settings") -> str:
     """The depot address to print, or what is missing (never the placeholder)."""
     if depot_address_is_placeholder(settings):
         return DEPOT_MISSING
     return settings.depot_address.strip()
 
 
-def office_contact(settings: Settings, city: str) -> str:
+def office_contact(settings: "City | Settings", city: str) -> str:
     """"Setor de fiscalização da Prefeitura de X: endereço — tel. — horário", as printed."""
     address = (settings.office_address or "").strip() or f"endereço {TO_INFORM}"
     phone = (settings.office_phone or "").strip() or TO_INFORM
@@ -73,7 +74,7 @@ async def amounts_are_estimates(core: Core) -> bool:
 async def warnings(core: Core) -> list[str]:
     """The panel's banner: what is still a placeholder (Portuguese, for staff)."""
     out = []
-    if depot_address_is_placeholder(core.settings):
+    if depot_address_is_placeholder(core.city):
         out.append("O endereço do pátio ainda é provisório (DEPOT_ADDRESS): os documentos "
                    "dizem que ele falta em vez de imprimi-lo.")
     tariffs = await placeholder_tariffs(core)
@@ -81,8 +82,8 @@ async def warnings(core: Core) -> list[str]:
         out.append("Tarifas ainda com valor de referência, a confirmar: " + ", ".join(tariffs)
                    + ". Cadastre o valor oficial em Tarifas; até lá, o proprietário vê os "
                    "valores marcados como estimativa.")
-    if not (core.settings.office_address or "").strip() or \
-            not (core.settings.office_phone or "").strip():
+    if not (core.city.office_address or "").strip() or \
+            not (core.city.office_phone or "").strip():
         out.append("O endereço ou o telefone do setor (OFFICE_ADDRESS, OFFICE_PHONE) não foi "
                    "definido: os documentos imprimem \"a informar\".")
     return out

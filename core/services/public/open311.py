@@ -32,7 +32,7 @@ def _open311(core: Core, c: PublicCase, media_url: str | None = None) -> dict[st
     return {"service_request_id": c.protocol, "status": "open" if c.is_open else "closed",
             "status_notes": c.state_label, "service_name": c.category_label,
             "service_code": c.category,
-            "agency_responsible": f"Prefeitura Municipal de {core.law.city}",
+            "agency_responsible": f"Prefeitura Municipal de {core.city.name}",
             "service_notice": notice(c.protocol, c.state_label),
             "requested_datetime": _iso(c.created_at), "updated_datetime": _iso(c.updated_at),
             "expected_datetime": _iso(due) if c.is_open else None,

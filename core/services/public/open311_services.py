@@ -74,9 +74,9 @@ def service_definition(core: Core, code: str) -> dict[str, Any]:
 
 def discovery(core: Core, api_url: str, changeset: str) -> dict[str, Any]:
     """GET discovery: this one production endpoint, in both formats."""
-    return {"changeset": changeset, "contact": core.settings.dpo_contact,
+    return {"changeset": changeset, "contact": core.city.dpo_contact,
             "key_service": "Chave de API (api_key) fornecida pela Prefeitura Municipal de "
-                           f"{core.law.city} para o envio de solicitações.",
+                           f"{core.city.name} para o envio de solicitações.",
             "endpoints": [{"specification": SPEC_URL, "url": api_url, "changeset": changeset,
                            "type": "production",
                            "formats": ["text/xml", "application/json"]}]}
@@ -85,7 +85,7 @@ def discovery(core: Core, api_url: str, changeset: str) -> dict[str, Any]:
 def check_jurisdiction(core: Core, given: str | None) -> None:
     """A single-jurisdiction API (OPEN311_JURISDICTION_ID empty) accepts any jurisdiction_id;
     with one set, another value is the spec's 404."""
-    want = core.settings.open311_jurisdiction_id
+    want = core.city.open311_jurisdiction_id
     if want and given and given != want:
         raise NotFound("jurisdiction_id não encontrado.")
 

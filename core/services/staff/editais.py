@@ -134,7 +134,7 @@ async def _entries(core: Core, s: AsyncSession, kind: str, cases: list[Case]
             removed_on += f", às {fmt_time(entered[c.id])}"
         entries.append(EditalEntry(format_case_code(c.case_code), _object(core, c), where,
                                    destination=str(facts.get("depot") or
-                                                   depot_address(core.settings))
+                                                   depot_address(core.city))
                                    if kind != "notificacao" else "",
                                    removed_on=removed_on))
     return entries
@@ -142,10 +142,11 @@ async def _entries(core: Core, s: AsyncSession, kind: str, cases: list[Case]
 
 def _info(core: Core, number: str, signer_name: str, signer_role: str) -> EditalInfo:
     law = core.law
-    return EditalInfo(CityHeader(law.city, law.uf, law.title, law.slug), number or "____",
-                      fmt_date(today(core)), f"{law.city}/{law.uf}", signer_name or "",
+    city = core.city
+    return EditalInfo(CityHeader(city.name, city.uf, law.title, law.slug), number or "____",
+                      fmt_date(today(core)), f"{city.name}/{city.uf}", signer_name or "",
                       signer_role or "", core.now().astimezone(tz(core)).replace(tzinfo=None),
-                      info=f"{depot_address(core.settings)}; {core.settings.depot_hours}",
+                      info=f"{depot_address(core.city)}; {core.city.depot_hours}",
                       wordings={k: w.intro for k, w in law.editais.items()})
 
 

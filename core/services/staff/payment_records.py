@@ -109,7 +109,7 @@ async def record_payment(core: Core, ref: str, amount_text: str, paid_on_text: s
     if paid_on > now.astimezone(tz).date():
         raise InvalidInput("Data do pagamento: não pode ser no futuro.", "paid_on")
     method, reference = _reference(reference_text,
-                                   bool(core.settings.payment_guia_instructions.strip()))
+                                   bool(core.city.payment_guia_instructions.strip()))
     async with core.db.unit_of_work() as s:
         case = await load_case(s, ref, for_update=True)
         events = (await s.execute(select(Event).where(Event.case_id == case.id)
