@@ -106,6 +106,15 @@ def _build(core: Core, record: dict[str, Any]) -> City:
     return city
 
 
+async def _ibge_unique(s, record: dict[str, Any]) -> None:
+    other = (await s.execute(select(Municipality).where(
+        Municipality.ibge_code == record["ibge_code"], Municipality.slug != record["slug"])
+    )).scalars().first()
+    if other is not None:
+        raise InvalidInput(f"O código IBGE {record['ibge_code']} já é de {other.name} "
+                           f"({other.uf}), cadastrado como {other.slug!r}.", "ibge_code")
+
+
 async def add_municipality(core: Core, slug: str, *, law: str | None = None,
                            open311_key: str | None = None, **fields: Any) -> City:
     """Record a city the installation serves, under `law` (a law module's slug; by default
@@ -133,6 +142,7 @@ async def add_municipality(core: Core, slug: str, *, law: str | None = None,
     async with core.db.unit_of_work() as s:
         if await s.get(Municipality, slug) is not None:
             raise InvalidInput(f"O município {slug!r} já está cadastrado.", "slug")
+        await _ibge_unique(s, record)
         s.add(Municipality(**record))
     await core.load_cities()
     await core.for_city(slug).seed_tariffs()
@@ -155,6 +165,7 @@ async def set_municipality(core: Core, slug: str, *, open311_key: str | None = N
         record = _record(row)
         record.update(given)
         _build(core, record)
+        await _ibge_unique(s, record)
         for key, value in given.items():
             setattr(row, key, value)
     await core.load_cities()
