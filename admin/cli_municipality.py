@@ -129,9 +129,10 @@ def read_file(path: Path) -> bytes:
         if not path.is_file():
             raise CliError(f"{path}: não é um arquivo.")
         if size > MAX_BOUNDARY_BYTES:
-            raise CliError(f"Arquivo de contorno grande demais ({size / 1024 ** 2:.1f} MB; o "
-                           f"máximo é {MAX_BOUNDARY_BYTES // 1024 ** 2} MB). Baixe a malha de "
-                           "um só município, ou simplifique-a (mapshaper, QGIS).")
+            mb = f"{size / 1024 ** 2:.1f}".replace(".", ",")
+            raise CliError(f"Arquivo de contorno grande demais ({mb} MB; o máximo é "
+                           f"{MAX_BOUNDARY_BYTES // 1024 ** 2} MB). Baixe a malha de um só "
+                           "município, ou simplifique-a (mapshaper, QGIS).")
         return path.read_bytes()
     except FileNotFoundError:
         raise CliError(f"Arquivo não encontrado: {path}") from None

@@ -165,9 +165,10 @@ def read_boundary(data: str | bytes) -> BaseGeometry:
     not UTF-8 JSON, with no polygon, with a coordinate that is not a point on Earth (or not in
     Brazil), or whose outline crosses itself is refused, saying where."""
     if len(data) > MAX_BOUNDARY_BYTES:
-        raise BoundaryError(f"Arquivo de contorno grande demais ({len(data) / 1024 ** 2:.1f} MB; "
-                            f"o máximo é {MAX_BOUNDARY_BYTES // 1024 ** 2} MB). Baixe a malha "
-                            "de um só município, ou simplifique-a (mapshaper, QGIS).")
+        size = f"{len(data) / 1024 ** 2:.1f}".replace(".", ",")
+        raise BoundaryError(f"Arquivo de contorno grande demais ({size} MB; o máximo é "
+                            f"{MAX_BOUNDARY_BYTES // 1024 ** 2} MB). Baixe a malha de um só "
+                            "município, ou simplifique-a (mapshaper, QGIS).")
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
