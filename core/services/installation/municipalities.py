@@ -78,12 +78,16 @@ def _no_overlap(core: Core, city: City) -> None:
         if shared > OVERLAP_M2:
             hint = ("" if other.area.shape is not None else
                     f" {other.label} ainda não tem contorno desenhado (vale um círculo de "
-                    f"{(other.area.radius_m or 0) / 1000:.1f} km): cadastre o contorno dela "
+                    f"{_km(other.area.radius_m)} km): cadastre o contorno dela "
                     f"primeiro (municipality set {other.slug} --boundary ARQUIVO).")
             raise InvalidInput(f"A área de {city.label} sobrepõe a de {other.label} (cerca de "
                                f"{_size(shared)} em comum): um ponto só pode ser de um "
                                f"município. Use os contornos da mesma malha do IBGE.{hint}",
                                "boundary")
+
+
+def _km(metres: float | None) -> str:
+    return f"{(metres or 0) / 1000:.1f}".replace(".", ",")
 
 
 def _size(m2: float) -> str:
@@ -138,6 +142,8 @@ async def add_municipality(core: Core, slug: str, *, law: str | None = None,
     if core.city_named(slug) is not None:
         raise InvalidInput(f"O município {slug!r} já está cadastrado: para mudar um campo, "
                            f"use municipality set {slug}.", "slug")
+    async with core.db.read() as s:
+        await _ibge_unique(s, record)
     _build(core, record)
     async with core.db.unit_of_work() as s:
         if await s.get(Municipality, slug) is not None:
@@ -164,8 +170,8 @@ async def set_municipality(core: Core, slug: str, *, open311_key: str | None = N
             raise NotFound(f"Município não cadastrado: {slug!r}.")
         record = _record(row)
         record.update(given)
-        _build(core, record)
         await _ibge_unique(s, record)
+        _build(core, record)
         for key, value in given.items():
             setattr(row, key, value)
     await core.load_cities()
