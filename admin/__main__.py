@@ -4,6 +4,7 @@
     python -m admin create-user USERNAME --role admin|staff   # password from standard input
     python -m admin invite-inspector --name NAME --agency AGENCY --matricula M # code on the last line
     python -m admin deactivate-inspector ID          # tasks reassigned, /tarefas menu removed
+    python -m admin municipality add|set|list|deactivate …   # the cities served (cli_municipality)
     python -m admin public-copies      # EXIF-free copies of photos stored before they were
                                        # made at upload (once, after upgrading)
 """
@@ -16,6 +17,7 @@ import logging
 import sys
 from contextlib import contextmanager
 
+from admin import cli_municipality
 from core.services.errors import USER_ERRORS
 from core.settings import get_settings
 
@@ -120,6 +122,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("public-copies", help="fazer as cópias públicas (sem EXIF) que faltam",
                    description="Faz as cópias sem EXIF das fotos guardadas antes de as cópias "
                                "serem feitas no envio (uma vez, depois de atualizar).")
+    cli_municipality.add_parser(sub)
     return parser
 
 
@@ -127,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     with _portuguese():
         args = _parser().parse_args(argv)
 
+    if args.cmd == "municipality":
+        return cli_municipality.run(args, _with_core)
     try:
         if args.cmd == "create-user":
             from core.services.staff.accounts import create_user

@@ -4,6 +4,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from admin import views_release
+from admin import views_municipalities
 from admin import views_admin as a, views_auth as auth, views_cases as c, \
     views_delivery as d, views_export as x, views_intake, views_open311 as o, \
     views_email, views_indicators as ind, views_lgpd, views_public, \
@@ -63,3 +64,6 @@ def setup(app: web.Application) -> None:
     r.add_get("/open311/v2/media/{protocol}/{sha:[0-9a-f]{64}}.{ext:jpg|png|webp}", o.media_file)
     views_public.setup(app)  # the public face, without login (/publico)
     views_email.setup(app)  # the owner's e-mail, the e-mails' stop page, the sender's loop
+
+    # the installation administrator's cities (/municipios)
+    views_municipalities.setup(app)

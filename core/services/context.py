@@ -63,6 +63,8 @@ class _Installation:
     cities: dict[str, City] = field(default_factory=dict)
     caches: dict[str, _CityCache] = field(default_factory=dict)
     map: CityMap | None = None
+    #: time.monotonic() when the records were last read (0: never)
+    loaded_at: float = 0.0
 
 
 @dataclass
@@ -171,6 +173,9 @@ class Core:
             records = [{c.key: getattr(r, c.key) for c in Municipality.__table__.columns}
                        for r in rows]
         cities = {r["slug"]: City.build(self.settings, record=r) for r in records}
+        if not cities:  # not adopted yet: the settings' city alone, as before
+            cities = {self.city.slug: self.city}
+        self._shared.loaded_at = time.monotonic()
         self._shared.cities.clear()
         self._shared.cities.update(cities)
         self._shared.map = None
@@ -179,6 +184,16 @@ class Core:
         if bound is not None:
             self.city = bound
             self.law = bound.law
+
+    async def cities_if_stale(self) -> bool:
+        """Read the municipality records again when this process last read them more than
+        `cache_seconds` ago (a city added or changed by the administrator in another
+        process): cheap to call before routing a pin or in a long-running loop. True when
+        it read them."""
+        if time.monotonic() - self._shared.loaded_at <= self.cache_seconds:
+            return False
+        await self.load_cities()
+        return True
 
     @property
     def tz(self) -> ZoneInfo:
