@@ -293,7 +293,7 @@ async def find_nearby(core: Core, category: str, lat: float, lon: float,
     from core.services.public.case import public_photos, public_view
     radius = radius_m if radius_m is not None else core.settings.duplicate_radius_m
     async with core.db.read() as s:
-        found = await nearby_open_cases(s, category, lat, lon, radius)
+        found = await nearby_open_cases(s, core.municipality, category, lat, lon, radius)
         photos = await public_photos(s, [c.id for c, _ in found])
     out = []
     for case, dist in found:
