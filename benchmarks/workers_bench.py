@@ -59,7 +59,7 @@ async def _record_cities(url: str) -> list[tuple[float, float]]:
         await db.dispose()
     if os.environ.get("BENCH_WORKERS_SPREAD", "1") == "0":
         return [CENTRE]
-    return [c.centre for c in cities if c.law == "dores-do-indaia"]
+    return [c.centre for c in cities[::2]]  # the even ones are under Dores do Indaiá's law
 
 
 def _pin(centres: list[tuple[float, float]], i: int) -> tuple[float, float]:
