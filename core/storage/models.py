@@ -75,10 +75,13 @@ class Case(Base):
     is_open: Mapped[bool] = mapped_column(Boolean, default=True)
 
     __table_args__ = (
-        # "Open cases of category C near here": WHERE category=? AND is_open AND cell IN (...)
-        Index("ix_cases_nearby", "category", "is_open", "cell"),
-        # Due sweep: only cases with a deadline are in this index, so its cost grows with
-        # the number of cases that have one, and the scan stops at `now`.
+        # Every per-city query leads with the city (migration 0020): one city's cases are one
+        # contiguous range of each index, whatever the other cities hold.
+        # "Open cases of category C near here": WHERE municipality=? AND category=? AND is_open
+        # AND cell IN (...)
+        Index("ix_cases_nearby", "municipality", "category", "is_open", "cell"),
+        # Due sweep (installation-wide: it serves every city): only cases with a deadline are
+        # in this index, so its cost grows with the number that have one; the scan stops at now.
         Index("ix_cases_due", "next_deadline_at",
               sqlite_where=text("next_deadline_at IS NOT NULL"),
               postgresql_where=text("next_deadline_at IS NOT NULL")),
@@ -88,13 +91,13 @@ class Case(Base):
         Index("ix_cases_reporter_id", "reporter_id"),
         # The staff panel's case list: keyset pagination on (created_at, id), newest first,
         # optionally filtered by state or category (migration 0004).
-        Index("ix_cases_created_id", "created_at", "id"),
-        Index("ix_cases_state_created_id", "state", "created_at", "id"),
-        Index("ix_cases_category_created_id", "category", "created_at", "id"),
+        Index("ix_cases_created_id", "municipality", "created_at", "id"),
+        Index("ix_cases_state_created_id", "municipality", "state", "created_at", "id"),
+        Index("ix_cases_category_created_id", "municipality", "category", "created_at", "id"),
         # The public map (migrations 0009, 0013): open cases in the visible area, by cell;
         # the recently closed ones by closing time, with the cell (index-only counts).
-        Index("ix_cases_open_cell", "is_open", "cell"),
-        Index("ix_cases_closed_cell", "closed_at", "is_open", "cell"),
+        Index("ix_cases_open_cell", "municipality", "is_open", "cell"),
+        Index("ix_cases_closed_cell", "municipality", "closed_at", "is_open", "cell"),
     )
 
 
@@ -423,10 +426,12 @@ class PublicGuard(Base):
 class MapCell(Base):
     """The public map's counts of open cases per grid cell (core.storage.geo.level_cell) at
     each zoom level, per category and state, with the sums of their 0.001° rows and columns
-    (the cluster's centre). Kept by database triggers on `cases` (migration 0013), so every
-    writer keeps it right; the map's city-wide view reads these rows, never the cases."""
+    (the cluster's centre), per city. Kept by database triggers on `cases` (migrations 0013,
+    0020), so every writer keeps it right; the map's city-wide view reads these rows, never
+    the cases, and only its city's."""
 
     __tablename__ = "map_cells"
+    municipality: Mapped[str] = mapped_column(String(60), primary_key=True)  # migration 0020
     level: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
     cell: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     category: Mapped[str] = mapped_column(String(40), primary_key=True)

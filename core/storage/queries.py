@@ -1,8 +1,10 @@
 """The two hot read paths, written to hit their indexes.
 
-- `nearby_open_cases`: ix_cases_nearby (category, is_open, cell), then exact distance.
+- `nearby_open_cases`: ix_cases_nearby (municipality, category, is_open, cell), then exact
+  distance; one city's candidates only, whatever the other cities hold.
 - `due_cases`: the partial index ix_cases_due on next_deadline_at (only rows with a
-  deadline), scanned up to `now`; cost grows with the number due, not with all cases.
+  deadline), scanned up to `now`; cost grows with the number due, not with all cases. It
+  serves the whole installation (the sweep moves every city's cases).
 """
 from __future__ import annotations
 
@@ -15,12 +17,14 @@ from core.storage.geo import bounding_box, cells_around, distance_m
 from core.storage.models import Case
 
 
-def nearby_query(category: str, lat: float, lon: float, radius_m: float) -> Select:
-    """The index finds the cells; the bounding box then drops, before any row becomes an
-    object, the candidates of those cells that cannot be within the radius."""
+def nearby_query(municipality: str, category: str, lat: float, lon: float,
+                 radius_m: float) -> Select:
+    """The index finds the city's cells; the bounding box then drops, before any row becomes
+    an object, the candidates of those cells that cannot be within the radius."""
     lat_min, lat_max, lon_min, lon_max = bounding_box(lat, lon, radius_m)
     query = (select(Case)
-             .where(Case.category == category, Case.is_open.is_(True),
+             .where(Case.municipality == municipality, Case.category == category,
+                    Case.is_open.is_(True),
                     Case.cell.in_(cells_around(lat, lon, radius_m)),
                     Case.lat.between(lat_min, lat_max)))
     if lon_min is not None:
@@ -28,10 +32,12 @@ def nearby_query(category: str, lat: float, lon: float, radius_m: float) -> Sele
     return query
 
 
-async def nearby_open_cases(session: AsyncSession, category: str, lat: float, lon: float,
-                            radius_m: float) -> list[tuple[Case, float]]:
-    """Open cases of `category` within `radius_m` metres, nearest first, with distances."""
-    candidates = (await session.execute(nearby_query(category, lat, lon, radius_m))).scalars()
+async def nearby_open_cases(session: AsyncSession, municipality: str, category: str,
+                            lat: float, lon: float, radius_m: float) -> list[tuple[Case, float]]:
+    """Open cases of the city `municipality` (its slug) and of `category` within `radius_m`
+    metres, nearest first, with distances."""
+    candidates = (await session.execute(
+        nearby_query(municipality, category, lat, lon, radius_m))).scalars()
     found = []
     for case in candidates:
         d = distance_m((lat, lon), (case.lat, case.lon))

@@ -44,9 +44,10 @@ async def test_nearby_finds_points_just_inside_not_just_outside(db, add_case, be
         await add_case(s, lat=_at(radius + 0.5, bearing)[0], lon=_at(radius + 0.5, bearing)[1])
         await add_case(s, lat=CENTRE[0], lon=CENTRE[1], category="furniture")  # other category
         await add_case(s, lat=CENTRE[0], lon=CENTRE[1], is_open=False)  # closed
+        await add_case(s, lat=CENTRE[0], lon=CENTRE[1], municipality="dracena")  # another city
         here = await add_case(s, lat=CENTRE[0], lon=CENTRE[1])
     async with db.read() as s:
-        found = await nearby_open_cases(s, "vehicle", *CENTRE, radius)
+        found = await nearby_open_cases(s, "dores-do-indaia", "vehicle", *CENTRE, radius)
     assert [c.id for c, _ in found] == [here.id, inside.id]
     assert found[1][1] == pytest.approx(radius - 0.5, abs=0.01)
 
@@ -92,8 +93,9 @@ async def test_due_sweep_uses_the_partial_deadline_index(db):
 async def test_nearby_query_uses_the_nearby_index(db):
     if not db.is_sqlite:  # PostgreSQL plans by statistics: give it a realistic table
         await _spread_cases(db, 3000)
-    plan = await _plan(db, nearby_query("vehicle", *CENTRE, 50))
-    # a grid-cell index: the nearby one, or the public map's (is_open, cell), never a full scan
+    plan = await _plan(db, nearby_query("dores-do-indaia", "vehicle", *CENTRE, 50))
+    # a grid-cell index led by the city: the nearby one, or the public map's (municipality,
+    # is_open, cell), never a full scan
     assert "ix_cases_nearby" in plan or "ix_cases_open_cell" in plan
     assert "Seq Scan" not in plan
 

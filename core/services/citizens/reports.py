@@ -183,9 +183,8 @@ class _Job:
 
 
 async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
-    """Write every submission of `batch` in the session's transaction, set-wise."""
-    core = batch[0].core
-    law = core.law
+    """Write every submission of `batch` in the session's transaction, set-wise. A group may
+    hold several cities' reports: each is written under its own city's Core (`j.core`)."""
     wanted = {j.telegram_id for j in batch if j.telegram_id is not None}
     known = {p.telegram_id: p for p in (await s.execute(
         select(Person).where(Person.telegram_id.in_(wanted)))).scalars()} if wanted else {}
@@ -213,11 +212,11 @@ async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
     roster = await tasks.load_roster(s)
     cases = []
     for j in batch:
-        r, norm = j.report, j.norm
+        r, norm, law = j.report, j.norm, j.core.law
         category = law.categories[r.category]
         cases.append(Case(
             protocol=protocols[j.local_year].pop(0), case_code=new_case_code(),
-            municipality=law.slug, category=category.code, track=category.track,
+            municipality=j.core.municipality, category=category.code, track=category.track,
             state=law.tracks[category.track].initial, lat=r.lat, lon=r.lon,
             cell=cell_of(r.lat, r.lon), address=r.address, neighbourhood=r.neighbourhood,
             plate=norm["plate"], chassis=norm["chassis"], description=r.description,
@@ -227,18 +226,18 @@ async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
                      "facts": {}},
             reporter_id=people[id(j)].id, created_at=j.now, updated_at=j.now,
             is_open=True))
-    assignable = []
-    for case in cases:  # nobody competent: flagged for staff in the INSERT itself
-        if roster.candidates(core, case):
-            assignable.append(case)
+    assignable: dict[str, tuple[Core, list[Case]]] = {}  # city → its Core, its cases
+    for j, case in zip(batch, cases):  # nobody competent: flagged for staff in the INSERT
+        if roster.candidates(j.core, case):
+            assignable.setdefault(j.core.municipality, (j.core, []))[1].append(case)
         else:
-            case.details["needs_assignment"] = tasks.staff_flag(core)
+            case.details["needs_assignment"] = tasks.staff_flag(j.core)
     s.add_all(cases)
     await s.flush()
     evidence, subscriptions, events = [], [], []  # plain rows: one INSERT each for the group
     for j, case in zip(batch, cases):
-        r, person = j.report, people[id(j)]
-        category = law.categories[r.category]
+        r, person, core = j.report, people[id(j)], j.core
+        category = core.law.categories[r.category]
         seen: set[str] = set()
         for p in r.photos:  # attach(): once per case and hash
             if p.sha256 not in seen:
@@ -267,13 +266,15 @@ async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
                         (Event.__table__, events)):
         if rows:
             await s.execute(table.insert(), rows)
-    await tasks.assign_new_cases(core, s, assignable, roster)
+    for city_core, city_cases in assignable.values():
+        await tasks.assign_new_cases(city_core, s, city_cases, roster)
     out = []
     for j, case in zip(batch, cases):
         if j.also is not None:
             await j.also(s)
         if j.with_case is not None:
             await j.with_case(s, case)
+        law = j.core.law
         lifecycle = law.tracks[case.track]
         out.append(Submitted(case.id, case.protocol, case.case_code,
                              lifecycle.state(case.state).label,
@@ -293,7 +294,7 @@ async def find_nearby(core: Core, category: str, lat: float, lon: float,
     from core.services.public.case import public_photos, public_view
     radius = radius_m if radius_m is not None else core.settings.duplicate_radius_m
     async with core.db.read() as s:
-        found = await nearby_open_cases(s, category, lat, lon, radius)
+        found = await nearby_open_cases(s, core.municipality, category, lat, lon, radius)
         photos = await public_photos(s, [c.id for c, _ in found])
     out = []
     for case, dist in found:

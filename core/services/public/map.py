@@ -175,7 +175,8 @@ def _closed_where(core: Core, area: _Area, category: str, situation: str) -> lis
     """The recently closed cases of the area, by ix_cases_closed_cell (index only without a
     filter). "IS NOT true", not "= false": never the open-cell index."""
     states = _states_shown_as(core, situation)
-    return [Case.closed_at >= core.now() - timedelta(days=RECENT_DAYS), Case.is_open.is_not(True),
+    return [Case.municipality == core.municipality,
+            Case.closed_at >= core.now() - timedelta(days=RECENT_DAYS), Case.is_open.is_not(True),
             *area.where(Case.cell),
             *([_unindexed(Case.category) == category] if category else []),
             *([_unindexed(Case.state).in_(states)] if states else [])]
@@ -184,7 +185,8 @@ def _closed_where(core: Core, area: _Area, category: str, situation: str) -> lis
 def _open_where(core: Core, area: _Area, category: str, situation: str) -> list:
     """The open cases of the area: ix_cases_nearby with a category, else ix_cases_open_cell."""
     states = _states_shown_as(core, situation)
-    return [*([Case.category == category] if category else []), Case.is_open.is_(True),
+    return [Case.municipality == core.municipality,
+            *([Case.category == category] if category else []), Case.is_open.is_(True),
             *area.where(Case.cell), *([_unindexed(Case.state).in_(states)] if states else [])]
 
 
@@ -198,7 +200,8 @@ async def _counts(core: Core, s, area: _Area, category: str, situation: str,
         states = _states_shown_as(core, situation)
         q = (select(MapCell.cell, func.sum(MapCell.n), func.sum(MapCell.row_sum),
                     func.sum(MapCell.col_sum))
-             .where(MapCell.level == level, *area.where(MapCell.cell, f),
+             .where(MapCell.municipality == core.municipality, MapCell.level == level,
+                    *area.where(MapCell.cell, f),
                     *([MapCell.category == category] if category else []),
                     *([MapCell.state.in_(states)] if states else []))
              .group_by(MapCell.cell))

@@ -143,7 +143,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
 
 
 def _filtered(core: Core, f: CaseFilter):
-    conds = []
+    conds = [Case.municipality == core.municipality]
     if f.state:
         conds.append(Case.state == f.state)
     if f.category:
