@@ -15,9 +15,11 @@ from core.storage.geo import bounding_box, cells_around, distance_m
 from core.storage.models import Case
 
 
-def nearby_query(category: str, lat: float, lon: float, radius_m: float) -> Select:
+def nearby_query(category: str, lat: float, lon: float, radius_m: float,
+                 municipality: str | None = None) -> Select:
     """The index finds the cells; the bounding box then drops, before any row becomes an
-    object, the candidates of those cells that cannot be within the radius."""
+    object, the candidates of those cells that cannot be within the radius. With
+    `municipality`, only that city's cases (a duplicate never crosses a city's border)."""
     lat_min, lat_max, lon_min, lon_max = bounding_box(lat, lon, radius_m)
     query = (select(Case)
              .where(Case.category == category, Case.is_open.is_(True),
@@ -25,13 +27,18 @@ def nearby_query(category: str, lat: float, lon: float, radius_m: float) -> Sele
                     Case.lat.between(lat_min, lat_max)))
     if lon_min is not None:
         query = query.where(Case.lon.between(lon_min, lon_max))
+    if municipality is not None:
+        query = query.where(Case.municipality == municipality)
     return query
 
 
 async def nearby_open_cases(session: AsyncSession, category: str, lat: float, lon: float,
-                            radius_m: float) -> list[tuple[Case, float]]:
-    """Open cases of `category` within `radius_m` metres, nearest first, with distances."""
-    candidates = (await session.execute(nearby_query(category, lat, lon, radius_m))).scalars()
+                            radius_m: float, municipality: str | None = None
+                            ) -> list[tuple[Case, float]]:
+    """Open cases of `category` (of `municipality`, when given) within `radius_m` metres,
+    nearest first, with distances."""
+    candidates = (await session.execute(nearby_query(category, lat, lon, radius_m,
+                                                     municipality))).scalars()
     found = []
     for case in candidates:
         d = distance_m((lat, lon), (case.lat, case.lon))

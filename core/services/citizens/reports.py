@@ -21,7 +21,7 @@ from core.identifiers import InvalidIdentifier, normalize_plate, validate_chassi
 from core.lifecycle import Actor
 from core.parsing import ParseError, parse_text
 from core.services.context import Core, SessionHook
-from core.services.errors import InvalidInput
+from core.services.errors import InvalidInput, NotFound
 from core.services.cases.evidence import EvidenceIn, attach
 from core.services.citizens.people import person_for
 from core.storage.geo import cell_of
@@ -105,9 +105,9 @@ def validate_report(core: Core, r: ReportIn) -> dict:
     if not valid_point(r.lat, r.lon):
         raise InvalidInput("Localização inválida. Envie a localização pelo botão do Telegram.",
                            "lat")
-    if not core.area.contains(r.lat, r.lon):
-        raise InvalidInput(f"Esse ponto fica fora da área de {law.city}. Esta prefeitura só pode "
-                           "atender ocorrências dentro do município.", "lat")
+    here = core.city_at(r.lat, r.lon)  # the pin decides the city (core.municipality.CityMap)
+    if here is None or here.slug != core.municipality:
+        raise InvalidInput(outside(core, here), "lat")
     least = 1 if r.photos_required else 0
     if not least <= (len(r.photos) or len(r.media_urls)) <= MAX_PHOTOS:
         raise InvalidInput(f"Envie de {least} a {MAX_PHOTOS} fotos do objeto.", "photos")
@@ -132,6 +132,19 @@ def validate_report(core: Core, r: ReportIn) -> dict:
     except InvalidIdentifier as exc:
         raise InvalidInput(str(exc), "chassis") from None
     return out
+
+
+def outside(core: Core, here=None) -> str:
+    """Why a point cannot be reported to this Core's city: outside every city served (named),
+    or in another one of them (`here`)."""
+    if here is not None:
+        return (f"Esse ponto fica em {here.label}, não em {core.city.label}. A denúncia vai "
+                "para a prefeitura do município onde fica o local.")
+    if core.many_cities:
+        return (f"Esse ponto fica fora dos municípios atendidos ({core.cities_named()}). "
+                "Só podemos atender ocorrências dentro deles.")
+    return (f"Esse ponto fica fora da área de {core.law.city}. Esta prefeitura só pode "
+            "atender ocorrências dentro do município.")
 
 
 async def submit_report(core: Core, telegram_id: int | None, report: ReportIn, *,
@@ -184,8 +197,7 @@ class _Job:
 
 async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
     """Write every submission of `batch` in the session's transaction, set-wise."""
-    core = batch[0].core
-    law = core.law
+    # each submission under its own city's law (a group may hold several cities' reports)
     wanted = {j.telegram_id for j in batch if j.telegram_id is not None}
     known = {p.telegram_id: p for p in (await s.execute(
         select(Person).where(Person.telegram_id.in_(wanted)))).scalars()} if wanted else {}
@@ -213,11 +225,11 @@ async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
     roster = await tasks.load_roster(s)
     cases = []
     for j in batch:
-        r, norm = j.report, j.norm
+        r, norm, law = j.report, j.norm, j.core.law
         category = law.categories[r.category]
         cases.append(Case(
             protocol=protocols[j.local_year].pop(0), case_code=new_case_code(),
-            municipality=law.slug, category=category.code, track=category.track,
+            municipality=j.core.municipality, category=category.code, track=category.track,
             state=law.tracks[category.track].initial, lat=r.lat, lon=r.lon,
             cell=cell_of(r.lat, r.lon), address=r.address, neighbourhood=r.neighbourhood,
             plate=norm["plate"], chassis=norm["chassis"], description=r.description,
@@ -227,18 +239,18 @@ async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
                      "facts": {}},
             reporter_id=people[id(j)].id, created_at=j.now, updated_at=j.now,
             is_open=True))
-    assignable = []
-    for case in cases:  # nobody competent: flagged for staff in the INSERT itself
-        if roster.candidates(core, case):
-            assignable.append(case)
+    assignable: dict[str, tuple[Core, list[Case]]] = {}  # by city, in queue order
+    for j, case in zip(batch, cases):  # nobody competent: flagged for staff in the INSERT
+        if roster.candidates(j.core, case):
+            assignable.setdefault(j.core.municipality, (j.core, []))[1].append(case)
         else:
-            case.details["needs_assignment"] = tasks.staff_flag(core)
+            case.details["needs_assignment"] = tasks.staff_flag(j.core)
     s.add_all(cases)
     await s.flush()
     evidence, subscriptions, events = [], [], []  # plain rows: one INSERT each for the group
     for j, case in zip(batch, cases):
-        r, person = j.report, people[id(j)]
-        category = law.categories[r.category]
+        r, person, core = j.report, people[id(j)], j.core
+        category = core.law.categories[r.category]
         seen: set[str] = set()
         for p in r.photos:  # attach(): once per case and hash
             if p.sha256 not in seen:
@@ -267,13 +279,15 @@ async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
                         (Event.__table__, events)):
         if rows:
             await s.execute(table.insert(), rows)
-    await tasks.assign_new_cases(core, s, assignable, roster)
+    for city_core, city_cases in assignable.values():
+        await tasks.assign_new_cases(city_core, s, city_cases, roster)
     out = []
     for j, case in zip(batch, cases):
         if j.also is not None:
             await j.also(s)
         if j.with_case is not None:
             await j.with_case(s, case)
+        law = j.core.law
         lifecycle = law.tracks[case.track]
         out.append(Submitted(case.id, case.protocol, case.case_code,
                              lifecycle.state(case.state).label,
@@ -286,14 +300,15 @@ _SUBMISSIONS: GroupCommit[_Job, Submitted] = GroupCommit(_write_group, max_group
 
 async def find_nearby(core: Core, category: str, lat: float, lon: float,
                       radius_m: float | None = None) -> list[NearbyCase]:
-    """Open cases of `category` within the duplicate radius, nearest first (indexed). Another
+    """Open cases of `category` of this Core's city (never across a city's border) within
+    the duplicate radius, nearest first (indexed). Another
     citizen's case: what is shown of it is its public projection (core.services.public.case:
     the neighbourhood, the state in public words, the public photo), never the address
     that citizen typed."""
     from core.services.public.case import public_photos, public_view
     radius = radius_m if radius_m is not None else core.settings.duplicate_radius_m
     async with core.db.read() as s:
-        found = await nearby_open_cases(s, category, lat, lon, radius)
+        found = await nearby_open_cases(s, category, lat, lon, radius, core.municipality)
         photos = await public_photos(s, [c.id for c, _ in found])
     out = []
     for case, dist in found:
@@ -307,15 +322,18 @@ async def support_case(core: Core, protocol: str, telegram_id: int | None,
                        photos: list[EvidenceIn] = (), note: str | None = None, *,
                        display_name: str | None = None,
                        also: SessionHook | None = None) -> str:
-    """"É este": the citizen's report supports an open case; they follow its updates. A
+    """"É este": the citizen's report supports an open case of this Core's city; they follow
+    its updates. A
     reporter without Telegram (`telegram_id` None: an Open311 client's) is a person of this
     report only, with no chat, and follows nothing."""
-    from core.services.cases.transitions import load_case
+    from core.services.cases.transitions import NOT_FOUND, load_case
     note, display_name = clean_optional(note), clean_optional(display_name)
     if note and len(note) > MAX_TEXT:
         raise InvalidInput(f"Texto longo demais (máximo de {MAX_TEXT} caracteres).")
     async with core.db.unit_of_work() as s:
         case = await load_case(s, protocol, for_update=True)
+        if case.municipality != core.municipality:  # another city's case: as a missing one
+            raise NotFound(NOT_FOUND)
         if not case.is_open:
             raise InvalidInput(f"O caso {case.protocol} já foi encerrado. Faça uma nova denúncia.")
         if telegram_id is None:
