@@ -12,8 +12,7 @@ from telegram import ReplyKeyboardRemove
 
 from bot.citizen import texts
 from bot.citizen.photos import evidence
-from bot.citizen.prompts import (ask, category_prompt, city_core, go, here, place as where_is,
-                                 unfix)
+from bot.citizen.prompts import ask, category_prompt, city_core, go, here, registered, unfix
 from bot.citizen.states import (ADDRESS_CONFIRM, CATEGORY, DUPLICATES, IDLE, LOCATION, SUMMARY,
                                 next_question)
 from bot.geocoding import GeocodingUnavailable, find_address
@@ -105,7 +104,7 @@ async def placed(turn: Turn, d: dict, city) -> None:
         d.pop("signs", None)  # the abandonment signs are each law's own
     d["city"] = city.slug
     law = city_core(turn.core, d).law
-    said = f"📍 Local registrado: {where_is(turn.core, d)}\n\n"
+    said = registered(turn.core, d)
     if turn.conv.state in (IDLE, CATEGORY) or "category" not in d:
         await turn.save(CATEGORY, d)
         question, markup = category_prompt(law, d)
@@ -118,8 +117,8 @@ async def placed(turn: Turn, d: dict, city) -> None:
         await turn.save(CATEGORY, d)
         question, markup = category_prompt(law, d)
         await turn.reply(said + texts.CATEGORY_ELSEWHERE.format(
-            city=city.label, name=city.name,
-            category=chosen.label if chosen else "escolhido"), markup)
+            city=city.label, what=f"o tipo “{chosen.label}”" if chosen
+            else "o tipo que você escolheu"), markup)
         return
     await location_accepted(turn, d)
 
@@ -130,19 +129,19 @@ async def location_accepted(turn: Turn, d: dict) -> None:
     d.pop("pending", None)
     core = here(turn, d)
     found = await find_nearby(core, d["category"], d["lat"], d["lon"])
-    where = where_is(turn.core, d)
+    said = registered(turn.core, d)
     if found:
         d["candidates"] = [{"protocol": f.protocol, "address": f.address, "photo": f.photo_sha256,
                             "state": f.state_label, "situation": f.situation,
                             "distance": f.distance_m,
                             "category": f.category_label} for f in found[:5]]
         await turn.save(DUPLICATES, d)
-        await ask(turn, DUPLICATES, f"📍 Local registrado: {where}\n\n")
+        await ask(turn, DUPLICATES, said)
         return
     d.pop("candidates", None)
     nxt = SUMMARY if d.pop("fixing", None) else next_question(core.law, d["category"], None)
     await turn.save(nxt, d)
-    await ask(turn, nxt, f"📍 Local registrado: {where}\n\n")
+    await ask(turn, nxt, said)
 
 
 async def on_address(turn: Turn, d: dict, arg: str) -> None:

@@ -114,8 +114,10 @@ def signs_keyboard(turn: Turn):
 def summary(turn: Turn) -> str:
     d, law = turn.conv.draft, here(turn).law
     cat = law.categories[d["category"]]
-    lines = ["Confira sua denúncia:", f"Tipo: {cat.label}", f"Fotos: {len(d['photos'])}",
-             f"Local: {place(turn.core, d)}"]
+    lines = ["Confira sua denúncia:", f"Tipo: {cat.label}", f"Fotos: {len(d['photos'])}"]
+    if turn.core.many_cities:
+        lines.append(f"Município: {here(turn).city.label}")
+    lines.append(f"Local: {d.get('address') or coords(d)}")
     if d.get("plate"):
         lines.append(f"Placa: {format_plate(d['plate'])}")
     for key, label in (("colour", "Cor"), ("make_model", "Marca/modelo"),
@@ -135,13 +137,13 @@ def coords(d: dict) -> str:
     return f"{d['lat']:.5f}, {d['lon']:.5f}"
 
 
-def place(core: Core, d: dict) -> str:
-    """The address (or the coordinates), with the city when the installation serves more
-    than one: "Rua X, 100 — Centro, em Dracena (SP)"."""
+def registered(core: Core, d: dict) -> str:
+    """"📍 Local registrado: Rua X, 100 — Centro", naming the city when the installation
+    serves more than one ("📍 Local registrado em Dracena (SP): …")."""
     where = d.get("address") or coords(d)
     if core.many_cities and d.get("city"):
-        where += f", em {city_core(core, d).city.label}"
-    return where
+        return f"📍 Local registrado em {city_core(core, d).city.label}: {where}\n\n"
+    return f"📍 Local registrado: {where}\n\n"
 
 
 async def go(turn: Turn, state: str, draft: dict) -> None:

@@ -13,7 +13,7 @@ def kinds(core: Core) -> str:
 
 def kinds_by_city(core: Core) -> str:
     """Each city served with its law and the kinds of report it takes."""
-    return "\n\n".join(f"Em {c.label} ({c.law.short}):\n{kinds(core.for_city(c))}"
+    return "\n\n".join(f"Em {c.label}, pela {c.law.short}:\n{kinds(core.for_city(c))}"
                        for c in core.cities)
 
 
@@ -26,7 +26,7 @@ def welcome(core: Core, name: str | None) -> str:
     law = core.law
     hello = f"Olá, {name}!" if name else "Olá!"
     if core.many_cities:
-        intro = (f"{hello} Este é o canal de denúncias das prefeituras. {served(core)} Cada "
+        intro = (f"{hello} Este é o canal de denúncias do Via Livre. {served(core)[:-1]}: cada "
                  "denúncia vai para a prefeitura do município onde fica o local e segue a lei "
                  f"de lá. Você pode denunciar:\n\n{kinds_by_city(core)}")
     else:
@@ -149,8 +149,8 @@ ASK_LOCATION = ("Onde fica? Envie o local:\n"
                 "• No local: toque no botão 📍 abaixo para enviar sua localização.\n"
                 f"• {PIN_FROM_HOME}\n"
                 "• Ou digite o endereço (rua, número e bairro).")
-ASK_LOCATION_FIRST = ("Onde fica? {cities}: são os municípios atendidos, e o local decide a "
-                      "prefeitura e o que dá para denunciar. Envie o local:\n"
+ASK_LOCATION_FIRST = ("Onde fica? Começamos pelo local: ele decide a prefeitura e o que dá "
+                      "para denunciar. Atendemos {cities}.\nEnvie o local:\n"
                       "• No local: toque no botão 📍 abaixo para enviar sua localização.\n"
                       f"• {PIN_FROM_HOME}\n"
                       "• Ou digite o endereço (rua, número, bairro e cidade).")
@@ -190,8 +190,7 @@ NOT_FOUND_ALL = ("Não encontrei esse endereço em {cities}. Confira a rua e o n
 AMBIGUOUS = ("Encontrei esse endereço em mais de uma cidade: {cities}. Digite de novo com o "
              "nome da cidade (ex.: {example}) ou envie a localização pelo botão 📍.")
 #: The pin is in a city whose law has not the category chosen before.
-CATEGORY_ELSEWHERE = ("Em {city} não há o tipo “{category}”: lá a lei é outra. Escolha o tipo "
-                      "entre os de {name}:")
+CATEGORY_ELSEWHERE = "A lei de {city} não tem {what}. Escolha de novo, entre os tipos de lá:"
 ADDRESS_AGAIN_ALL = ("Tudo bem. Envie a localização pelo botão 📍 (ou pelo clipe 📎 → Localização, "
               "marcando o ponto no mapa), ou digite o endereço de novo com o nome da cidade.")
 NEED_BUTTON = "Use os botões da mensagem acima para responder."

@@ -76,12 +76,13 @@ async def test_denunciar_asks_the_place_first_then_that_city_s_categories(two):
     state, draft = await _draft(h.core)
     assert state == "report:location" and len(draft["photos"]) == 1  # nothing lost
     placed = await pin(h, MARIA, *DRACENA)
-    assert "em Dracena (SP)" in placed.text and "O que você quer denunciar" in placed.text
+    assert "Local registrado em Dracena (SP)" in placed.text
+    assert "O que você quer denunciar" in placed.text
     assert buttons(h) == [c.label for c in dracena.law.categories.values()]
     await press(h, MARIA, "Outras coisas abandonadas", expect="Já recebi 1 foto.")
     await press(h, MARIA, "Pronto", expect="Há quanto tempo")
     summary = await until_summary(h)
-    assert "Local: -21.48430, -51.53530, em Dracena (SP)" in summary
+    assert "Município: Dracena (SP)\nLocal: -21.48430, -51.53530" in summary
     done = await press(h, MARIA, "Confirmar", expect="Protocolo:")
     assert "Denúncia registrada na Prefeitura de Dracena (SP)!" in done.text
     async with h.core.db.read() as s:
@@ -136,7 +137,7 @@ async def test_moving_the_place_to_the_other_city_asks_the_category_again(two):
     await press(h, MARIA, "Corrigir", expect="O que você quer corrigir")
     await press(h, MARIA, "Local", expect="Onde fica")
     again = await pin(h, MARIA, *DRACENA)
-    assert "Em Dracena (SP) não há o tipo “Móvel de grande porte”" in again.text
+    assert "A lei de Dracena (SP) não tem o tipo “Móvel de grande porte”" in again.text
     assert "Mercadorias de ambulante sem licença" in buttons(h)
     await press(h, MARIA, "Outras coisas abandonadas", expect="Há quanto tempo")
     summary = await until_summary(h)
@@ -151,7 +152,7 @@ async def test_start_help_and_privacy_name_both_cities(two):
     h = two
     await h.api.send_command(MARIA, "start")
     hello = await said(h, MARIA, "Atendemos")
-    assert f"Atendemos {BOTH}." in hello.text
+    assert f"Atendemos {BOTH}:" in hello.text
     assert "Maquinário" in hello.text and "Animais soltos" in hello.text
     await h.api.send_command(MARIA, "ajuda")
     help_ = await said(h, MARIA, "Como denunciar")
@@ -166,3 +167,53 @@ async def test_start_help_and_privacy_name_both_cities(two):
     own = await said(h, MARIA, "LGPD")
     assert "Quem trata os dados: Prefeitura de Dracena." in own.text
     assert "Lei 56/1951" in own.text and "Dores" not in own.text
+
+
+# -- the real `python -m bot` process, two cities recorded before it starts -------------------
+
+@pytest.mark.serial  # a real bot process, started within 30 s: alone on the machine
+async def test_the_real_bot_process_routes_each_report_by_its_pin(tmp_path):
+    """The real `python -m bot` on a database where Dracena was recorded beside Dores before it
+    started: its profile and /start name both cities; a report in Dores and one in Dracena,
+    each offered its own city's categories and receipted in its city's name; a pin in São
+    Paulo (capital) refused naming both."""
+    from types import SimpleNamespace
+
+    from core.services.context import Core
+    from core.services.installation.municipalities import add_municipality
+    from core.settings import Settings
+    from tests.support.bot_process import BotProcess
+
+    async with BotProcess.around(tmp_path) as proc:
+        setup = await Core.open(Settings(_env_file=None, municipality="dores-do-indaia",
+                                         data_dir=tmp_path, database_url=""))
+        await add_municipality(setup, "dracena")
+        await setup.close()
+        await proc.start()
+        h = SimpleNamespace(api=proc.api)
+        profile = await proc.api.wait_for(method="setMyDescription", since=0)
+        assert BOTH in profile.params["description"]
+        await proc.api.send_command(MARIA, "start")
+        assert f"Atendemos {BOTH}:" in (await said(h, MARIA, "Atendemos")).text
+        receipts = {}
+        for centre, category, city in ((DORES, "Móvel de grande porte", "Dores do Indaiá (MG)"),
+                                       (DRACENA, "Animais soltos (semoventes)", "Dracena (SP)")):
+            await proc.api.send_command(MARIA, "denunciar")
+            await said(h, MARIA, "Onde fica?")
+            placed = await pin(h, MARIA, *centre)
+            assert city in placed.text
+            offered = buttons(h)
+            assert category in offered
+            assert not {"Móvel de grande porte", "Animais soltos (semoventes)"} <= set(offered)
+            await press(h, MARIA, category, expect="Envie de 1 a 10 fotos")
+            await send_photos(h, MARIA)
+            await press(h, MARIA, "Pronto", expect="")
+            await until_summary(h)
+            done = await press(h, MARIA, "Confirmar", expect="Protocolo:")
+            assert f"Denúncia registrada na Prefeitura de {city}!" in done.text
+            receipts[city] = done.text
+        await proc.api.send_location(MARIA, *SAO_PAULO)
+        refused = await said(h, MARIA, "fora dos municípios")
+        assert BOTH in refused.text
+        print("\n\n".join(f"[{c.method}] {c.text}" for c in proc.api.sent(MARIA)
+                          if c.text))  # read as a citizen would: pytest -s
