@@ -144,3 +144,37 @@ async def test_one_city_speaks_as_before(core, photo):
         await submit_report(core, 1, dores_report(photo, lat=SAO_PAULO[0], lon=SAO_PAULO[1]))
     assert "fora da área de Dores do Indaiá" in err.value.message
     assert "Prefeitura de Dores do Indaiá (LGPD" in "\n".join(await my_data(core, 7))
+
+
+async def test_the_question_after_closing_speaks_the_case_s_city_art_1(make_two_cities, photo,
+                                                                         clock):
+    """Dracena Art. 1º: a Dracena case closed as "no infraction" is asked about by Dracena's
+    run of the periodic job only, and the reporter's "Não, continua lá", answered through the
+    bot's Core (bound to Dores), takes Dracena's reopen step."""
+    from core.laws.common import REOPEN
+    from core.services.cases.transitions import apply_transition
+    from core.services.citizens import followup
+    from core.services.inspectors.accounts import bind_inspector, invite_inspector
+    from core.storage.models import Event, OutboxMessage
+    from core.storage.timeline import ActorRef
+    dores = await make_two_cities()
+    dracena = dores.for_city("dracena")
+    bound = await bind_inspector(dracena, 901, await invite_inspector(
+        dracena, "Ana", "fiscalizacao", "clara"))
+    b = await submit_report(dracena, 555, dracena_report(photo))
+    await apply_transition(dracena, b.protocol, "inspect_no_infraction",
+                           ActorRef("inspector", bound.inspector_id, "Ana"),
+                           {"inspection_notes": "nada irregular"}, agency="fiscalizacao")
+    clock.advance(days=3, minutes=1)
+    assert (await followup.ask_due(dores)).asked == []
+    assert (await followup.ask_due(dracena)).asked == [b.protocol]
+    async with dores.db.read() as s:
+        asked = (await s.execute(select(OutboxMessage).where(
+            OutboxMessage.kind == "followup_question"))).scalar_one()
+    assert "Veículo abandonado" in asked.payload["text"]
+    assert "infração não constatada" in asked.payload["text"]
+    await followup.answer_still_there(dores, 555, b.protocol)
+    async with dores.db.read() as s:
+        article = (await s.execute(select(Event.article).where(Event.action == REOPEN))
+                   ).scalar_one()
+    assert article == "Art. 1º" and (await _case(dores, b.protocol)).state == "diligence"
