@@ -45,8 +45,9 @@ def welcome(core: Core, name: str | None) -> str:
 
 def help_text(core: Core) -> str:
     if core.many_cities:
-        steps = ("1. Envie /denunciar (ou já mande uma foto ou a localização) e envie o local "
-                 "pelo botão 📍 ou digitando o endereço: o município decide a lei e os tipos.\n"
+        steps = ("1. Envie /denunciar (ou já mande uma foto ou a localização) e mande o local, "
+                 "pelo botão 📍 ou digitando o endereço: o município onde ele fica decide a lei "
+                 "e os tipos.\n"
                  "2. Escolha o tipo e mande de 1 a 10 fotos (uma a uma ou em álbum); toque em "
                  "Pronto.\n")
         what = f"{served(core)} O que dá para denunciar em cada município:\n\n" \
@@ -90,8 +91,8 @@ def privacy(core: Core, every_city: bool = False) -> str:
     keep = (f"{s.evidence_retention_days} dias (cerca de {years:.0f} anos)"
             if years >= 1 else f"{s.evidence_retention_days} dias")
     if every_city and core.many_cities:
-        who = ("Quem trata os dados: a prefeitura do município onde fica o local denunciado "
-               f"({core.cities_named()}).\n")
+        who = ("Quem trata os dados: a prefeitura do município onde fica o local denunciado; "
+               f"atendemos {core.cities_named()}.\n")
         purpose = ("Finalidade: apurar e resolver as denúncias previstas na lei de cada "
                    "município (" + "; ".join(f"{c.name}: {c.law.short}" for c in core.cities)
                    + ") e avisar você sobre o andamento.\n")
