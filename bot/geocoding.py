@@ -6,7 +6,7 @@ from geopy.adapters import AioHTTPAdapter
 
 from core.services import geocoding as _core
 from core.services.geocoding import (USER_AGENT, GeocodingUnavailable, Place,  # noqa: F401
-                                     short_address, viewbox)
+                                     find_address, short_address, viewbox)
 
 
 class Geocoder(_core.Geocoder):

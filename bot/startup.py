@@ -7,7 +7,8 @@ conventions and what the other processes need from it):
   inspector, a chat-scoped menu with the inspector's commands (/tarefas); a deactivated
   inspector's chat-scoped menu is deleted (the deactivation also queues that deletion in the
   outbox, see core.services.inspectors.accounts.MENU_WITHDRAWN, so it reaches Telegram at once);
-- the bot's description and short description in Portuguese, naming the city.
+- the bot's description and short description in Portuguese, naming the city (or every
+  city served).
 
 A refusal from Telegram is logged and never stops the bot."""
 from __future__ import annotations
@@ -18,7 +19,8 @@ from telegram import Bot, BotCommand, BotCommandScopeChat
 from telegram.error import TelegramError
 
 from bot.router import Router
-from bot.texts import DESCRIPTION, SHORT_DESCRIPTION
+from bot.texts import (DESCRIPTION, DESCRIPTION_MANY, SHORT_DESCRIPTION, SHORT_DESCRIPTION_ANY,
+                       SHORT_DESCRIPTION_MANY)
 from core.services.messaging.bot_identity import bot_username, clean_username, record_bot_username
 from core.services.context import Core
 from core.services.inspectors.accounts import inspector_chats
@@ -36,8 +38,20 @@ async def set_inspector_menu(bot: Bot, router: Router, telegram_id: int) -> None
     await bot.set_my_commands(inspector_menu(router), scope=BotCommandScopeChat(telegram_id))
 
 
+#: Telegram's limits: setMyDescription, setMyShortDescription
+LONG_MAX, SHORT_MAX = 512, 120
+
+
 def descriptions(core: Core) -> tuple[str, str]:
+    """The bot's profile: its city, or every city it serves."""
     law = core.law
+    if core.many_cities:
+        cities = core.cities_named()
+        long_text = DESCRIPTION_MANY.format(cities=cities)
+        if len(long_text) > LONG_MAX:
+            long_text = DESCRIPTION_MANY.format(cities="vários municípios")
+        short = SHORT_DESCRIPTION_MANY.format(cities=cities)
+        return long_text, short if len(short) <= SHORT_MAX else SHORT_DESCRIPTION_ANY
     return (DESCRIPTION.format(city=law.city, uf=law.uf, law=law.short),
             SHORT_DESCRIPTION.format(city=law.city, uf=law.uf))
 

@@ -25,6 +25,19 @@ DESCRIPTION = (
     "Como tratamos seus dados (LGPD): /privacidade.")
 SHORT_DESCRIPTION = ("Denuncie à Prefeitura de {city}/{uf}: fotos e local, protocolo e avisos "
                      "do caso.")
+#: The same, for an installation serving several cities (named: "Dores do Indaiá (MG) e
+#: Dracena (SP)"); past 120 characters the short one names none.
+DESCRIPTION_MANY = (
+    "Via Livre — denúncias às prefeituras de {cities}.\n"
+    "Denuncie o que a lei do seu município manda fiscalizar nas ruas: envie fotos e o local "
+    "(ele decide a prefeitura e a lei), receba um protocolo e acompanhe o caso até a solução, "
+    "nos prazos da lei.\n"
+    "Fiscais da prefeitura recebem aqui suas tarefas de vistoria; responsáveis acompanham "
+    "pelo código do aviso o prazo para regularizar ou retirar o bem.\n"
+    "Como tratamos seus dados (LGPD): /privacidade.")
+SHORT_DESCRIPTION_MANY = "Denuncie às prefeituras de {cities}: fotos e local, protocolo e avisos."
+SHORT_DESCRIPTION_ANY = ("Denuncie à prefeitura do seu município: fotos e local, protocolo e "
+                         "avisos do caso.")
 INVALID_LOCATION = ("Essa localização não é válida (coordenadas fora do mapa). Envie a "
                     "localização pelo botão 📍 ou pelo clipe 📎 → Localização, marcando o ponto "
                     "no mapa.")

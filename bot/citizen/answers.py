@@ -3,7 +3,7 @@ abandonment signs and the description (typed, skipped or chosen with a button)."
 from __future__ import annotations
 
 from bot.citizen import texts
-from bot.citizen.prompts import after, ask, button, go, signs_keyboard, unfix
+from bot.citizen.prompts import after, ask, button, go, here, signs_keyboard, unfix
 from bot.citizen.states import (COLOUR, DESCRIPTION, MAKE_MODEL, PLATE, SIGNS, TIME_THERE)
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
@@ -58,7 +58,7 @@ async def on_skip(turn: Turn, d: dict, _: str) -> None:
 
 
 async def on_time(turn: Turn, d: dict, arg: str) -> None:
-    options = texts.time_options(turn.core)
+    options = texts.time_options(here(turn, d))
     if not arg.isdigit() or int(arg) >= len(options):
         await turn.answer(STALE_BUTTON)
         return
@@ -68,13 +68,14 @@ async def on_time(turn: Turn, d: dict, arg: str) -> None:
 
 
 async def on_sign(turn: Turn, d: dict, code: str) -> None:
-    codes = {c.code for c in citizen_signs(turn.core.law, d["category"])}
+    law = here(turn, d).law
+    codes = {c.code for c in citizen_signs(law, d["category"])}
     if code not in codes:
         await turn.answer(STALE_BUTTON)
         return
     signs = list(d.get("signs", []))
     signs.remove(code) if code in signs else signs.append(code)
-    d["signs"] = [c.code for c in turn.core.law.criteria if c.code in signs]
+    d["signs"] = [c.code for c in law.criteria if c.code in signs]
     await turn.save(SIGNS, d)
     await turn.answer("Marcado." if code in signs else "Desmarcado.")
     await turn.query.edit_message_reply_markup(signs_keyboard(turn))

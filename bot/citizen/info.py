@@ -8,7 +8,7 @@ from telegram import ReplyKeyboardRemove
 
 from bot import buttons
 from bot.citizen import report, texts
-from bot.citizen.prompts import ask
+from bot.citizen.prompts import ask, city_core
 from bot.citizen.states import FOLLOWUP, PREFIX as REPORT
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
@@ -51,7 +51,13 @@ async def help_(turn: Turn) -> None:
 
 
 async def privacy(turn: Turn) -> None:
-    await turn.reply(texts.privacy(turn.core))
+    """The report's city when its location is known; with several cities and none yet, all
+    of them, each with its law and its DPO."""
+    city = turn.conv.draft.get("city") if turn.conv.state.startswith(REPORT) else None
+    if city:
+        await turn.reply(texts.privacy(city_core(turn.core, turn.conv.draft)))
+    else:
+        await turn.reply(texts.privacy(turn.core, every_city=True))
     await resume(turn)
 
 
@@ -88,6 +94,8 @@ async def in_report(turn: Turn) -> None:
 
 def render_case(v: PublicCaseView) -> str:
     lines = [f"Protocolo {v.protocol} — {v.category_label}"]
+    if v.city:  # several cities served: whose case it is
+        lines.append(f"Município: {v.city}")
     if not (v.is_open and v.situation):  # open: the plain words below say where it stands
         lines.append(f"Situação: {v.state_label}")
     if v.address:

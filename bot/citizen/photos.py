@@ -7,9 +7,9 @@ import logging
 
 from bot import attachments
 from bot.citizen import texts
-from bot.citizen.prompts import button, category_prompt
-from bot.citizen.states import CATEGORY, PHOTOS
-from bot.router import Turn, inline, send_or_queue
+from bot.citizen.prompts import button, category_prompt, city_core, location_question
+from bot.citizen.states import CATEGORY, LOCATION, PHOTOS
+from bot.router import Turn, inline, location_keyboard, send_or_queue
 from bot.state import BotState
 from core.services.cases.evidence import EvidenceIn
 from core.services.citizens.reports import MAX_PHOTOS
@@ -25,10 +25,15 @@ PHOTOS_ONLY = attachments.Policy(not_taken=texts.NOT_IMAGE, video=texts.NO_VIDEO
 async def on_photo(turn: Turn, d: dict | None = None) -> None:
     """A photo (or an image sent as a file) for the report: in the photos step, or before the
     category is chosen, when a photo sent before /denunciar starts the report (`d`, the new
-    draft) and the category is asked after it. Kept in the draft; the state stays."""
+    draft) and the category is asked after it. With several cities served the location comes
+    before the category: a photo sent first, or while the location is asked, is kept and the
+    location asked. Kept in the draft; the state stays."""
     msg = turn.message
     d = dict(turn.conv.draft) if d is None else d
-    state = turn.conv.state if turn.conv.state in (PHOTOS, CATEGORY) else CATEGORY
+    if turn.conv.state in (PHOTOS, CATEGORY, LOCATION):
+        state = turn.conv.state
+    else:
+        state = LOCATION if turn.core.many_cities else CATEGORY
     item, refusal = attachments.read(msg, PHOTOS_ONLY)
     if refusal is None and len(d["photos"]) >= MAX_PHOTOS:
         refusal = texts.PHOTO_MAX
@@ -51,8 +56,12 @@ async def on_photo(turn: Turn, d: dict | None = None) -> None:
 
 async def ack_photos(bot, out: BotState, chat_id: int, core, state: str, d: dict) -> None:
     n = len(d["photos"])
+    if state == LOCATION:  # several cities: photos before the location, asked now
+        await send_or_queue(bot, out, chat_id, f"📷 {texts.photos_received(n)} para a sua "
+                            f"denúncia. {location_question(core, d)}", location_keyboard())
+        return
     if state == CATEGORY:  # photos before the category: ask it now
-        question, markup = category_prompt(core.law, d)
+        question, markup = category_prompt(city_core(core, d).law, d)
         await send_or_queue(bot, out, chat_id,
                             f"📷 {texts.photos_received(n)} para a sua denúncia. {question}",
                             markup)
@@ -78,7 +87,7 @@ def _ack_album_later(turn: Turn, group: str) -> None:
             await asyncio.sleep(st.album_delay_s)
             from core.services.messaging.conversation import load
             conv = await load(core, user)
-            if conv.state in (PHOTOS, CATEGORY):
+            if conv.state in (PHOTOS, CATEGORY, LOCATION):
                 await ack_photos(bot, st, chat, core, conv.state, conv.draft)
         except asyncio.CancelledError:
             raise

@@ -13,16 +13,28 @@ from bot.router import Turn, inline, location_keyboard
 from core.identifiers import format_plate
 from core.services.cases.evidence import public_photo
 from core.services.citizens.guidance import citizen_signs
+from core.services.context import Core
 
 
 def button(draft: dict, action: str, value: object | None = None) -> str:
     return buttons.report(draft["id"], action, value)
 
 
+def city_core(core: Core, d: dict) -> Core:
+    """The installation acting for the draft's city (the pin decided it), else `core`."""
+    slug = d.get("city")
+    return core.for_city(slug) if slug and core.city_named(slug) is not None else core
+
+
+def here(turn: Turn, d: dict | None = None) -> Core:
+    """The Core of the city this report is in: its law, categories and questions."""
+    return city_core(turn.core, turn.conv.draft if d is None else d)
+
+
 async def ask(turn: Turn, state: str, before: str = "") -> None:
     """Send the question of `state` (also used to repeat it after bad input), with `before`
     (e.g. the acknowledgement of the previous answer) at the top."""
-    d, law = turn.conv.draft, turn.core.law
+    d, law = turn.conv.draft, here(turn).law
     if before:
         turn = Prefixed(turn, before)
     if state == CATEGORY:
@@ -35,7 +47,7 @@ async def ask(turn: Turn, state: str, before: str = "") -> None:
         await turn.reply(f"Tipo: {cat.label}\n\n" + ask_photos + extra,
                          inline([[("✅ Pronto", button(d, "done"))]]))
     elif state == LOCATION:
-        await turn.reply(texts.ASK_LOCATION, location_keyboard())
+        await turn.reply(location_question(turn.core, d), location_keyboard())
     elif state == ADDRESS_CONFIRM:
         p = d["pending"]
         await turn.reply(f"Entendi este endereço:\n{p['address']}\n\nÉ esse o local?",
@@ -51,7 +63,7 @@ async def ask(turn: Turn, state: str, before: str = "") -> None:
         await turn.reply(texts.ASK_MAKE_MODEL, inline([[("Pular", button(d, "skip"))]]))
     elif state == TIME_THERE:
         rows = [[(t, button(d, "time", i))]
-                for i, t in enumerate(texts.time_options(turn.core))]
+                for i, t in enumerate(texts.time_options(here(turn)))]
         await turn.reply(texts.ASK_TIME_THERE, inline(rows))
     elif state == SIGNS:
         await turn.reply(texts.ASK_SIGNS, signs_keyboard(turn))
@@ -60,6 +72,14 @@ async def ask(turn: Turn, state: str, before: str = "") -> None:
     elif state == SUMMARY:
         await turn.reply(summary(turn), inline([[("✅ Confirmar", button(d, "ok")),
                                                 ("✏️ Corrigir", button(d, "fix"))]]))
+
+
+def location_question(core: Core, d: dict) -> str:
+    """Where is it: with several cities and no category yet, the location comes first (it
+    decides the city, its law and its categories)."""
+    if core.many_cities and "category" not in d:
+        return texts.ASK_LOCATION_FIRST.format(cities=core.cities_named())
+    return texts.ASK_LOCATION
 
 
 def category_prompt(law, d: dict):
@@ -86,16 +106,18 @@ def signs_keyboard(turn: Turn):
     d = turn.conv.draft
     ticked = set(d.get("signs", []))
     rows = [[(("✅ " if c.code in ticked else "⬜ ") + c.label, button(d, "sign", c.code))]
-            for c in citizen_signs(turn.core.law, d["category"])]
+            for c in citizen_signs(here(turn).law, d["category"])]
     rows.append([("Continuar ➡️", button(d, "signs", "done"))])
     return inline(rows)
 
 
 def summary(turn: Turn) -> str:
-    d, law = turn.conv.draft, turn.core.law
+    d, law = turn.conv.draft, here(turn).law
     cat = law.categories[d["category"]]
-    lines = ["Confira sua denúncia:", f"Tipo: {cat.label}", f"Fotos: {len(d['photos'])}",
-             f"Local: {d.get('address') or coords(d)}"]
+    lines = ["Confira sua denúncia:", f"Tipo: {cat.label}", f"Fotos: {len(d['photos'])}"]
+    if turn.core.many_cities:
+        lines.append(f"Município: {here(turn).city.label}")
+    lines.append(f"Local: {d.get('address') or coords(d)}")
     if d.get("plate"):
         lines.append(f"Placa: {format_plate(d['plate'])}")
     for key, label in (("colour", "Cor"), ("make_model", "Marca/modelo"),
@@ -115,6 +137,15 @@ def coords(d: dict) -> str:
     return f"{d['lat']:.5f}, {d['lon']:.5f}"
 
 
+def registered(core: Core, d: dict) -> str:
+    """"📍 Local registrado: Rua X, 100 — Centro", naming the city when the installation
+    serves more than one ("📍 Local registrado em Dracena (SP): …")."""
+    where = d.get("address") or coords(d)
+    if core.many_cities and d.get("city"):
+        return f"📍 Local registrado em {city_core(core, d).city.label}: {where}\n\n"
+    return f"📍 Local registrado: {where}\n\n"
+
+
 async def go(turn: Turn, state: str, draft: dict) -> None:
     """Store `draft` in `state` (durable from here on), then ask its question."""
     await turn.save(state, draft)
@@ -130,7 +161,7 @@ def after(turn: Turn, answered: str) -> str:
     d = turn.conv.draft
     if d.get("fixing"):
         return SUMMARY
-    return next_question(turn.core.law, d["category"], answered)
+    return next_question(here(turn).law, d["category"], answered)
 
 
 async def show_candidates(turn: Turn) -> None:
@@ -143,7 +174,7 @@ async def show_candidates(turn: Turn) -> None:
         # before them has only the state's name)
         caption = (f"Protocolo {c['protocol']} — {c['category']}\n{told}\n"
                    f"Local: {c['address'] or 'sem endereço'} (a {c['distance']:.0f} m)")[:1024]
-        data = await public_photo(turn.core, c["photo"]) if c.get("photo") else None
+        data = await public_photo(here(turn), c["photo"]) if c.get("photo") else None
         if data is not None:  # another citizen's photo: the copy without EXIF/GPS
             await turn.bot.send_photo(turn.chat_id, InputFile(data, filename="caso.jpg"),
                                       caption=caption)

@@ -16,7 +16,7 @@ from bot.citizen import texts
 from bot.citizen.answers import on_plate, on_text, on_sign, on_signs_done, on_skip, on_time
 from bot.citizen.location import location_accepted, on_address, on_duplicate, on_location
 from bot.citizen.photos import evidence, on_photo
-from bot.citizen.prompts import ask, button, go, unfix
+from bot.citizen.prompts import ask, button, go, here, unfix
 from bot.citizen.states import (CATEGORY, COLOUR, DESCRIPTION, FIXABLE, IDLE, LOCATION,
                                 MAKE_MODEL, PHOTOS, PLATE, PREFIX, SUMMARY, TIME_THERE,
                                 button_allowed, questions)
@@ -32,7 +32,8 @@ async def start_report(turn: Turn) -> None:
     if turn.conv.state != IDLE and turn.conv.state.startswith(PREFIX):
         await ask(turn, turn.conv.state, texts.RESUMING)
         return
-    await go(turn, CATEGORY, _new_draft())
+    # several cities: the location first, it decides the city and so the categories
+    await go(turn, LOCATION if turn.core.many_cities else CATEGORY, _new_draft())
 
 
 def _new_draft() -> dict:
@@ -47,7 +48,8 @@ def starts_report(msg) -> bool:
 
 async def start_with(turn: Turn) -> None:
     """A photo or a pin sent before /denunciar: the report starts with it (the first photo,
-    or the location), and the category is asked next."""
+    or the location), and the category is asked next (after a photo, with several cities
+    served, the location first)."""
     msg = turn.message
     if msg.location is not None or msg.venue is not None:
         await on_location(turn, _new_draft())
@@ -66,6 +68,9 @@ async def on_message(turn: Turn) -> None:
                TIME_THERE: on_text, DESCRIPTION: on_text}.get(state)
     if state == CATEGORY and starts_report(msg):  # more photos, or the pin, before the type
         handler = on_location if msg.location is not None or msg.venue is not None else on_photo
+    if (state == LOCATION and "category" not in turn.conv.draft
+            and (msg.photo or msg.document is not None)):  # several cities: before the pin
+        handler = on_photo
     if handler is not None:
         await handler(turn)
         return
@@ -86,7 +91,7 @@ async def on_button(turn: Turn) -> None:
 
 
 async def _category(turn: Turn, d: dict, code: str) -> None:
-    if code not in turn.core.law.categories:
+    if code not in here(turn, d).law.categories:  # the city's law (the pin decided it)
         await turn.answer(STALE_BUTTON)
         return
     await turn.answer()
@@ -125,13 +130,15 @@ async def _confirm(turn: Turn, d: dict, _: str) -> None:
                       colour=d.get("colour"), make_model=d.get("make_model"),
                       time_there=d.get("time_there"), signs=tuple(d.get("signs", ())),
                       description=d.get("description"))
-    done = await submit_report(turn.core, turn.user_id, report, display_name=turn.display_name,
+    core = here(turn, d)  # the city of the pin, under its law
+    done = await submit_report(core, turn.user_id, report, display_name=turn.display_name,
                                also=turn.hook(clear=True))
-    law = turn.core.law
+    law = core.law
     steps = done.next_steps or next_steps(law, d["category"])
     track = law.categories[d["category"]].track
     where = law.state_text(track, law.tracks[track].initial)  # plain words, not a state name
-    lines = [f"✅ Denúncia registrada! Protocolo: {done.protocol}",
+    city = f" na Prefeitura de {core.city.label}" if core.many_cities else ""
+    lines = [f"✅ Denúncia registrada{city}! Protocolo: {done.protocol}",
              where.where if where else f"Situação: {done.state_label}", "",
              "O que acontece agora:"]
     lines += [f"{i}. {s}" for i, s in enumerate(steps, 1)]
@@ -162,7 +169,7 @@ async def _fix(turn: Turn, d: dict, field: str) -> None:
 
 
 def _questions(turn: Turn, d: dict) -> list[str]:
-    return questions(turn.core.law, d["category"])
+    return questions(here(turn, d).law, d["category"])
 
 
 _BUTTONS = {"cat": _category, "done": on_photos_done, "addr": on_address, "dup": on_duplicate,

@@ -7,7 +7,14 @@ tests/e2e/test_bot_report.py walks it. The state and the draft are stored in the
 continues from the last acknowledged step. Every state also accepts /cancelar (draft dropped),
 /ajuda, /status, /minhas and /privacidade (the draft stays), and answers any other input with
 a clear Portuguese explanation and the question again; a protocol number typed alone is
-/status. After /ajuda, /minhas, /status or /privacidade the pending question is asked again."""
+/status. After /ajuda, /minhas, /status or /privacidade the pending question is asked again.
+
+The pin decides the city (core.city_at): the report goes to that city's prefeitura, under its
+law and with its categories. With ONE city served the category comes first. With several, the
+conversation learns the city before it offers categories: /denunciar (or a photo sent first)
+asks for the location, then the category of that city's law; a pin sent first works as with
+one city. A category the pin's city has not (a "Corrigir" of the location into another city)
+is asked again from that city's list."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -67,9 +74,10 @@ def _e(*pairs: tuple[str, str]) -> tuple[Edge, ...]:
 #: tests/e2e/test_conversation_doc.py checks that the bot moves only along its edges.
 STATES: tuple[Step, ...] = (
     Step(IDLE, "/denunciar, or a photo or a pin sent first (the report starts with it)", (),
-         _e((CATEGORY, "/denunciar"), (CATEGORY, "foto ou pino antes de /denunciar"))),
-    Step(CATEGORY, "a category button (the city's law); photos and a pin sent meanwhile are "
-         "kept", ("cat",),
+         _e((CATEGORY, "/denunciar"), (CATEGORY, "foto ou pino antes de /denunciar"),
+            (LOCATION, "/denunciar ou foto antes (várias cidades: o local primeiro)"))),
+    Step(CATEGORY, "a category button (the law of the pin's city); photos and a pin sent "
+         "meanwhile are kept", ("cat",),
          _e((CATEGORY, "foto / pino antes do tipo"), (PHOTOS, "categoria"),
             (DUPLICATES, "categoria corrigida + casos perto"),
             (PLATE, "categoria corrigida (com placa)"),
@@ -83,14 +91,17 @@ STATES: tuple[Step, ...] = (
                        (COLOUR, "Pronto (pino já enviado, chassi sem placa)"),
                        (TIME_THERE, "Pronto (pino já enviado, não veículo)"),
                        (DESCRIPTION, "Pronto (pino já enviado, ambulante, animal)"))),
-    Step(LOCATION, "a location pin (reply-keyboard button) or a typed address", (),
+    Step(LOCATION, "a location pin (reply-keyboard button) or a typed address; with several "
+         "cities and no category yet, photos sent meanwhile are kept", (),
          _e((ADDRESS_CONFIRM, "endereço digitado"),
-            (LOCATION, "fora da cidade / endereço não encontrado"),
+            (LOCATION, "fora das cidades / endereço não encontrado / foto (várias cidades)"),
+            (CATEGORY, "pino (várias cidades: tipo a escolher, ou que a cidade não tem)"),
             (DUPLICATES, "pino + casos perto"), (PLATE, "pino (com placa)"),
             (COLOUR, "pino (chassi, sem placa)"), (TIME_THERE, "pino (não veículo)"),
             (DESCRIPTION, "pino (ambulante, animal)"))),
     Step(ADDRESS_CONFIRM, "'Sim, é aqui' or 'Não' (then a pin)", ("addr",),
-         _e((LOCATION, "Não"), (DUPLICATES, "Sim + casos perto"),
+         _e((LOCATION, "Não"), (CATEGORY, "Sim (várias cidades: tipo a escolher)"),
+            (DUPLICATES, "Sim + casos perto"),
             (PLATE, "Sim (com placa)"), (COLOUR, "Sim (chassi, sem placa)"),
             (TIME_THERE, "Sim (não veículo)"), (DESCRIPTION, "Sim (ambulante, animal)"))),
     Step(DUPLICATES, "'É este' (support that case, done) or 'É outro'", ("dup",),

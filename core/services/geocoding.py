@@ -6,6 +6,10 @@ per second; a city's own server may allow more), cached, and never slower than
 GEOCODING_TIMEOUT_S: past it, or on any server error, `GeocodingUnavailable` is raised and the
 bot asks for a map pin instead (the panel asks for a click on the map).
 
+One installation serving several cities: `find_address` asks in the box of each city the text
+names (else of each city served), and the caller routes each point found with
+core.city_at (the pin decides, a typed address too).
+
 The core never imports aiohttp: each face passes geopy's async adapter (`adapter_factory`,
 geopy.adapters.AioHTTPAdapter in both faces).
 
@@ -15,14 +19,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Iterable
 from urllib.parse import urlsplit
 
 from geopy.exc import GeopyError
 from geopy.geocoders import Nominatim
 
 from core.area import CityArea
+from core.municipality import City
 
 log = logging.getLogger(__name__)
 USER_AGENT = "via-livre-bot/0.1 (prefeitura; abandoned objects reports)"
@@ -128,3 +135,30 @@ class Geocoder:
             return None
         address, suburb = short_address(location.raw, location.address)
         return Place(location.latitude, location.longitude, address, suburb)
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text.casefold())
+    return " ".join("".join(ch for ch in text if not unicodedata.combining(ch)).split())
+
+
+def mentioned(text: str, cities: Iterable[City]) -> list[City]:
+    """The cities whose name the text carries (accents and case aside)."""
+    folded = _fold(text)
+    return [c for c in cities if _fold(c.name) in folded]
+
+
+async def find_address(geocoder: Geocoder, text: str, cities: Iterable[City]
+                       ) -> list[Place]:
+    """The places a typed address may be, one per city asked: in each city the text names,
+    as typed; else in each city served, with its name added. One city served: one request,
+    in its box. The caller routes each place with core.city_at."""
+    cities = list(cities)
+    named = mentioned(text, cities)
+    tries = [(c, text) for c in named] or [(c, f"{text}, {c.name}") for c in cities]
+    found = []
+    for city, query in tries:
+        place = await geocoder.geocode(query, area=city.area)
+        if place is not None:
+            found.append(place)
+    return found

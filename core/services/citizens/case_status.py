@@ -31,6 +31,8 @@ class PublicCaseView:
     notify: bool | None = None  # for /minhas: whether this person gets updates
     #: Where the object is and what comes next on this track (Law.state_texts).
     situation: str = ""
+    #: "Dracena (SP)": the case's city, when the installation serves more than one
+    city: str = ""
 
     def next_step_text(self) -> str:
         return next_step_text(self.is_open, self.situation, self.deadline)
@@ -43,7 +45,13 @@ def citizen_situation(law: Law, track: str, state: str) -> str:
     return text.for_citizen() if text else ""
 
 
+def _city(core: Core) -> str:
+    """The case's city as the citizen is told it: only when there is more than one."""
+    return core.city.label if core.many_cities else ""
+
+
 async def _view(core: Core, s, case: Case, notify: bool | None = None) -> PublicCaseView:
+    core = core.for_case(case)  # the case's city: its law, categories and time zone
     law = core.law
     lifecycle = law.tracks[case.track]
     events = (await s.execute(select(Event).where(Event.case_id == case.id,
@@ -72,24 +80,32 @@ async def _view(core: Core, s, case: Case, notify: bool | None = None) -> Public
     return PublicCaseView(case.protocol, law.categories[case.category].label,
                           lifecycle.state(case.state).label, case.is_open, case.address,
                           case.created_at.astimezone(tz).date(), tuple(steps), deadline, notify,
-                          citizen_situation(law, case.track, case.state))
+                          citizen_situation(law, case.track, case.state), _city(core))
 
 
 async def status_view(core: Core, protocol: str) -> PublicCaseView:
     """/status AAAA-NNNNNN: anyone may ask about any protocol, so this is the public projection
     (core.services.public.case.public_view): the neighbourhood for the place, the state in
-    its public words."""
+    its public words. Protocols are unique in the installation: the case is found in any
+    city served and told under its own city's law (installation-wide on purpose)."""
+    protocol = (protocol or "").strip()
     async with core.db.read() as s:
-        c = await load_public(core, s, (protocol or "").strip())
+        slug = (await s.execute(select(Case.municipality).where(Case.protocol == protocol))
+                ).scalar_one_or_none()
+        if slug is None or core.city_named(slug) is None:
+            raise NotFound(NOT_FOUND)
+        core = core.for_city(slug)
+        c = await load_public(core, s, protocol)
     if c is None:
         raise NotFound(NOT_FOUND)
     return PublicCaseView(c.protocol, c.category_label, c.state_label, c.is_open,
                           f"{c.place} (local aproximado)", c.created, c.steps, c.deadline,
-                          None, c.situation)
+                          None, c.situation, _city(core))
 
 
 async def my_cases(core: Core, telegram_id: int, limit: int = 20) -> list[PublicCaseView]:
-    """/minhas: the cases this person reported or follows, newest first."""
+    """/minhas: the cases this person reported or follows, newest first, in every city served
+    (each told under its own city's law)."""
     async with core.db.read() as s:
         rows = (await s.execute(
             select(Case, Subscription.notify)

@@ -35,7 +35,7 @@ from core.formatting import fmt_date
 from core.laws.common import REOPEN
 from core.lifecycle import Actor
 from core.services.cases.evidence import EvidenceIn, attach
-from core.services.cases.transitions import apply_transition, load_case
+from core.services.cases.transitions import NOT_FOUND, apply_transition, load_case
 from core.services.context import Core
 from core.services.errors import Forbidden, InvalidInput, NotFound
 from core.services.inspectors.tasks import (AUTO, OPEN, REFUSED, WITHDRAWN, chat_of,
@@ -92,8 +92,9 @@ def askable(core: Core) -> list[tuple[str, str]]:
 # -- asking -------------------------------------------------------------------------------------
 
 async def ask_due(core: Core, now: datetime | None = None) -> FollowupReport:
-    """Ask every reporter whose case closed ASK_AFTER ago (and not more than ASK_UNTIL) in an
-    askable state and was never asked (the periodic job; idempotent)."""
+    """Ask every reporter whose case of this Core's city closed ASK_AFTER ago (and not more
+    than ASK_UNTIL) in an askable state of its law and was never asked (the periodic job, once
+    per city served; idempotent)."""
     now = now or core.now()
     report = FollowupReport()
     pairs = askable(core)
@@ -102,7 +103,7 @@ async def ask_due(core: Core, now: datetime | None = None) -> FollowupReport:
     async with core.db.unit_of_work() as s:
         asked = exists().where(Event.case_id == Case.id, Event.action == ASKED)
         cases = (await s.execute(select(Case).where(
-            Case.closed_at.is_not(None), Case.closed_at <= now - ASK_AFTER,
+            Case.municipality == core.municipality, Case.closed_at.is_not(None), Case.closed_at <= now - ASK_AFTER,
             Case.closed_at > now - ASK_UNTIL, Case.is_open.is_not(True),
             or_(*[and_(Case.track == t, Case.state == st) for t, st in pairs]), ~asked)
             .order_by(Case.closed_at, Case.id).limit(LIMIT).with_for_update())).scalars().all()
@@ -117,7 +118,8 @@ async def ask_due(core: Core, now: datetime | None = None) -> FollowupReport:
 async def _ask(core: Core, s: AsyncSession, case: Case, now: datetime) -> bool:
     """Ask the reporter of `case` (the case row locked by the caller); False when they cannot
     be reached (no chat with notifications on, no channel for their contact): nothing is
-    recorded then."""
+    recorded then. Worded under the case's own city's law."""
+    core = core.for_case(case)
     lifecycle = core.law.tracks[case.track]
     label = lifecycle.public_state(case.state).label
     category = core.law.categories[case.category].label.split(" (")[0]
@@ -171,7 +173,8 @@ async def _reporter_chat(s: AsyncSession, case: Case) -> int | None:
 async def _asked(core: Core, s: AsyncSession, telegram_id: int, protocol: str
                  ) -> tuple[Person, Case]:
     """The reporter and the case they were asked about, still waiting for the answer;
-    Forbidden / InvalidInput (Portuguese) otherwise."""
+    Forbidden / InvalidInput (Portuguese) otherwise. The case is the reporter's own, in any
+    city served (the caller goes on with core.for_case(case))."""
     person = (await s.execute(select(Person).where(Person.telegram_id == telegram_id))
               ).scalar_one_or_none()
     try:
@@ -202,6 +205,7 @@ async def answer_gone(core: Core, telegram_id: int, protocol: str, *,
     """"Sim, saiu": the confirmation on the timeline; nothing else changes."""
     async with core.db.unit_of_work() as s:
         person, case = await _asked(core, s, telegram_id, protocol)
+        core = core.for_case(case)
         await append_event(s, case, _citizen(person), GONE, None, {"answer": YES},
                            public=False, at=core.now())
         if also is not None:
@@ -215,6 +219,7 @@ async def answer_still_there(core: Core, telegram_id: int, protocol: str, *,
     timeline) and the diligence offered at once to the competent inspector."""
     async with core.db.unit_of_work() as s:
         person, case = await _asked(core, s, telegram_id, protocol)
+        core = core.for_case(case)
         await apply_transition(core, case.id, REOPEN, _citizen(person),
                                {"citizen_statement": STILL_THERE}, session=s)
         inspector = await give_reopened(core, s, case)
@@ -228,6 +233,8 @@ async def reopen_on_answer(core: Core, protocol: str, facts: dict, by: ActorRef)
     step (what the citizen said in `facts`), and the diligence offered at once."""
     async with core.db.unit_of_work() as s:
         case = await load_case(s, protocol, for_update=True)
+        if case.municipality != core.municipality:  # another city's case: as a missing one
+            raise NotFound(NOT_FOUND)
         await apply_transition(core, case.id, REOPEN, by, facts, session=s)
         inspector = await give_reopened(core, s, case)
         return Answer(case.protocol, True, inspector.name if inspector else None)
@@ -268,6 +275,7 @@ async def add_photo(core: Core, telegram_id: int, protocol: str, item: EvidenceI
         person = (await s.execute(select(Person).where(Person.telegram_id == telegram_id))
                   ).scalar_one_or_none()
         case = await load_case(s, protocol, for_update=True)
+        core = core.for_case(case)
         reopened = person is not None and (await s.execute(select(Event.id).where(
             Event.case_id == case.id, Event.action == REOPEN,
             Event.actor_kind == Actor.CITIZEN.value, Event.actor_id == str(person.id))

@@ -64,8 +64,11 @@ class MyData:
 
 
 def _case_line(core: Core, c: Case, photos: int) -> str:
+    core = core.for_case(c)  # the case's own city and law
     cat = core.law.categories.get(c.category)
-    parts = [f"{c.protocol} — {cat.label if cat else c.category}, de {fmt_date(c.created_at)}",
+    where = f" em {core.city.label}" if core.many_cities else ""
+    parts = [f"{c.protocol} — {cat.label if cat else c.category}{where}, de "
+             f"{fmt_date(c.created_at)}",
              "em andamento" if c.is_open else f"encerrado ({state_label(core, c.track, c.state)})"]
     if c.address:
         parts.append(f"local: {c.address}")
@@ -84,8 +87,8 @@ async def _person(s: AsyncSession, telegram_id: int) -> Person | None:
 
 async def collect(core: Core, s: AsyncSession, telegram_id: int) -> MyData:
     """Everything kept about this Telegram account, in plain words."""
-    out = MyData([f"Seus dados guardados pela Prefeitura de {core.city.name} (LGPD, Lei "
-                  "13.709/2018, art. 18, II):"])
+    out = MyData([f"Seus dados guardados {_keepers(core)} (LGPD, Lei 13.709/2018, art. 18, "
+                  "II):"])
     person = await _person(s, telegram_id)
     draft = await s.get(ConversationState, telegram_id)
     messages = (await s.execute(select(OutboxMessage).where(
@@ -146,6 +149,13 @@ async def collect(core: Core, s: AsyncSession, telegram_id: int) -> MyData:
     return out
 
 
+def _keepers(core: Core) -> str:
+    """Who keeps the data: the city's prefeitura, or every city's the installation serves."""
+    if core.many_cities:
+        return f"pelas Prefeituras de {core.cities_named()}"
+    return f"pela Prefeitura de {core.city.name}"
+
+
 def _message_text(m: OutboxMessage) -> str:
     if m.payload.get("erased"):
         return "(texto apagado a seu pedido)"
@@ -199,7 +209,6 @@ async def _plan(core: Core, s: AsyncSession, telegram_id: int, apply: bool) -> E
     """What deletion removes and keeps (and, with `apply`, does it in the session)."""
     e = Erasure()
     person = await _person(s, telegram_id)
-    law = core.law.short
     # delivered messages: their text goes, the row stays (its dedupe key keeps it from being
     # sent again); those still to be delivered are left to go out
     sent = [i for i, payload in (await s.execute(select(OutboxMessage.id, OutboxMessage.payload)
@@ -223,6 +232,7 @@ async def _plan(core: Core, s: AsyncSession, telegram_id: int, apply: bool) -> E
     done = [c for c in reported if not c.is_open]
     e.partial = bool(open_)
     for c in open_:
+        law = core.for_case(c).law.short  # the case's own city's law
         e.kept.append(f"sua denúncia {c.protocol}, em andamento: faz parte de um processo "
                       f"administrativo ({law}; LGPD art. 7º, III, e art. 16, I). Quando o caso "
                       "terminar, você pode pedir de novo.")
