@@ -57,6 +57,7 @@ async def issued_documents(core: Core, ref: str) -> list[IssuedDocument]:
     kinds = document_kinds(core.law)
     async with core.db.read() as s:
         case = await load_case(s, ref)
+        core = core.for_case(case)  # the case's city: header, law, depot
         latest = _latest(await _events(s, case.id), kinds)
     return [IssuedDocument(k, kinds[k].label, str(ev.data.get("sha256") or ""),
                            kinds[k].button or kinds[k].label)
@@ -82,6 +83,7 @@ async def reissue(core: Core, ref: str, kind: str, by: ActorRef) -> docs.Issued:
         raise InvalidInput("Documento desconhecido.")
     async with core.db.unit_of_work() as s:
         case = await load_case(s, ref, for_update=True)
+        core = core.for_case(case)  # the case's city: header, law, depot
         ev = _latest(await _events(s, case.id), kinds).get(kind)
         if ev is None:
             raise InvalidInput(NOT_ISSUED)
