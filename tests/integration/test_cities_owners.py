@@ -19,7 +19,7 @@ from tests.support.owner_cases import FISCAL, OWNER, dracena_apprehension
 from tests.support.payments import PIX, official_tariffs
 
 DRACENA_PIX = {"pix_key": "financas@dracena.sp.gov.br",
-               "pix_merchant_name": "Prefeitura Municipal de Dracena",
+               "pix_merchant_name": "Prefeitura de Dracena",
                "pix_merchant_city": "Dracena"}
 DRACENA_LAW = "Lei nº 56, de 09/10/1951"
 
