@@ -1,11 +1,13 @@
 """Background loops started with the Application and stopped with it: the outbox sender
 (messages queued by core services in the same transaction as the change they report; the
 sending itself is bot/sender.py) and the periodic deadline sweep. Both are driven by the
-database, so a restart resumes them."""
+database, so a restart resumes them. The sweep's loop also reads the cities served again every
+`core.cache_seconds` (refresh_cities)."""
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -61,15 +63,34 @@ async def outbox_loop(bot, core: Core, settings: LoopSettings, wake: asyncio.Eve
         wake.clear()
 
 
+async def refresh_cities(core: Core, read_at: float) -> float:
+    """Every `core.cache_seconds`, the municipality records read again: a city added or
+    changed in the panel (another process) reaches the bot without a restart. Returns when
+    they were last read."""
+    if time.monotonic() - read_at < core.cache_seconds:
+        return read_at
+    try:
+        await core.load_cities()
+    except StorageUnavailable as exc:
+        log.warning("cities: database unavailable: %s", exc.detail)
+        return read_at
+    except Exception:
+        log.exception("cities: reading the municipalities failed")
+        return read_at
+    return time.monotonic()
+
+
 async def sweep_loop(core: Core, settings: LoopSettings, wake: asyncio.Event,
                      holder: str = "bot") -> None:
     """Every `sweep_interval_s`, in one worker at a time (core.services.periodic.run_if_due):
     each worker tries the lease every `lease_poll_s` at most, so a dead worker's sweep is
     taken over within the lease (core.storage.leases.LEASE) + lease_poll_s (under a minute)."""
     every = timedelta(seconds=settings.sweep_interval_s)
-    poll = min(settings.sweep_interval_s, settings.lease_poll_s)
+    poll = min(settings.sweep_interval_s, settings.lease_poll_s, core.cache_seconds)
+    read_at = time.monotonic()
     try:
         while True:
+            read_at = await refresh_cities(core, read_at)
             try:
                 report = await run_if_due(core, holder, every)  # lapses, warnings, reminders...
                 if report and (report.sweep.moved or report.sweep.refused):

@@ -5,11 +5,13 @@ takes a step and sends its legal document. Every rule lives in core.services (in
 tasks, step_forms, documents)."""
 from __future__ import annotations
 
+from functools import wraps
+
 from bot.inspector import after, card, day, form, resume, route, tasks
 from bot.inspector.states import AFTER, FORM, REFUSE, TASKS
-from bot.router import Router, Turn
+from bot.router import Handler, Router, Turn
 from bot.texts import STALE_BUTTON
-from core.services.inspectors.accounts import require_inspector
+from core.services.inspectors.accounts import inspector_city, require_inspector
 
 
 async def on_button(turn: Turn) -> None:
@@ -30,16 +32,28 @@ async def on_button(turn: Turn) -> None:
         await turn.answer(STALE_BUTTON)
 
 
+def in_city(handler: Handler) -> Handler:
+    """The inspector's answers run for the inspector's own city (its law, cases and papers:
+    core.services.inspectors.accounts.inspector_city); another city's case is a missing one."""
+    @wraps(handler)
+    async def run(turn: Turn) -> None:
+        turn.core = await inspector_city(turn.core, turn.user_id)
+        await handler(turn)
+    return run
+
+
 def register(router: Router) -> None:
     router.command("fiscal", tasks.bind)  # /fiscal CÓDIGO (not in the public menu)
-    router.command("tarefas", tasks.my_tasks, "Minhas tarefas de vistoria", role="inspector")
-    router.command("notificacoes", day.day_notices, "Imprimir as notificações do dia",
+    router.command("tarefas", in_city(tasks.my_tasks), "Minhas tarefas de vistoria",
                    role="inspector")
-    router.command("rota", route.day_route, "Rota do dia", role="inspector")
-    router.callback("task", tasks.on_task_button)
-    router.callback("case", tasks.on_case_button)
-    router.callback("insp", on_button)
-    router.state(TASKS, tasks.on_tasks_message, resume=resume.resume)
-    router.state(REFUSE, tasks.on_refusal_reason, resume=resume.resume)
-    router.state(FORM, form.on_message, resume=resume.resume)
-    router.state(AFTER, after.on_message, resume=resume.resume)
+    router.command("notificacoes", in_city(day.day_notices), "Imprimir as notificações do dia",
+                   role="inspector")
+    router.command("rota", in_city(route.day_route), "Rota do dia", role="inspector")
+    router.callback("task", in_city(tasks.on_task_button))
+    router.callback("case", in_city(tasks.on_case_button))
+    router.callback("insp", in_city(on_button))
+    again = in_city(resume.resume)
+    router.state(TASKS, in_city(tasks.on_tasks_message), resume=again)
+    router.state(REFUSE, in_city(tasks.on_refusal_reason), resume=again)
+    router.state(FORM, in_city(form.on_message), resume=again)
+    router.state(AFTER, in_city(after.on_message), resume=again)

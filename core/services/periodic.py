@@ -48,13 +48,22 @@ class PeriodicReport:
 
 
 async def run_periodic(core: Core, now: datetime | None = None) -> PeriodicReport:
+    """Every city served: the sweep and the owners' reminders go over all cases (each by its
+    own city's law and calendar, core.for_case); the inspectors' parts run once per city."""
     now = now or core.now()
     swept = await sweep_deadlines(core, now)
-    await move_queue(core)  # waiting cases an inspector can take now (queue_flow)
+    cities = [core.for_city(c) for c in core.cities] or [core]
+    warnings, photos = WarningReport(), NoticePhotoReport()
+    for here in cities:
+        await move_queue(here)  # waiting cases an inspector of the city can take now
+        got = await inspector_warnings(here, now)
+        warnings.queued += got.queued
+        warnings.unassigned += got.unassigned
+        photos.queued += (await notice_photo_reminders(here, now)).queued
     report = PeriodicReport(
-        swept, await inspector_warnings(core, now),
+        swept, warnings,
         await owner_reminders(core, now), await purge_expired_evidence(core, now),
-        await forget_processed(core, now=now), await notice_photo_reminders(core, now),
+        await forget_processed(core, now=now), photos,
         await remove_orphans_if_due(core, now), await ask_due(core, now))
     await send_limits.forget_idle_chats(core.db)  # the per-chat pace of chats quiet for a day
     return report

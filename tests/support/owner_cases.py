@@ -55,7 +55,8 @@ async def add_inspector(core, case_id, chat=INSPECTOR_CHAT):
         p = Person(telegram_id=chat, display_name="Ana Fiscal", roles=["inspector"])
         s.add(p)
         await s.flush()
-        i = Inspector(person_id=p.id, name="Ana Fiscal", agency="posturas")
+        i = Inspector(person_id=p.id, name="Ana Fiscal", agency="posturas",
+                      municipality=core.municipality)
         s.add(i)
         await s.flush()
         s.add(Task(case_id=case_id, inspector_id=i.id, status="accepted"))

@@ -109,6 +109,7 @@ async def apply_recount(core: Core, s: AsyncSession, case: Case, cal: LegalCalen
         return None
     if not lapsing and datetime.fromisoformat(dj["due_at"]) < now:
         return None
+    core = core.for_case(case)
     lifecycle = core.law.tracks[case.track]
     new = recount(dict(dj), cal, lifecycle)
     if new is None:
@@ -146,7 +147,7 @@ async def recount_for_closure(core: Core, s: AsyncSession, day: date) -> list[Re
     start = datetime.combine(day, time(0, 0), cal.tz).astimezone(timezone.utc)
     end = datetime.combine(day, END_OF_DAY, cal.tz).astimezone(timezone.utc)
     rows = (await s.execute(
-        select(Case).where(Case.municipality == core.law.slug, Case.is_open.is_(True),
+        select(Case).where(Case.municipality == core.municipality, Case.is_open.is_(True),
                            Case.next_deadline_at.is_not(None),
                            Case.next_deadline_at >= max(start, now),
                            Case.next_deadline_at <= end)
@@ -168,6 +169,7 @@ async def recount_if_closed(core: Core, s: AsyncSession, case: Case, now: dateti
     dj = case.deadline_json or {}
     if not dj.get("due"):
         return None
+    core = core.for_case(case)  # the case's own city: its state holidays and closures
     cal = await core.calendar(s)
     if cal.is_business_day(date.fromisoformat(dj["due"])):
         return None

@@ -39,7 +39,7 @@ def collected_at(core: Core, case: Case, registered: datetime | None) -> datetim
     """When the object was collected: the law's collection fact, else `registered` (the depot
     entry's registration); never after the registration (an object is collected before it is
     entered). Always timezone-aware (naive values are local time)."""
-    moment = core.law.collected_at(case_facts(case))
+    moment = core.for_case(case).law.collected_at(case_facts(case))
     if moment is None:
         return to_local(registered) if registered is not None else None
     moment = to_local(moment)
@@ -58,7 +58,7 @@ async def depot_entries(s: AsyncSession, core: Core, cases: Sequence[Case]
         events[ev.case_id].append(ev)
     out = {}
     for c in cases:
-        at = depot_entry(events[c.id], core.law.tracks[c.track])
+        at = depot_entry(events[c.id], core.for_case(c).law.tracks[c.track])
         if at is not None:
             out[c.id] = at
     return out
@@ -66,7 +66,9 @@ async def depot_entries(s: AsyncSession, core: Core, cases: Sequence[Case]
 
 async def case_statement(core: Core, case: Case, collected: datetime,
                          as_of: datetime) -> Statement:
-    """What is owed at `as_of` for `case`, collected at `collected` (the law's statement)."""
+    """What is owed at `as_of` for `case`, collected at `collected` (the law's statement, over
+    the tariff book of the case's own city)."""
+    core = core.for_case(case)
     return core.law.statement(await core.tariff_book(), case_facts(case), collected, as_of)
 
 
@@ -96,5 +98,6 @@ async def proceeds_split(core: Core, case: Case, collected: datetime, gross: Dec
                          taxes: Decimal = Decimal(0)) -> list[Share]:
     """How an auction's proceeds are shared, as the law orders (Law.proceeds_split), over the
     statement owed now."""
+    core = core.for_case(case)
     owed = await case_statement(core, case, collected, core.now())
     return core.law.split(gross, owed, case_facts(case), taxes)

@@ -48,6 +48,7 @@ async def document_for(core: Core, session: AsyncSession, code: str, protocol: s
     (none for most steps); InvalidInput (Portuguese) if it cannot be produced, which rolls
     the step back."""
     case = await load_case(session, protocol)
+    core = core.for_case(case)
     t = core.law.tracks[case.track].transitions.get(code)
     if t is None or not t.document:
         return []

@@ -36,6 +36,8 @@ class SweepReport:
 
 
 async def sweep_deadlines(core: Core, now: datetime | None = None, limit: int = 500) -> SweepReport:
+    """Every city's lapsed deadlines (installation-wide), each case moved by its own city's
+    law and counted with its own calendar (core.for_case)."""
     now = now or core.now()
     report = SweepReport()
     async with core.db.read() as s:
@@ -46,6 +48,7 @@ async def sweep_deadlines(core: Core, now: datetime | None = None, limit: int = 
                     ).scalar_one()
             if case.next_deadline_at is None or case.next_deadline_at > now:
                 continue  # another sweeper got here first
+            core = core.for_case(case)  # each case by ITS city's law and calendar
             if await undo_outdated_step(core, s, case) is not None:
                 report.undone.append(case.protocol)
                 continue

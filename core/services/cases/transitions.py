@@ -53,9 +53,15 @@ class TransitionResult:
     deadline: dict[str, Any] | None
 
 
-async def load_case(session: AsyncSession, ref: str | int, *, for_update: bool = False) -> Case:
-    """A case by id, protocol (AAAA-NNNNNN) or case code; NotFound otherwise."""
+async def load_case(session: AsyncSession, ref: str | int, *, for_update: bool = False,
+                    municipality: str | None = None) -> Case:
+    """A case by id, protocol (AAAA-NNNNNN) or case code; NotFound otherwise. With
+    `municipality`, only that city's cases: another city's is answered exactly as a missing
+    one (the inspector's buttons and typed protocols); without it, installation-wide (the
+    owner's case code, the workers, a case already known by id)."""
     q = select(Case)
+    if municipality is not None:
+        q = q.where(Case.municipality == municipality)
     if isinstance(ref, int):
         q = q.where(Case.id == ref)
     elif PROTOCOL_RE.match(ref.strip()):
@@ -92,6 +98,7 @@ async def apply_transition(core: Core, ref: str | int, code: str, actor: ActorRe
 async def _apply(core: Core, s: AsyncSession, ref: str | int, code: str, actor: ActorRef,
                  given: dict[str, Any], agency: str | None) -> TransitionResult:
     case = await load_case(s, ref, for_update=True)
+    core = core.for_case(case)  # the case's law, calendar and settings, whoever asks
     lifecycle: Lifecycle = core.law.tracks[case.track]
     owner = (await s.execute(select(CaseOwner).where(CaseOwner.case_id == case.id))
              ).scalar_one_or_none()
@@ -170,6 +177,7 @@ async def revert_transition(core: Core, s: AsyncSession, case: Case, undo_code: 
     restored deadline has already passed, its lapse is taken at once, as the sweep would have
     (the case is due as it would have been). In the caller's unit of work; TransitionRefused
     (Portuguese) otherwise."""
+    core = core.for_case(case)
     lifecycle: Lifecycle = core.law.tracks[case.track]
     t = lifecycle.check_undo(case.state, undo_code, Actor(actor.kind), outdated=outdated)
     undo = t.undo
@@ -226,6 +234,7 @@ async def undo_outdated_step(core: Core, s: AsyncSession, case: Case) -> RevertR
     recorded during the notice's period, before it became information beside the legal
     deadline, Dores Art. 6º, caput): the case returns to that state and its deadline. None
     when the last step is still one the law takes from there."""
+    core = core.for_case(case)
     lifecycle: Lifecycle = core.law.tracks[case.track]
     steps = (await s.execute(select(Event).where(Event.case_id == case.id)
                              .order_by(Event.seq))).scalars().all()

@@ -49,6 +49,7 @@ class BoundInspector:
     name: str
     agency: str
     agency_name: str
+    municipality: str = ""  # the city whose tasks reach this inspector
 
 
 def hash_code(code: str) -> str:
@@ -79,6 +80,21 @@ def resolve_agency(core: Core, agency: str) -> str:
 def agency_name(core: Core, code: str) -> str:
     a = core.law.agencies.get(code)
     return a.name if a else code
+
+
+def inspector_core(core: Core, inspector: Inspector) -> Core:
+    """The installation acting for the inspector's city: their tasks, cards, forms and
+    papers are that city's, with its law (an inspector without a city — none recorded —
+    acts for `core`'s)."""
+    slug = inspector.municipality
+    return core.for_city(slug) if slug and core.city_named(slug) is not None else core
+
+
+async def inspector_city(core: Core, telegram_id: int) -> Core:
+    """`inspector_core` of the active inspector of this Telegram account (`core` itself for
+    anyone else): the bot's inspector answers run with it."""
+    inspector = await inspector_for(core, telegram_id)
+    return inspector_core(core, inspector) if inspector is not None else core
 
 
 def actor_ref(inspector: Inspector) -> ActorRef:
@@ -114,7 +130,7 @@ async def invite_inspector(core: Core, name: str, agency: str, created_by: str |
     now = core.now()
     async with core.db.unit_of_work() as s:
         s.add(InviteCode(code_hash=hash_code(raw), name=name, agency=code_agency,
-                         registration=registration,
+                         registration=registration, municipality=core.municipality,
                          created_by=(created_by or None) and str(created_by)[:80],
                          created_at=now, expires_at=now + INVITE_VALID))
     return "-".join(raw[i:i + 4] for i in range(0, CODE_LENGTH, 4))
@@ -131,7 +147,7 @@ async def set_registration(core: Core, inspector_id: int, value: str | None) -> 
                            "ele assina.", "matricula")
     async with core.db.unit_of_work() as s:
         inspector = await s.get(Inspector, inspector_id, with_for_update=True)
-        if inspector is None:
+        if inspector is None or inspector.municipality not in (core.municipality, ""):
             raise NotFound("Fiscal não encontrado.")
         inspector.registration = registration
     return registration
@@ -190,14 +206,18 @@ async def bind_inspector(core: Core, telegram_id: int, code: str,
                     inspector.name, inspector.agency, inspector.active = \
                         invite.name, invite.agency, True
                     inspector.registration = invite.registration or inspector.registration
+                    # the invite's city (the staff member's when it was created)
+                    inspector.municipality = invite.municipality or core.municipality
                     invite.used_at, invite.used_by = now, person.id
                     if "inspector" not in (person.roles or []):
                         person.roles = [*(person.roles or []), "inspector"]
                     await s.execute(delete(BindAttempt).where(
                         BindAttempt.telegram_id == telegram_id))
                     await s.flush()
+                    here = inspector_core(core, inspector)
                     bound = BoundInspector(inspector.id, inspector.name, inspector.agency,
-                                           agency_name(core, inspector.agency))
+                                           agency_name(here, inspector.agency),
+                                           here.municipality)
     # The wrong try is committed above before the refusal is raised.
     if refusal is not None:
         raise Forbidden(refusal)
@@ -254,9 +274,13 @@ async def require_inspector(core: Core, telegram_id: int, step_code: str | None 
         return inspector
     if case is None:
         raise InvalidInput("Informe o caso (protocolo) para esta ação.")
+    core = inspector_core(core, inspector)
     if not isinstance(case, Case):
         from core.services.cases.transitions import load_case
-        case = await load_case(session, case)
+        case = await load_case(session, case, municipality=core.municipality)
+    elif case.municipality != core.municipality:
+        from core.services.cases.transitions import NOT_FOUND
+        raise NotFound(NOT_FOUND)  # another city's case: exactly as a missing one
     t = core.law.tracks[case.track].transitions.get(step_code)
     if t is None:
         raise InvalidInput("Ação desconhecida neste procedimento.")

@@ -78,7 +78,7 @@ async def cases_in_box(core: Core, box: Box) -> list[Case]:
     """Open cases of this city inside the box where an inspector has a step to take."""
     async with core.db.read() as s:
         rows = (await s.execute(select(Case).where(
-            Case.municipality == core.law.slug, Case.is_open.is_(True),
+            Case.municipality == core.municipality, Case.is_open.is_(True),
             Case.lat.between(box.south, box.north), Case.lon.between(box.west, box.east))
             .order_by(Case.protocol).limit(MAX_CASES + 1))).scalars().all()
     return [c for c in rows
@@ -91,7 +91,8 @@ async def assign_in_box(core: Core, box: Box, inspector_id: int | None,
         raise InvalidInput("Escolha um fiscal.", "inspector_id")
     async with core.db.read() as s:
         inspector = await s.get(Inspector, inspector_id)
-        if inspector is None or not inspector.active:
+        if inspector is None or not inspector.active or \
+                inspector.municipality not in (core.municipality, ""):
             raise InvalidInput("Fiscal não encontrado ou desativado.", "inspector_id")
         name = inspector.name
     cases = await cases_in_box(core, box)
@@ -131,7 +132,7 @@ async def assignable_points(core: Core, limit: int = 1000) -> list[CasePoint]:
     law = core.law
     async with core.db.read() as s:
         rows = (await s.execute(select(Case).where(
-            Case.municipality == law.slug, Case.is_open.is_(True))
+            Case.municipality == core.municipality, Case.is_open.is_(True))
             .order_by(Case.id.desc()).limit(limit))).scalars().all()
     return [CasePoint(c.protocol, c.lat, c.lon,
                       f"{law.categories[c.category].label} · "

@@ -41,7 +41,7 @@ from core.services.papers.facts import Recorded, issued_for, object_data
 from core.services.papers.documents import (DocumentUnavailable, Issued, recorded_basis, require_state,
                                      deadline_text, header, keep, owner_link, signer)
 from core.services.errors import InvalidInput
-from core.services.inspectors.accounts import actor_ref, require_inspector
+from core.services.inspectors.accounts import actor_ref, inspector_core, require_inspector
 from core.services.papers.placeholders import depot_address, office_contact
 from core.services.inspectors.tasks import OPEN
 from core.storage.models import Case, Event, Inspector, Task
@@ -129,6 +129,7 @@ async def issue_affixed_notice(core: Core, protocol: str, by: ActorRef, *,
     without saying how it was affixed, e.g. by a staff tool)."""
     async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
+        core = core.for_case(case)  # the case's city: header, law, depot
         facts = case_facts(case)
         paper = str(facts.get(PAPER_FACT) or "")
         if recorded is None and paper == PAPER_PREPARED:
@@ -196,7 +197,7 @@ async def due_cases(core: Core, s: AsyncSession, inspector: Inspector) -> list[C
     sources, the inspector's agency), in protocol order."""
     rows = (await s.execute(select(Case).join(Task, Task.case_id == Case.id).where(
         Task.inspector_id == inspector.id, Task.status.in_(OPEN), Case.is_open.is_(True),
-        Case.municipality == core.law.slug).order_by(Case.protocol))).scalars().unique().all()
+        Case.municipality == core.municipality).order_by(Case.protocol))).scalars().unique().all()
     out = []
     for case in rows:
         t = core.law.tracks[case.track].transitions.get(STEP)
@@ -240,7 +241,8 @@ async def prepare_day_notices(core: Core, inspector_id: int, by: ActorRef,
         raise InvalidInput(PAST_DAY)
     async with core.db.unit_of_work() as s:
         inspector = await s.get(Inspector, inspector_id)
-        if inspector is None or not inspector.active:
+        if inspector is None or not inspector.active or \
+                inspector.municipality not in (core.municipality, ""):
             raise InvalidInput("Fiscal não encontrado ou inativo.")
         notices, blobs, lines = [], [], []
         for case in await due_cases(core, s, inspector):
@@ -276,7 +278,7 @@ async def paper_choice(core: Core, telegram_id: int, protocol: str
     the printed notice is offered only if this inspector printed the case's notice today."""
     async with core.db.read() as s:
         inspector = await require_inspector(core, telegram_id, session=s)
-        case = await load_case(s, protocol)
+        case = await load_case(s, protocol, municipality=inspector_core(core, inspector).municipality)
         found = await prepared_notice(s, case, inspector.id, local_date(core.now()))
     options: tuple[tuple[str, str], ...] = (
         (PAPER_HANDWRITTEN, "formulário em branco preenchido à mão (em seguida, digite o "
@@ -295,7 +297,8 @@ async def paper_facts(core: Core, s: AsyncSession, code: str, protocol: str,
     recorded) when no notice of the case was printed today by this inspector."""
     if code != STEP or given.get(PAPER_FACT) != PAPER_PREPARED:
         return given
-    found = await prepared_notice(s, await load_case(s, protocol), inspector.id,
+    found = await prepared_notice(s, await load_case(
+        s, protocol, municipality=inspector_core(core, inspector).municipality), inspector.id,
                                   local_date(core.now()))
     if found is None:
         raise DocumentUnavailable(NOT_PREPARED)

@@ -54,7 +54,7 @@ async def missing_photos(core: Core, s: AsyncSession, protocols: list[str] | Non
                          ) -> list[MissingPhoto]:
     """Open cases where a step's photo of its document (Transition.photo_after) was never
     recorded while the object is still on the street, oldest step first (optionally only
-    `protocols`)."""
+    `protocols`); `core`'s city's cases only (the periodic job runs it for each city)."""
     on_street = sorted({code for lifecycle in core.law.tracks.values()
                         for code, state in lifecycle.states.items() if state.in_public_space})
     steps = sorted({code for lifecycle in core.law.tracks.values()
@@ -62,7 +62,8 @@ async def missing_photos(core: Core, s: AsyncSession, protocols: list[str] | Non
     if not steps:
         return []
     q = (select(Case, Event.seq, Event.action, Event.at).join(Event, Event.case_id == Case.id)
-         .where(Case.is_open.is_(True), Case.state.in_(on_street),
+         .where(Case.municipality == core.municipality, Case.is_open.is_(True),
+                Case.state.in_(on_street),
                 Event.action.in_(steps))
          .order_by(Event.at, Event.seq))
     if protocols is not None:

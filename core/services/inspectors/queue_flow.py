@@ -25,13 +25,15 @@ LIMIT = 500  # waiting cases offered in one go (the staff's queue shows as many)
 
 
 async def waiting_case_ids(core: Core, s: AsyncSession) -> list[int]:
-    """Open cases whose next step is an inspector's and that nobody holds, oldest first."""
+    """Open cases of `core`'s city whose next step is an inspector's and that nobody holds,
+    oldest first (the periodic job runs it for each city)."""
     pairs = needs_inspector(core)
     if not pairs:
         return []
     need = or_(*[and_(Case.track == t, Case.state == st) for t, st in pairs])
     held = exists().where(Task.case_id == Case.id, Task.status.in_(OPEN))
-    return list((await s.execute(select(Case.id).where(Case.is_open.is_(True), need, ~held)
+    return list((await s.execute(select(Case.id).where(
+        Case.municipality == core.municipality, Case.is_open.is_(True), need, ~held)
                                  .order_by(Case.created_at, Case.id).limit(LIMIT))
                  ).scalars().all())
 
@@ -67,7 +69,8 @@ async def bind_and_take_waiting(core: Core, telegram_id: int, code: str,
     tarefa" is queued for them). Two units of work: a crash between them leaves the cases
     waiting for the periodic job's `move_queue`."""
     bound = await bind_inspector(core, telegram_id, code, display_name)
-    await move_queue(core)
+    await move_queue(core.for_city(bound.municipality) if core.city_named(bound.municipality)
+                     else core)  # the inspector's city's waiting cases
     return bound
 
 

@@ -27,6 +27,7 @@ from core.formatting import TZ, fmt_date, fmt_time, local_date
 from core.lifecycle import Actor
 from core.services.context import Core
 from core.services.errors import NotFound
+from core.services.inspectors.accounts import inspector_core
 from core.services.inspectors import route_order
 from core.services.inspectors.task_list import TaskSummary, open_tasks
 from core.storage.models import Case, Inspector, Person
@@ -109,13 +110,14 @@ def km(metres: float) -> str:
 
 async def route_for_chat(core: Core, telegram_id: int, *,
                          distance: Callable | None = None) -> DayRoute:
-    """/rota: the route of the bound inspector of this chat (Forbidden otherwise)."""
+    """/rota: the route of the bound inspector of this chat (Forbidden otherwise), in the
+    inspector's city (its office, centre and law)."""
     tasks = await open_tasks(core, telegram_id)  # Forbidden for a non-inspector
     async with core.db.read() as s:
         inspector = (await s.execute(select(Inspector).join(
             Person, Person.id == Inspector.person_id).where(
             Person.telegram_id == telegram_id, Inspector.active.is_(True)))).scalars().first()
-        return await _route(core, s, inspector, tasks, distance)
+        return await _route(inspector_core(core, inspector), s, inspector, tasks, distance)
 
 
 async def route_for_inspector(core: Core, inspector_id: int, *,
@@ -125,7 +127,8 @@ async def route_for_inspector(core: Core, inspector_id: int, *,
         inspector = await s.get(Inspector, inspector_id)
         chat = None if inspector is None else (await s.execute(select(Person.telegram_id).where(
             Person.id == inspector.person_id))).scalar_one_or_none()
-    if inspector is None or not inspector.active or chat is None:
+    if inspector is None or not inspector.active or chat is None or \
+            inspector.municipality not in (core.municipality, ""):
         raise NotFound("Fiscal não encontrado ou desativado.")
     tasks = await open_tasks(core, chat)
     async with core.db.read() as s:
@@ -155,7 +158,7 @@ async def _route(core: Core, s, inspector: Inspector, tasks: list[TaskSummary],
                  distance: Callable | None) -> DayRoute:
     today = local_date(core.now())
     cases = {c.protocol: c for c in (await s.execute(select(Case).where(
-        Case.protocol.in_([t.protocol for t in tasks])))).scalars().all()} if tasks else {}
+        Case.municipality == core.municipality, Case.protocol.in_([t.protocol for t in tasks])))).scalars().all()} if tasks else {}
     picked, later = [], 0
     for t in tasks:
         case = cases.get(t.protocol)

@@ -35,7 +35,7 @@ from core.services.papers.facts import (CHASSIS, COLOUR, MAKE, MODEL, PLATE_MUNI
                                           PLATE_UF, REVIEWED)
 from core.services.errors import InvalidInput
 from core.services.cases.evidence import EvidenceIn, attach
-from core.services.inspectors.accounts import actor_ref, require_inspector
+from core.services.inspectors.accounts import actor_ref, inspector_city, require_inspector
 from core.services.cases.steps import document_for
 from core.services.inspectors.task_list import case_card
 from core.services.inspectors.tasks import OFFERED, accept_task, current_task
@@ -180,6 +180,7 @@ def wanted(f: FormField, facts: dict[str, Any], more: bool = False) -> bool:
 async def step_form(core: Core, telegram_id: int, protocol: str, code: str) -> StepForm:
     """The form for an action shown on the inspector's case card; refused (politely) when the
     case is not theirs or the lifecycle does not allow the step now."""
+    core = await inspector_city(core, telegram_id)
     card = await case_card(core, telegram_id, protocol)
     action = next((a for a in card.actions if a.code == code), None)
     if action is None:
@@ -348,6 +349,7 @@ async def perform_step(core: Core, telegram_id: int, protocol: str, code: str,
     "video" (Art. 6º, I, a: "fotografado ou filmado").
     TransitionRefused (Portuguese, naming what is missing) leaves everything as it was; an
     offered task is accepted once the step is taken."""
+    core = await inspector_city(core, telegram_id)  # the inspector's city, its law
     form = await step_form(core, telegram_id, protocol, code)
     asked = {f.fact for f in form.fields}
     given = {k: v for k, v in facts.items() if k in asked and v not in (None, "", [])}
@@ -387,13 +389,14 @@ async def record_after_step(core: Core, telegram_id: int, protocol: str, code: s
     """The photos asked after step `code` (Transition.photo_after; Dores Art. 4º, II, a: the
     notice affixed), kept as evidence and as the step's fact, by the inspector holding the
     case."""
+    core = await inspector_city(core, telegram_id)
     if not any(photo_after(lc, code) for lc in core.law.tracks.values()):
         raise InvalidInput("Não há fotos a registrar depois deste passo.")
     if not photos:
         raise InvalidInput("Envie ao menos uma foto.")
     async with core.db.unit_of_work() as s:
         inspector = await require_inspector(core, telegram_id, session=s)
-        case = await load_case(s, protocol, for_update=True)
+        case = await load_case(s, protocol, for_update=True, municipality=core.municipality)
         lifecycle = core.law.tracks[case.track]
         fact = photo_after(lifecycle, code)
         if not fact:

@@ -16,7 +16,7 @@ from core.lifecycle import Actor, Lifecycle
 from core.services.cases.transitions import load_case
 from core.services.context import Core
 from core.services.errors import Forbidden, InvalidInput
-from core.services.inspectors.accounts import NOT_INSPECTOR, active_inspector
+from core.services.inspectors.accounts import NOT_INSPECTOR, active_inspector, inspector_core
 from core.services.inspectors.tasks import OPEN, distance_to_case, deadline_text
 from core.services.inspectors.warnings import lapse_targets
 from core.storage.models import Case, CaseOwner, Event, Evidence, Task
@@ -86,16 +86,17 @@ async def open_tasks(core: Core, telegram_id: int) -> list[TaskSummary]:
     """/tarefas, most urgent first: removals a lapsed deadline made due (e.g. Dores Art. 6º,
     caput), the oldest lapse first; then by due date (none last); then by distance from the
     inspector's last shared location. Each shows its due date (the lapsed one for a removal
-    due)."""
-    law = core.law
-    lapse_states = {st for lc in law.tracks.values() for st in lapse_targets(lc)}
+    due). Only the inspector's city's cases, with its law."""
     async with core.db.read() as s:
         inspector = await active_inspector(s, telegram_id)
         if inspector is None:
             raise Forbidden(NOT_INSPECTOR)
+        core = inspector_core(core, inspector)
+        law = core.law
+        lapse_states = {st for lc in law.tracks.values() for st in lapse_targets(lc)}
         rows = (await s.execute(select(Task, Case).join(Case, Case.id == Task.case_id).where(
             Task.inspector_id == inspector.id, Task.status.in_(OPEN),
-            Case.is_open.is_(True)))).all()
+            Case.municipality == core.municipality, Case.is_open.is_(True)))).all()
         lapsed = await _lapsed_deadlines(
             s, [c.id for _, c in rows if c.state in lapse_states])
     out = []
@@ -132,13 +133,14 @@ async def _lapsed_deadlines(s, case_ids: list[int]) -> dict[int, dict]:
 async def case_card(core: Core, telegram_id: int, protocol: str) -> CaseCard:
     """A case the inspector holds, with ONLY the steps the lifecycle allows now for their
     agency (Lifecycle.available). Steps needing a previous case (Art. 6º, §5º, recidivism)
-    are offered only when one exists."""
-    law = core.law
+    are offered only when one exists. Another city's protocol is answered as a missing one."""
     async with core.db.read() as s:
         inspector = await active_inspector(s, telegram_id)
         if inspector is None:
             raise Forbidden(NOT_INSPECTOR)
-        case = await load_case(s, protocol)
+        core = inspector_core(core, inspector)
+        law = core.law
+        case = await load_case(s, protocol, municipality=core.municipality)
         task = (await s.execute(select(Task).where(
             Task.case_id == case.id, Task.inspector_id == inspector.id,
             Task.status.in_(OPEN)))).scalar_one_or_none()
@@ -200,7 +202,7 @@ async def previous_cases_for(core: Core, plate: str | None = None, chassis: str 
                          (Case.chassis == chassis) if chassis else None) if c is not None]
     if not conds:
         return []
-    q = select(Case).where(Case.municipality == core.law.slug, or_(*conds))
+    q = select(Case).where(Case.municipality == core.municipality, or_(*conds))
     if exclude_case_id is not None:
         q = q.where(Case.id != exclude_case_id)
     async with core.db.read() as s:

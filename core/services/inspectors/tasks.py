@@ -110,12 +110,15 @@ def _ranked(candidates, case: Case, counts: dict[int, int]) -> list[Inspector]:
 
 async def rank_inspectors(core: Core, s: AsyncSession, case: Case,
                           exclude: set[int] = frozenset()) -> list[Inspector]:
-    """Active inspectors competent for the case's current step, best first (`_ranked`)."""
+    """Active inspectors of the case's city competent for its current step, best first
+    (`_ranked`); never another city's."""
+    core = core.for_case(case)
     agencies = competent_agencies(core, core.law.tracks[case.track], case.state)
     if not agencies:
         return []
     found = [i for i in (await s.execute(select(Inspector).where(
-        Inspector.active.is_(True), Inspector.agency.in_(sorted(agencies))))).scalars().all()
+        Inspector.active.is_(True), Inspector.municipality == case.municipality,
+        Inspector.agency.in_(sorted(agencies))))).scalars().all()
         if i.id not in exclude]
     return _ranked(found, case, await _open_counts(s, [i.id for i in found]))
 
@@ -137,8 +140,11 @@ class Roster:
     counts: dict[int, int]
 
     def candidates(self, core: Core, case: Case) -> list[Inspector]:
+        """The case's city's competent inspectors, best first (never another city's)."""
+        core = core.for_case(case)
         agencies = competent_agencies(core, core.law.tracks[case.track], case.state)
-        return _ranked([i for i in self.inspectors if i.agency in agencies], case, self.counts)
+        return _ranked([i for i in self.inspectors if i.agency in agencies
+                        and i.municipality == case.municipality], case, self.counts)
 
 
 async def load_roster(s: AsyncSession) -> Roster:
@@ -179,13 +185,15 @@ async def give(core: Core, s, case, best, roster) -> Assignment:
 
 
 async def assign_case(core: Core, protocol: str, inspector_id: int, by: ActorRef) -> Assignment:
-    """Staff give the case to `inspector_id` (first assignment or reassignment)."""
+    """Staff give the case to `inspector_id` (first assignment or reassignment): a case and
+    an inspector of `core`'s city (another city's are answered as missing ones)."""
     async with core.db.unit_of_work() as s:
-        case = await load_case(s, protocol, for_update=True)
+        case = await load_case(s, protocol, for_update=True, municipality=core.municipality)
         if not case.is_open:
             raise InvalidInput(f"O caso {case.protocol} já foi encerrado.")
         inspector = await s.get(Inspector, inspector_id)
-        if inspector is None or not inspector.active:
+        if inspector is None or not inspector.active or \
+                inspector.municipality != case.municipality:
             raise NotFound("Fiscal não encontrado ou desativado.")
         lifecycle = core.law.tracks[case.track]
         allowed = allowed_agencies(core, lifecycle, case.state)
@@ -206,6 +214,7 @@ async def assign_case(core: Core, protocol: str, inspector_id: int, by: ActorRef
 
 
 async def _open_diligence(core: Core, s: AsyncSession, case: Case, by: ActorRef) -> None:
+    core = core.for_case(case)
     t = core.law.tracks[case.track].transitions.get(OPEN_DILIGENCE)
     if t is not None and case.state in t.sources:
         await apply_transition(core, case.id, OPEN_DILIGENCE, by, {}, session=s)
@@ -221,6 +230,7 @@ async def _flag_for_staff(core: Core, s: AsyncSession, case: Case, *, event: boo
     case.details = details
     if not event:
         return
+    core = core.for_case(case)
     agencies = competent_agencies(core, core.law.tracks[case.track], case.state)
     await append_event(s, case, AUTO, "assignment_pending", None,
                        {"reason": NO_INSPECTOR, "agencies": sorted(agencies)},
@@ -256,7 +266,7 @@ async def task_payload(core: Core, s: AsyncSession, case: Case, task: Task, head
                        *, buttons: bool = True) -> dict[str, Any]:
     """The task message (outbox contract): photos, a venue pin with the address, protocol,
     category, legal step and deadline, and Aceitar / Recusar."""
-    law = core.law
+    law = core.for_case(case).law
     lifecycle = law.tracks[case.track]
     article = (await s.execute(select(Event.article).where(
         Event.case_id == case.id, Event.article.is_not(None))
@@ -390,7 +400,7 @@ async def deactivate_inspector(core: Core, inspector_id: int, by: ActorRef) -> N
     """Staff switch an inspector off; their open tasks go back to automatic assignment."""
     async with core.db.unit_of_work() as s:
         inspector = await s.get(Inspector, inspector_id, with_for_update=True)
-        if inspector is None:
+        if inspector is None or inspector.municipality not in (core.municipality, ""):
             raise NotFound("Fiscal não encontrado.")
         inspector.active = False
         await s.flush()

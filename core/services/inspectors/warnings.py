@@ -48,13 +48,14 @@ async def inspector_warnings(core: Core, now: datetime | None = None) -> Warning
     today = local_date(now)
     report = WarningReport()
     horizon = now + timedelta(days=3)
-    async with core.db.read() as s:
+    async with core.db.read() as s:  # `core`'s city (the periodic job runs it for each city)
         soon = (await s.execute(select(Case.id).where(
+            Case.municipality == core.municipality,
             Case.is_open.is_(True), Case.next_deadline_at.is_not(None),
             Case.next_deadline_at >= now, Case.next_deadline_at <= horizon))).scalars().all()
         lapsed_states = {st for lc in core.law.tracks.values() for st in lapse_targets(lc)}
         returned = (await s.execute(select(Case.id).where(
-            Case.is_open.is_(True), Case.state.in_(sorted(lapsed_states))))).scalars().all()
+            Case.municipality == core.municipality, Case.is_open.is_(True), Case.state.in_(sorted(lapsed_states))))).scalars().all()
     for case_id in soon:
         async with core.db.unit_of_work() as s:
             case = await s.get(Case, case_id)
@@ -93,7 +94,7 @@ async def _deadline_warning(core: Core, s, case: Case, today: date, report: Warn
 
 
 def _next_label(core: Core, case: Case, on_lapse: str) -> str:
-    lifecycle = core.law.tracks[case.track]
+    lifecycle = core.for_case(case).law.tracks[case.track]
     t = lifecycle.transitions.get(on_lapse)
     return lifecycle.state(t.target).label if t else on_lapse
 
@@ -102,6 +103,7 @@ async def tell_lapse(core: Core, s, case: Case) -> bool:
     """Right after the sweep moved `case` on a lapse (same transaction): when the lapse left
     an inspector's step (e.g. removal due, Dores Art. 6º, caput), the inspector is told at
     once, with the message the hourly run would send (same dedupe key: never twice)."""
+    core = core.for_case(case)
     lapsed = {st for lc in core.law.tracks.values() for st in lapse_targets(lc)}
     if not case.is_open or case.state not in lapsed:
         return False
@@ -113,6 +115,7 @@ async def tell_lapse(core: Core, s, case: Case) -> bool:
 async def _removal_due(core: Core, s, case: Case, report: WarningReport) -> None:
     """The lapse that made removal due, once per lapse event: the task comes back to its
     inspector (or to the next best one, if nobody holds the case any more)."""
+    core = core.for_case(case)
     seq = (await s.execute(select(Event.seq).where(
         Event.case_id == case.id, Event.actor_kind == Actor.SYSTEM.value,
         Event.action.in_([t.code for t in core.law.tracks[case.track].transitions.values()

@@ -34,6 +34,7 @@ from typing import Callable
 from urllib.parse import quote, unquote, urlsplit
 
 import aiosmtplib
+from sqlalchemy import select
 
 from core.services.context import Core
 from core.services.errors import StorageUnavailable
@@ -41,6 +42,7 @@ from core.services.messaging import email as mail
 from core.storage import email_outbox
 from core.storage.db import Database
 from core.storage.email_outbox import ClaimedEmail
+from core.storage.models import Case
 
 log = logging.getLogger(__name__)
 
@@ -219,8 +221,11 @@ async def _send_one(core: Core, secret: bytes, target: SmtpTarget, msg: ClaimedE
         if await mail.stopped(s, msg.case_id, msg.address):
             await _mark_stopped(core, msg.id)
             return True
+        city = msg.case_id and (await s.execute(select(Case.municipality).where(
+            Case.id == msg.case_id))).scalar_one_or_none()
+    here = core.for_city(city) if city and core.city_named(city) else core  # the case's city
     try:
-        await _smtp_send(target, compose(core, secret, msg))
+        await _smtp_send(target, compose(here, secret, msg))
     except _Down as exc:
         state.failed()
         await email_outbox.release(db, [msg.id], str(exc))

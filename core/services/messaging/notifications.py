@@ -21,6 +21,7 @@ from core.services.messaging import email
 from core.services.messaging.contact_updates import tell_contact
 from core.settings import Settings
 from core.storage import outbox
+from core.storage.models_city import Municipality
 from core.storage.models import Case, Event, Inspector, OwnerLink, Person, Subscription, Task
 
 VIA_OWNER = "owner_bot"  # fact marking steps the owner took in the bot (no echo to them)
@@ -63,6 +64,14 @@ async def notify_subscribers(s: AsyncSession, case: Case, t: Transition, state_l
                              dedupe_key=f"case:{case.id}:ev:{seq}:p:{person_id}")
 
 
+async def law_of(s: AsyncSession, case: Case):
+    """The law of the case's city (its municipality record; a city is named after its law
+    when it has no record)."""
+    slug = (await s.execute(select(Municipality.law).where(
+        Municipality.slug == case.municipality))).scalar_one_or_none()
+    return get_law(slug or case.municipality)
+
+
 # -- owners ---------------------------------------------------------------------------------
 
 async def notify_owners(s: AsyncSession, case: Case, t: Transition, state_label: str,
@@ -74,7 +83,7 @@ async def notify_owners(s: AsyncSession, case: Case, t: Transition, state_label:
     for auction are told by owner_reminders (with the depot's address and the fees)."""
     if given.get("submitted_via") == VIA_OWNER:
         return
-    law = get_law(case.municipality)
+    law = await law_of(s, case)
     lifecycle = law.tracks[case.track]
     target = lifecycle.states[t.target]
     if (target.in_depot and not any(lifecycle.states[x].in_depot for x in t.sources)) or (

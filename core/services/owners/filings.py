@@ -68,6 +68,7 @@ async def owner_statement(core: Core, telegram_id: int, case_code: str, kind: st
     today = now.astimezone(core.tz).date()
     async with core.db.unit_of_work() as s:
         case, link = await owned(s, telegram_id, case_code, for_update=True)
+        core = core.for_case(case)
         who = declared_by(telegram_id, declarant, await require_proof(s, case, link))
         lifecycle = core.law.tracks[case.track]
         state = lifecycle.state(case.state)
@@ -166,6 +167,7 @@ async def file_appeal(core: Core, telegram_id: int, case_code: str, text: str,
     now = core.now()
     async with core.db.unit_of_work() as s:
         case, _link = await owned(s, telegram_id, case_code, for_update=True)
+        core = core.for_case(case)
         lifecycle = core.law.tracks[case.track]
         window = await _appeal_open(s, case, lifecycle, now)
         person = await person_for(s, telegram_id)
@@ -195,6 +197,7 @@ async def check_appeal(core: Core, telegram_id: int, case_code: str) -> OwnerDea
     the same InvalidInput file_appeal would raise (deadline over, already filed, no auto)."""
     async with core.db.read() as s:
         case, _link = await owned(s, telegram_id, case_code)
+        core = core.for_case(case)
         return await _appeal_open(s, case, core.law.tracks[case.track], core.now())
 
 

@@ -37,6 +37,8 @@ def _button(code: str) -> list:
 
 
 async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderReport:
+    """Every city's open cases (installation-wide), each worded with its own city's law,
+    calendar and depot."""
     now = now or core.now()
     report = ReminderReport()
     async with core.db.unit_of_work() as s:
@@ -52,7 +54,8 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
                 select(Case).where(Case.is_open.is_(True), Case.id.in_(
                     select(OwnerEmail.case_id))).order_by(Case.id))).scalars()]
         for case, who, chat_id in targets:
-            lifecycle = core.law.tracks[case.track]
+            here = core.for_case(case)  # the case's city: its law, calendar, depot
+            lifecycle = here.law.tracks[case.track]
             state = lifecycle.state(case.state)
             if case.id not in events_of:
                 events_of[case.id] = list((await s.execute(
@@ -77,17 +80,17 @@ async def owner_reminders(core: Core, now: datetime | None = None) -> ReminderRe
                     messages.append((tag, key, text))
             registered = depot_entry(events, lifecycle)
             if state.in_depot and registered is not None:
-                entered = collected_at(core, case, registered)  # Dores Art. 3º, caput
+                entered = collected_at(here, case, registered)  # Dores Art. 3º, caput
                 auction, article = auction_after_of(events, lifecycle)
                 until = (f" Se não for retirado, poderá ir a leilão após {fmt_date(auction)} "
                          f"({article}).") if auction else ""
-                dates = await depot_dates(core, case.category,
+                dates = await depot_dates(here, case.category,
                                           (case.details or {}).get("facts", {}), entered)
                 if dates:  # the law's dates, as the owner's view and the papers state them
                     until = " " + " ".join(d.owner for d in dates)
                 text = (f"Caso {shown}: o objeto foi removido e está no pátio/depósito "
-                        f"desde {fmt_datetime(entered)}. Endereço: {depot_address(core.city)}."
-                        f" Atendimento: {core.city.depot_hours}.{until} Veja as condições e"
+                        f"desde {fmt_datetime(entered)}. Endereço: {depot_address(here.city)}."
+                        f" Atendimento: {here.city.depot_hours}.{until} Veja as condições e"
                         " os valores para retirar em “Ver meu caso”.")
                 messages.append(("removed", f"owner:{case.id}:removed:{who}", text))
             if state.code in AUCTION_STATES:

@@ -19,9 +19,10 @@ async def owner_summary_pdf(core: Core, telegram_id: int, case_code: str, *,
                             bot_username: str = "") -> bytes:
     """A one-page PDF of the owner's conditions, fees and deadlines (core.documents)."""
     view = await owner_view(core, telegram_id, case_code)
-    law = core.law
     async with core.db.read() as s:
         case, _ = await owned(s, telegram_id, case_code)
+    core = core.for_case(case)  # the case's city header, law, depot and PIX
+    law = core.law
     facts = (case.details or {}).get("facts", {})
     obj = object_data(core, case)  # the reviewed facts, as on the legal papers
     none = doc.DeadlineText("sem prazo em curso", "—", "—", "")

@@ -226,6 +226,7 @@ def _object_text(case: Case) -> str:
 
 async def build_view(core: Core, case: Case, events: list[Event],
                       situation: ReleaseSituation) -> OwnerView:
+    core = core.for_case(case)  # any city's case, by its code: its law, tariffs, PIX, depot
     law = core.law
     lifecycle = law.tracks[case.track]
     state = lifecycle.state(case.state)
@@ -337,6 +338,7 @@ def auction_after_of(events: list[Event], lifecycle: Lifecycle) -> tuple[date | 
 
 async def _depot_info(core: Core, case: Case, events: list[Event], lifecycle: Lifecycle,
                       state: State, situation: ReleaseSituation, now: datetime) -> DepotInfo:
+    core = core.for_case(case)
     law = core.law
     entered = statements.collected_at(
         core, case, statements.depot_entry(events, lifecycle) or case.updated_at)
@@ -364,6 +366,7 @@ async def _depot_info(core: Core, case: Case, events: list[Event], lifecycle: Li
 async def _fees(core: Core, case: Case, entered: datetime, now: datetime) -> Fees:
     """Fees owed today line by line (core.services.cases.fee_statement, the panel's statement too),
     and what each further day adds."""
+    core = core.for_case(case)
     today = await statements.case_statement(core, case, entered, now)
     per_day, article = await statements.per_day(core, case, entered, now)
     lines = tuple(FeeItem(ln.label, ln.article, ln.quantity, ln.unit_value, ln.tariff_valid_from,

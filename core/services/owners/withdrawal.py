@@ -49,6 +49,7 @@ async def withdrawable(core: Core, telegram_id: int, case_code: str) -> tuple[in
     InvalidInput the withdrawal itself would raise."""
     async with core.db.read() as s:
         case, _link = await owned(s, telegram_id, case_code)
+        core = core.for_case(case)
         events = await _events(s, case.id)
         ev = statement_to_withdraw(case, events, core.law.tracks[case.track])
         return ev.seq, str((ev.data or {}).get("owner_statement") or "")
@@ -68,6 +69,7 @@ async def withdraw_owner_statement(core: Core, telegram_id: int, case_code: str,
     now = core.now()
     async with core.db.unit_of_work() as s:
         case, link = await owned(s, telegram_id, case_code, for_update=True)
+        core = core.for_case(case)
         lifecycle = core.law.tracks[case.track]
         events = await _events(s, case.id)
         statement = statement_to_withdraw(case, events, lifecycle)

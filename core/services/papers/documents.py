@@ -158,6 +158,7 @@ async def issue_notification(core: Core, protocol: str, by: ActorRef, *,
     Oficial publication (Art. 4º, II, b), or furniture/machinery (Art. 5º, I)."""
     async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
+        core = core.for_case(case)  # the case's city: header, law, depot
         furniture = "furniture" in case.track
         state, d, now = issued_for(core, case, recorded)
         require_state(case, ("owner_notified",) if furniture else ("owner_notified", "published"),
@@ -193,6 +194,7 @@ async def issue_removal_term(core: Core, protocol: str, by: ActorRef, *,
     to retrieve (Art. 6º, caput) and the 60 days before auction (Art. 3º, caput)."""
     async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
+        core = core.for_case(case)  # the case's city: header, law, depot
         _state, recorded_d, now = issued_for(core, case, recorded)
         facts = case_facts(case)
         if not facts.get("termo_number") or not facts.get("removal_started_at"):
@@ -284,6 +286,7 @@ async def issue_auto_infracao(core: Core, protocol: str, by: ActorRef, *,
     (Art. 3º)."""
     async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
+        core = core.for_case(case)  # the case's city: header, law, depot
         state, d, now = issued_for(core, case, recorded)
         require_state(case, ("appeal_window", "awaiting_intimacao"), "O auto de infração",
                        state)
@@ -306,6 +309,7 @@ async def issue_intimacao(core: Core, protocol: str, by: ActorRef, *,
     (Art. 3º: "e da data da intimação no caso do § 3º do artigo anterior")."""
     async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
+        core = core.for_case(case)  # the case's city: header, law, depot
         state, d, now = issued_for(core, case, recorded)
         facts = case_facts(case)
         require_state(case, ("appeal_window",), "A intimação", state)
@@ -332,6 +336,7 @@ async def issue_low_value_note(core: Core, protocol: str, by: ActorRef, *,
     respectivo auto"), with the 48 hours to appeal (Art. 4º, §2º)."""
     async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
+        core = core.for_case(case)  # the case's city: header, law, depot
         state, d, now = issued_for(core, case, recorded)
         facts = case_facts(case)
         require_state(case, ("apprehended",), "A nota de apreensão", state)
@@ -362,6 +367,7 @@ async def issue_apprehension(core: Core, protocol: str, by: ActorRef, *,
     back of the form (Art. 5º)."""
     async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
+        core = core.for_case(case)  # the case's city: header, law, depot
         state, d, now = issued_for(core, case, recorded)
         facts = case_facts(case)
         require_state(case, ("apprehended",), "O registro de apreensão", state)

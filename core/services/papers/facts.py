@@ -100,7 +100,7 @@ def object_data(core: Core, case: Case) -> D.ObjectData:
     furniture or machinery is its kind, with the inspector's description (Dores Art. 5º, III:
     "as características do bem móvel"). The plate is written by core.identifiers.format_plate."""
     facts = case_facts(case)
-    category = core.law.categories[case.category]
+    category = core.for_case(case).law.categories[case.category]
     is_vehicle = "vehicle" in case.track
 
     def fact(name: str) -> str:

@@ -55,7 +55,7 @@ async def placeholder_tariffs(core: Core, day: date | None = None) -> list[str]:
     labels = {t.code: t.label for t in core.law.tariffs}
     async with core.db.read() as s:
         rows = (await s.execute(select(Tariff).where(
-            Tariff.municipality == core.law.slug, Tariff.currency == "BRL",
+            Tariff.municipality == core.municipality, Tariff.currency == "BRL",
             Tariff.valid_from <= day).order_by(Tariff.code, Tariff.valid_from))).scalars().all()
     in_force: dict[str, Tariff] = {}
     for r in rows:

@@ -54,9 +54,10 @@ async def _events(s: Any, case_id: int) -> list[Event]:
 
 async def issued_documents(core: Core, ref: str) -> list[IssuedDocument]:
     """The legal documents issued on the case that can be issued again, in the order issued."""
-    kinds = document_kinds(core.law)
     async with core.db.read() as s:
         case = await load_case(s, ref)
+        core = core.for_case(case)  # the case's city: header, law, depot
+        kinds = document_kinds(core.law)
         latest = _latest(await _events(s, case.id), kinds)
     return [IssuedDocument(k, kinds[k].label, str(ev.data.get("sha256") or ""),
                            kinds[k].button or kinds[k].label)
@@ -77,11 +78,12 @@ def _recorded(ev: Event) -> Recorded | None:
 async def reissue(core: Core, ref: str, kind: str, by: ActorRef) -> docs.Issued:
     """Document `kind` of case `ref` again, as it was issued (InvalidInput, in Portuguese, if
     it was never issued on this case)."""
-    kinds = document_kinds(core.law)
-    if kind not in kinds:
-        raise InvalidInput("Documento desconhecido.")
     async with core.db.unit_of_work() as s:
         case = await load_case(s, ref, for_update=True)
+        core = core.for_case(case)  # the case's city: header, law, depot
+        kinds = document_kinds(core.law)
+        if kind not in kinds:
+            raise InvalidInput("Documento desconhecido.")
         ev = _latest(await _events(s, case.id), kinds).get(kind)
         if ev is None:
             raise InvalidInput(NOT_ISSUED)

@@ -56,6 +56,7 @@ async def issue_release_term(core: Core, protocol: str, by: ActorRef, *,
     """The Termo de liberação (two vias) of the case's release record."""
     async with core.transaction(session) as s:
         case = await load_case(s, protocol, for_update=True)
+        core = core.for_case(case)  # the case's city: header, law, depot
         ev = (await s.execute(select(Event).where(Event.case_id == case.id,
                                                   Event.action == RECORD)
                               .order_by(Event.seq.desc()).limit(1))).scalar_one_or_none()
