@@ -12,6 +12,8 @@ from typing import Awaitable, Callable
 
 from aiohttp import web
 
+from admin import params
+
 from core.services.errors import InvalidInput, NotFound
 from core.services.messaging import delivery
 from core.services.staff import scope
@@ -40,9 +42,9 @@ def _inspector(words: str, error: type = NotFound, *, in_form: bool = False,
         raw = (await request.post()).get("inspector_id") if in_form \
             else request.match_info.get("id")
         try:
-            found = int(str(raw)) if raw not in (None, "") and str(raw).isdigit() else None
-        except ValueError:
-            found = None
+            found = params.int_id(raw, "Fiscal")
+        except InvalidInput:  # not an id at all: the view's own check answers
+            return
         if found is not None and not await scope.inspector_here(_core(request), found):
             raise error(words, field) if field else error(words)
     return check
@@ -56,14 +58,15 @@ def _both(*checks: Check) -> Check:
 
 
 async def _photo(request: web.Request) -> None:
-    if not await scope.evidence_here(_core(request), int(request.match_info["id"])):
+    found = params.int_id(request.match_info["id"], "Foto")
+    if found is not None and not await scope.evidence_here(_core(request), found):
         raise NotFound(PHOTO)
 
 
 def _dead_letter(channel: str) -> Check:
     async def check(request: web.Request) -> None:
         core = _core(request)
-        wanted = int(request.match_info["id"])
+        wanted = params.int_id(request.match_info["id"], "Mensagem")
         rows = await visible_dead_letters(request, core)
         if not any(r.id == wanted and r.channel == channel for r in rows):
             raise NotFound(DEAD_LETTER)
