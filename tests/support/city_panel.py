@@ -5,15 +5,15 @@ ask every panel route for the OTHER city's objects."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
 
 from core.services.citizens.reports import ReportIn, submit_report
-from core.services.staff.accounts import create_user
+from core.services.staff.accounts import StaffUserInfo, create_user
 from core.services.staff.calendar import add_closure
-from core.storage.models import Evidence, Inspector, OutboxMessage, Person
+from core.storage.models import Case, Closure, Evidence, Inspector, OutboxMessage, Person
 from core.storage.models_email import EmailMessage
 from tests.support.panel import PASSWORD, Panel
 
@@ -64,11 +64,11 @@ async def _city_objects(core, slug: str, photo, n: int) -> CityObjects:
     submitted = await submit_report(city, 3000 + n, report, display_name=f"Cidadã {n}")
     out.protocol = submitted.protocol
     async with core.db.unit_of_work() as s:
-        from core.storage.models import Case
         case = (await s.execute(select(Case).where(Case.protocol == out.protocol))).scalar_one()
         assert case.municipality == slug
         out.case_code = case.case_code
-        ev = (await s.execute(select(Evidence).where(Evidence.case_id == case.id))).scalars().first()
+        ev = (await s.execute(select(Evidence).where(Evidence.case_id == case.id))
+              ).scalars().first()
         out.sha, out.evidence_id = ev.sha256, ev.id
         person = Person(telegram_id=7000 + n, display_name=f"Fiscal {n}")
         s.add(person)
@@ -88,8 +88,6 @@ async def _city_objects(core, slug: str, photo, n: int) -> CityObjects:
         s.add_all([msg, mail])
         await s.flush()
         out.inspector_id, out.outbox_id, out.email_id = inspector.id, msg.id, mail.id
-    from core.storage.models import Closure
-    from core.services.staff.accounts import StaffUserInfo
     day = core.now().date() + timedelta(days=40 + n)
     await add_closure(city, day, f"Feriado de {city.city.name}", "holiday", "Decreto 1/2027",
                       StaffUserInfo(0, "seed", "admin", True))
@@ -111,7 +109,3 @@ async def cities_panel(make_two_cities, photo) -> CitiesPanel:
                DRACENA: await _city_objects(core, DRACENA, photo, 2)}
     await create_user(core, INSTALLATION_ADMIN, PASSWORD, "admin")
     return CitiesPanel(core, objects)
-
-
-def a_future_day(core, days: int = 60) -> date:
-    return core.now().date() + timedelta(days=days)

@@ -95,8 +95,8 @@ async def edital_cases(core: Core, kind: str) -> list[EditalCase]:
         return []
     async with core.db.read() as s:
         cases = (await s.execute(select(Case).where(
-            Case.municipality == core.municipality, Case.is_open.is_(True), or_(*[and_(Case.track == t, Case.state == st)
-                                          for t, st in pairs]))
+            Case.municipality == core.municipality, Case.is_open.is_(True),
+            or_(*[and_(Case.track == t, Case.state == st) for t, st in pairs]))
             .order_by(Case.updated_at))).scalars().all()
         owners = set((await s.execute(select(CaseOwner.case_id).where(
             CaseOwner.case_id.in_([c.id for c in cases]),

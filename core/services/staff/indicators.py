@@ -143,7 +143,8 @@ async def per_month(core: Core, s, p: Period) -> dict[str, list[int]]:
         for i, n in (await s.execute(
                 select(month, func.count()).where(
                     Case.category == c.code, Case.created_at >= bounds[0][0],
-                    Case.created_at < bounds[-1][1], *_nb(core, p)).group_by(text("m")))).all():
+                    Case.created_at < bounds[-1][1], *_nb(core, p))
+                .group_by(text("m")))).all():
             if i < len(bounds):
                 counts[i] = n
     return out

@@ -114,11 +114,13 @@ async def staff_queue(core: Core) -> StaffQueue:
                 last[task.case_id] = (task, name)
         untold = await delivery.untold_cases(core)
         told = {u.protocol for u in untold}
+        here = Case.municipality == core.municipality
         untold_cases = {c.protocol: c for c in (await s.execute(select(Case).where(
-            Case.municipality == core.municipality, Case.protocol.in_(sorted(told))))).scalars().all()} if told else {}
+            here, Case.protocol.in_(sorted(told))))).scalars().all()} if told else {}
         no_photo = await overdue_for_staff(core, s)
         no_photo_cases = {c.id: c for c in (await s.execute(select(Case).where(
-            Case.municipality == core.municipality, Case.id.in_([m.case_id for m in no_photo])))).scalars().all()} if no_photo else {}
+            here, Case.id.in_([m.case_id for m in no_photo])))).scalars().all()} \
+            if no_photo else {}
         holders = dict((await s.execute(select(Inspector.id, Inspector.name).where(
             Inspector.id.in_([m.inspector_id for m in no_photo if m.inspector_id]))))
             .all()) if no_photo else {}
