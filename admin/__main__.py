@@ -1,8 +1,11 @@
 """`python -m admin` serves the panel; `create-user` and `invite-inspector` are the CLI.
 
     python -m admin                                   # ADMIN_HOST:ADMIN_PORT (127.0.0.1:8081)
-    python -m admin create-user USERNAME --role admin|staff   # password from standard input
-    python -m admin invite-inspector --name NAME --agency AGENCY --matricula M # code on the last line
+    python -m admin create-user USERNAME --role admin|staff [--municipality SLUG]
+                                  # password from standard input; an admin without a
+                                  # municipality administers the whole installation
+    python -m admin invite-inspector --name NAME --agency AGENCY --matricula M
+                                  [--municipality SLUG]   # code on the last line
     python -m admin deactivate-inspector ID          # tasks reassigned, /tarefas menu removed
     python -m admin municipality add|set|list|deactivate …   # the cities served (cli_municipality)
     python -m admin public-copies      # EXIF-free copies of photos stored before they were
@@ -31,10 +34,22 @@ def _password() -> str:
     return sys.stdin.readline().rstrip("\n")
 
 
-async def _with_core(fn):
+async def _with_core(fn, city: str | None = None, *, city_required: str = ""):
+    """Run `fn` with the installation's Core, bound to `city` when given (an unknown one is
+    refused). `city_required`: the refusal when none is given and several cities are served."""
     from core.services.context import Core
+    from core.services.errors import InvalidInput
     core = await Core.open(get_settings())
     try:
+        if city:
+            if core.city_named(city) is None:
+                served = ", ".join(c.slug for c in core.cities)
+                raise InvalidInput(f"Município desconhecido: “{city}”. Municípios atendidos: "
+                                   f"{served}.")
+            core = core.for_city(city)
+        elif city_required and core.many_cities:
+            served = ", ".join(c.slug for c in core.cities)
+            raise InvalidInput(f"{city_required} Municípios atendidos: {served}.")
         return await fn(core)
     finally:
         await core.close()
@@ -106,6 +121,9 @@ def _parser() -> argparse.ArgumentParser:
     cu.add_argument("username", metavar="USUÁRIO", help="nome de usuário para entrar no painel")
     cu.add_argument("--role", choices=("admin", "staff"), required=True, metavar="PAPEL",
                     help="admin (administra o painel) ou staff (servidor)")
+    cu.add_argument("--municipality", metavar="MUNICÍPIO",
+                    help="identificador do município da conta (ex.: dracena); sem ele, um "
+                         "admin administra toda a instalação; um servidor sempre tem município")
     inv = sub.add_parser("invite-inspector", help="gerar código de convite de fiscal",
                          description="Gera um código de convite de uso único (válido por 7 "
                                      "dias) que o fiscal envia ao bot.")
@@ -114,6 +132,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="órgão do fiscal, pelo código ou pelo nome. " + agencies)
     inv.add_argument("--matricula", required=True, metavar="MATRÍCULA",
                      help="matrícula do fiscal, impressa nos documentos que ele assina")
+    inv.add_argument("--municipality", metavar="MUNICÍPIO",
+                     help="identificador do município do fiscal (ex.: dracena); obrigatório "
+                          "quando a instalação atende mais de um município")
     dea = sub.add_parser("deactivate-inspector",
                          help="desativar um fiscal (tarefas redistribuídas, menu removido)",
                          description="Desativa um fiscal: as tarefas abertas são "
@@ -136,14 +157,22 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "create-user":
             from core.services.staff.accounts import create_user
             password = _password()
-            user = asyncio.run(_with_core(lambda core: create_user(core, args.username,
-                                                                   password, args.role)))
-            print(f"Usuário {user.username} criado ({user.role}).")
+            staff = args.role == "staff"
+            user = asyncio.run(_with_core(
+                lambda core: create_user(core, args.username, password, args.role,
+                                         core.municipality if args.municipality else None),
+                args.municipality, city_required="Uma conta de servidor(a) precisa de um "
+                "município: use --municipality." if staff else ""))
+            where = f"município {user.municipality}" if user.municipality else \
+                "toda a instalação"
+            print(f"Usuário {user.username} criado ({user.role}, {where}).")
             return 0
         if args.cmd == "invite-inspector":
             from core.services.inspectors.accounts import invite_inspector
             code = asyncio.run(_with_core(lambda core: invite_inspector(
-                core, args.name, args.agency, "cli", registration=args.matricula)))
+                core, args.name, args.agency, "cli", registration=args.matricula),
+                args.municipality, city_required="Informe o município do fiscal: use "
+                "--municipality."))
             print(f"Código de convite para {args.name} (uso único; o fiscal envia ao bot):")
             print(code)
             return 0

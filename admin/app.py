@@ -23,10 +23,11 @@ from admin.params import params_middleware
 from admin.security import (HSTS, SECURITY_HEADERS, csp, SESSION_COOKIE, SESSION_HOURS,
                             LoginThrottle, Session, Signer, load_secret, local_referer,
                             read_session)
-from admin.web import CORE, PLACEHOLDERS, SESSION, SETTINGS, SIGNER, THROTTLE, USER, render
+from admin.web import (BOUND, CORE, PLACEHOLDERS, SESSION, SETTINGS, SIGNER, THROTTLE, USER,
+                       city_core, render)
 from core.services.papers import placeholders
 from core.services.context import Core
-from core.services.errors import USER_ERRORS
+from core.services.errors import USER_ERRORS, NotFound
 from core.services.staff.accounts import get_user
 from core.settings import Settings, get_settings
 
@@ -78,9 +79,10 @@ async def session_middleware(request: web.Request, handler) -> web.StreamRespons
             user = None
             request[SESSION] = Session.anonymous()
     request[USER] = user
+    request[BOUND] = city_core(request.app[CORE], user, request[SESSION].city)
     if user is not None and request.method == "GET":
         # The banner of what legal documents cannot print yet (depot address, tariffs).
-        request[PLACEHOLDERS] = await placeholders.warnings(request.app[CORE])
+        request[PLACEHOLDERS] = await placeholders.warnings(request[BOUND])
     if request.method == "POST" and not request.path.startswith(STOP_PREFIX):
         # (the e-mails' stop: a mail program's one-click POST, RFC 8058; its token is signed)
         form = await request.post()
@@ -105,6 +107,8 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
     except USER_ERRORS as exc:
         if api:
             return open311_format.error(request, open311_format.status_of(exc), exc.message)
+        # not found (another city's object too: the same answer, admin.city_guard): 404
+        status = 404 if isinstance(exc, NotFound) else 400
         page = await render_back(request, exc, exc.message)  # the form kept, error inline
         if page is not None:
             return page
@@ -113,7 +117,7 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
             from admin.web import redirect
             raise redirect(request, back, exc.message, "error")
         return render(request, "error.html", {"title": "Não foi possível concluir",
-                                              "message": exc.message}, status=400)
+                                              "message": exc.message}, status=status)
     except Exception:  # a bug: logged with its trace, the person sees a plain Portuguese page
         log.exception("unexpected error on %s %s", request.method, request.path)
         if api:

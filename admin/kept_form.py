@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from aiohttp import web
 
 from admin.security import local_referer
-from admin.web import CORE, KEPT, PLACEHOLDERS, SESSION, USER
+from admin.web import BOUND, KEPT, PLACEHOLDERS, SESSION, USER, core_of
 from core.services.papers import placeholders
 
 log = logging.getLogger(__name__)
@@ -63,9 +63,10 @@ async def render_back(request: web.Request, exc: Exception, message: str
             return None
         match.add_app(request.app)
         page._match_info = match  # as the application's own dispatch sets it
-        for key in (SESSION, USER):
-            page[key] = request[key]
-        page[PLACEHOLDERS] = await placeholders.warnings(request.app[CORE])
+        for key in (SESSION, USER, BOUND):
+            if key in request:
+                page[key] = request[key]
+        page[PLACEHOLDERS] = await placeholders.warnings(core_of(request))
         page[KEPT] = KeptForm(request.path, values, {field_of(exc): message})
         resp = await match.handler(page)
     except web.HTTPException:

@@ -18,6 +18,7 @@ def setup(app: web.Application) -> None:
     r.add_post("/logout", auth.logout)
     r.add_get("/senha", auth.password_page)
     r.add_post("/senha", auth.password_change)
+    r.add_post("/municipio", auth.switch_city)  # the city an installation admin acts as
     r.add_get("/", c.dashboard)
     r.add_get("/fila", c.queue_page)
     r.add_get("/casos", c.case_list)

@@ -6,7 +6,8 @@ DATA_DIR/admin_secret_key when the setting is empty). Every request reloads the 
 compares the user's session version (staff_users.session_version) with the token's: logout,
 a password change and deactivation raise the version, so every token issued before — a copied
 cookie included — is refused at once, server-side. (One version per user: logging out ends the
-user's sessions on every device.) A token also expires SESSION_HOURS after login.
+user's sessions on every device.) A token also expires SESSION_HOURS after login. An
+installation administrator's token also carries the city they act as (admin.web.city_core).
 
 CSRF: every form carries HMAC(secret, "csrf:" + nonce) of the session's nonce (anonymous
 visitors get a nonce too, so the login form is protected); every POST is checked.
@@ -144,13 +145,18 @@ class Session:
     issued: float
     fresh: bool = False  # must be (re)written to the cookie
     version: int = 0  # the user's session version when it was issued
+    #: The city an installation administrator acts as (chosen in the header; admin.web)
+    city: str | None = None
 
     @classmethod
     def anonymous(cls) -> "Session":
         return cls(None, secrets.token_urlsafe(18), time.time(), True)
 
     def payload(self) -> dict:
-        return {"u": self.user_id, "n": self.nonce, "t": int(self.issued), "v": self.version}
+        data = {"u": self.user_id, "n": self.nonce, "t": int(self.issued), "v": self.version}
+        if self.city:
+            data["c"] = self.city
+        return data
 
 
 def read_session(signer: Signer, token: str | None, now: float | None = None) -> Session:
@@ -163,7 +169,8 @@ def read_session(signer: Signer, token: str | None, now: float | None = None) ->
     user, version = data.get("u"), data.get("v", 0)
     if user is not None and not (isinstance(user, int) and isinstance(version, int)):
         return Session.anonymous()
-    return Session(user, data["n"], float(data.get("t", now)), version=version)
+    city = data.get("c") if isinstance(data.get("c"), str) else None
+    return Session(user, data["n"], float(data.get("t", now)), version=version, city=city)
 
 
 @dataclass

@@ -144,17 +144,36 @@ async def closure_remove(request: web.Request) -> web.StreamResponse:
                    "prorrogado continuam com a nova data, já informada aos interessados.")
 
 
+#: The choice of an installation administrator creating an installation administrator
+WHOLE = "instalacao"
+
+
 @require("admin")
 async def users_page(request: web.Request) -> web.Response:
-    return render(request, "users.html", {"rows": await list_users(core_of(request)),
-                                          "roles": ROLE_LABELS})
+    """A city's administrator sees and manages its city's accounts; an installation
+    administrator, every account, and may create installation administrators."""
+    core, user = core_of(request), user_of(request)
+    names = {c.slug: c.label for c in core.cities}
+    return render(request, "users.html", {
+        "rows": await list_users(core, user), "roles": ROLE_LABELS, "city_names": names,
+        "whole": WHOLE, "choose_city": user.is_installation_admin})
 
 
 @require("admin")
 async def user_add(request: web.Request) -> web.StreamResponse:
+    core, user = core_of(request), user_of(request)
     form = await request.post()
-    u = await create_user(core_of(request), str(form.get("username", "")),
-                          str(form.get("password", "")), str(form.get("role", "")))
+    if user.is_installation_admin:  # any city, or the whole installation (administrators)
+        raw = str(form.get("municipality", "") or core.municipality)
+        city = None if raw == WHOLE else raw
+        if city is None and form.get("role") != "admin":
+            raise InvalidInput("Uma conta de servidor(a) precisa de um município.",
+                               "municipality")
+    else:
+        city = user.municipality
+    u = await create_user(core, str(form.get("username", "")),
+                          str(form.get("password", "")), str(form.get("role", "")), city,
+                          by=user)
     raise redirect(request, "/usuarios", f"Usuário {u.username} criado.")
 
 

@@ -1,4 +1,4 @@
-"""Login and logout."""
+"""Login and logout, and the city an installation administrator acts as."""
 from __future__ import annotations
 
 import time
@@ -7,7 +7,8 @@ from aiohttp import web
 
 from admin.security import Session, safe_next
 from admin.visitor import visitor_ip
-from admin.web import CORE, SESSION, THROTTLE, USER, redirect, render, require
+from admin.web import CORE, SESSION, THROTTLE, USER, redirect, render, require, user_of
+from core.services.errors import InvalidInput
 from core.services.public.access import client_key
 from core.services.staff.accounts import StaffUserInfo, authenticate, change_password, end_sessions
 
@@ -47,9 +48,10 @@ async def login(request: web.Request) -> web.StreamResponse:
 
 def _sign_in(request: web.Request, user: StaffUserInfo) -> None:
     """A new session (new nonce) for `user`, at the user's current session version."""
+    city = request[SESSION].city if request.get(SESSION) is not None else None
     session = Session.anonymous()
     session.user_id, session.issued = user.id, time.time()
-    session.version = user.session_version
+    session.version, session.city = user.session_version, city
     request[SESSION] = session
     request[USER] = user
 
@@ -80,3 +82,27 @@ async def password_change(request: web.Request) -> web.StreamResponse:
     _sign_in(request, user)
     raise redirect(request, "/", "Senha alterada. As outras sessões abertas com a sua conta "
                                  "foram encerradas.")
+
+
+#: The pages a city switch may return to (the menu's): an object page of the previous city
+#: would only say "não encontrado".
+MENU = ("/", "/casos", "/balcao", "/fila", "/diario-oficial", "/patio", "/indicadores",
+        "/entregas", "/fotos", "/lgpd/pedidos", "/fiscais", "/tarifas", "/usuarios")
+
+
+@require()
+async def switch_city(request: web.Request) -> web.StreamResponse:
+    """An installation administrator chooses the city they act as (header selector, POST
+    with CSRF); kept in the signed session. A city's own account has no choice to make."""
+    user = user_of(request)
+    if not user.is_installation_admin:
+        return render(request, "forbidden.html", {}, status=403)
+    form = await request.post()
+    chosen = request.app[CORE].city_named(str(form.get("municipio", "")))
+    if chosen is None or not chosen.active:
+        raise InvalidInput("Município desconhecido: escolha um dos municípios da lista.")
+    session: Session = request[SESSION]
+    session.city, session.fresh = chosen.slug, True
+    back = safe_next(str(form.get("voltar", "/")))
+    back = back if back in MENU else "/"
+    raise redirect(request, back, f"Agora você está agindo como {chosen.label}.")

@@ -9,6 +9,7 @@ from admin import params, views_release
 from admin.files import file_response
 from admin.fact_text import present
 from admin.forms import fields_for, parse_fact
+from admin.city_guard import visible_dead_letters
 from admin.web import CORE, core_of, redirect, render, require, user_of
 from core.parsing import parse_money
 from core.lifecycle import Actor
@@ -33,7 +34,8 @@ async def dashboard(request: web.Request) -> web.Response:
     data = await pq.dashboard(core)
     return render(request, "dashboard.html", {
         "d": data, "queue": await staff_queue(core),
-        "dead_letters": await delivery.dead_letter_count(core)})
+        "dead_letters": len(await visible_dead_letters(request, core)) if core.many_cities
+        else await delivery.dead_letter_count(core)})
 
 
 @require()

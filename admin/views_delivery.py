@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from admin.city_guard import visible_dead_letters
 from admin.web import core_of, redirect, render, require, user_of
 from core.services.messaging import delivery
+from core.services.staff.scope import only_here
 
 
 @require()
 async def dead_letters_page(request: web.Request) -> web.Response:
     core = core_of(request)
     return render(request, "delivery.html", {
-        "rows": await delivery.dead_letters(core),
-        "untold": await delivery.untold_cases(core)})
+        "rows": await visible_dead_letters(request, core),
+        "untold": await only_here(core, await delivery.untold_cases(core))})
 
 
 @require()

@@ -48,12 +48,13 @@ async def _close_geocoder(app: web.Application) -> None:
 
 
 def _geocoder(request: web.Request) -> Geocoder:
-    holder = request.app[GEOCODERS]
-    if "geo" not in holder:
+    holder, core = request.app[GEOCODERS], core_of(request)
+    if core.municipality not in holder:  # one per city: it searches within the city's area
         s = request.app[SETTINGS]
-        holder["geo"] = Geocoder(s.nominatim_url, core_of(request).area,
-                                 adapter_factory=AioHTTPAdapter, timeout_s=s.geocoding_timeout_s)
-    return holder["geo"]
+        holder[core.municipality] = Geocoder(s.nominatim_url, core.area,
+                                             adapter_factory=AioHTTPAdapter,
+                                             timeout_s=s.geocoding_timeout_s)
+    return holder[core.municipality]
 
 
 async def _page(request: web.Request, form: dict, *, status: int = 200, error: str = "",

@@ -10,6 +10,7 @@ from admin.web import core_of, redirect, render, require, user_of
 from core.services.citizens import my_data
 from core.services.public import photos as pr
 from core.services.errors import InvalidInput
+from core.services.staff.scope import only_here
 
 TABS = {"pendentes": pr.PENDING, "aprovadas": pr.APPROVED, "ocultas": pr.HIDDEN}
 DONE = {pr.APPROVED: "Foto aprovada: já aparece nas páginas públicas.",
@@ -23,9 +24,12 @@ async def photos_page(request: web.Request) -> web.Response:
     tab = request.query.get("situacao", "pendentes")
     if tab not in TABS:
         raise InvalidInput("Situação desconhecida: use pendentes, aprovadas ou ocultas.")
+    items = await only_here(core, await pr.review_list(core, TABS[tab]))
+    pending = len(await only_here(core, await pr.review_list(core, pr.PENDING))) \
+        if core.many_cities else await pr.pending_count(core)
     return render(request, "photo_review.html", {
-        "items": await pr.review_list(core, TABS[tab]), "tab": tab, "tabs": TABS,
-        "pending": await pr.pending_count(core), "labels": pr.STATUS_LABELS,
+        "items": items, "tab": tab, "tabs": TABS,
+        "pending": pending, "labels": pr.STATUS_LABELS,
         "detector": pr.detector_available()})
 
 

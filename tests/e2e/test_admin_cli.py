@@ -105,3 +105,17 @@ def test_the_cli_s_errors_are_in_portuguese(tmp_path):
                      tmp_path)
     assert agency.returncode == 1 and "Órgão desconhecido" in agency.stderr
     assert "fiscalizacao" in agency.stderr
+
+
+def test_create_user_names_the_account_s_municipality(tmp_path):
+    """A servant belongs to a city; an administrator without --municipality administers the
+    whole installation; a city the installation does not serve is refused in Portuguese."""
+    admin = _run(["create-user", "maria", "--role", "admin"], tmp_path, "senha-forte-123\n")
+    assert admin.returncode == 0 and "toda a instalação" in admin.stdout
+    staff = _run(["create-user", "joao", "--role", "staff", "--municipality",
+                  "dores-do-indaia"], tmp_path, "senha-forte-123\n")
+    assert staff.returncode == 0 and "município dores-do-indaia" in staff.stdout
+    unknown = _run(["create-user", "rui", "--role", "staff", "--municipality", "atlantida"],
+                   tmp_path, "senha-forte-123\n")
+    assert unknown.returncode == 1 and "Município desconhecido: “atlantida”" in unknown.stderr
+    assert "dores-do-indaia" in unknown.stderr  # the cities it may use

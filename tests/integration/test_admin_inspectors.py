@@ -52,7 +52,7 @@ async def test_a_bad_or_empty_matricula_is_a_400_and_nothing_changes(panel):
             assert r.status == 400, bad
             assert "matrícula" in html.unescape(await r.text()).lower()
         r = await post_form(c, "/fiscais", "/fiscais/9999/matricula", {"matricula": "1"})
-        assert r.status == 400 and "Fiscal não encontrado" in await r.text()
+        assert r.status == 404 and "Fiscal não encontrado" in await r.text()
     assert await _registration(core, joana) == "12.345-6"
 
 

@@ -39,7 +39,7 @@ async def test_route_page_lists_the_stops_in_order_with_map_links_and_the_pdf(pa
         assert f'action="/fiscais/{ana}/notificacoes-do-dia"' in page
         assert "<svg class=\"route-sketch\"" in page
         gone = await c.get(f"/fiscais/{ana + 50}/rota")
-        assert gone.status == 400 and "Fiscal não encontrado" in await gone.text()
+        assert gone.status == 404 and "Fiscal não encontrado" in await gone.text()
     async with panel.client("ana") as c:
         listing = html.unescape(await (await c.get("/fiscais")).text())
         assert f'href="/fiscais/{ana}/rota"' in listing and f'href="{AREA}"' in listing

@@ -3,7 +3,10 @@ and closures (calendar), the queue of cases waiting for an inspector (queue), co
 intake (counter_intake), the case pages and list (case_pages, common), merging a duplicate
 report (duplicates), the depot and auction (depot), editais (editais) and their publication
 recorded (edital_records), payments recorded (payment_records), wrong passwords counted
-(login_failures) and the city's numbers (indicators).
+(login_failures) and the city's numbers (indicators). Every read model and action here keeps
+to the Core's city (`Case.municipality == core.municipality`, inspectors' and accounts'
+municipality); scope answers another city's object as a missing one and trims the lists other
+packages make for the whole installation.
 
 This module gathers the panel's read models' names for the panel's views.
 May import: core's pure rules, core.storage, and every other services package."""

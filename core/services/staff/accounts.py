@@ -37,10 +37,22 @@ class StaffUserInfo:
     active: bool
     last_login_at: datetime | None = None
     session_version: int = 0  # sessions signed with another version are over
+    #: The one city this account works for; None: an installation administrator
+    municipality: str | None = None
 
     @property
     def is_admin(self) -> bool:
         return self.role == "admin"
+
+    @property
+    def is_installation_admin(self) -> bool:
+        """An administrator of every city the installation serves (acts as one at a time)."""
+        return self.is_admin and self.municipality is None
+
+    def manages(self, municipality: str | None) -> bool:
+        """May this administrator manage an account of `municipality` (None: installation)?"""
+        return self.is_installation_admin or (self.is_admin and municipality is not None
+                                              and municipality == self.municipality)
 
     def actor(self) -> ActorRef:
         """How the timeline records this person."""
@@ -49,10 +61,22 @@ class StaffUserInfo:
 
 def _info(u: StaffUser) -> StaffUserInfo:
     return StaffUserInfo(u.id, u.username, u.role, u.active, u.last_login_at,
-                         u.session_version or 0)
+                         u.session_version or 0, u.municipality)
 
 
-async def create_user(core: Core, username: str, password: str, role: str) -> StaffUserInfo:
+async def create_user(core: Core, username: str, password: str, role: str,
+                      municipality: str | None = None, *,
+                      by: StaffUserInfo | None = None) -> StaffUserInfo:
+    """A panel account of one city (`municipality`; a servant without one works for the Core's
+    city) or, for an administrator without one, of the whole installation. `by`, when an
+    administrator of one city creates it, may only create accounts of that city."""
+    if municipality is None and role != "admin":
+        municipality = core.municipality
+    if municipality is not None and core.city_named(municipality) is None:
+        raise InvalidInput(f"Município desconhecido: “{municipality}”. Use o identificador de "
+                           "um município atendido (ex.: dores-do-indaia).", "municipality")
+    if by is not None and not by.manages(municipality):
+        raise InvalidInput("Você só pode criar contas do seu município.", "municipality")
     username = (username or "").strip().lower()
     if not _USERNAME_RE.match(username):
         raise InvalidInput("Nome de usuário inválido: use de 2 a 40 letras minúsculas, "
@@ -66,7 +90,7 @@ async def create_user(core: Core, username: str, password: str, role: str) -> St
         if (await s.execute(select(StaffUser.id).where(StaffUser.username == username))).first():
             raise InvalidInput(f"Já existe um usuário “{username}”.", "username")
         user = StaffUser(username=username, password_hash=_hasher.hash(password), role=role,
-                         active=True, created_at=core.now())
+                         municipality=municipality, active=True, created_at=core.now())
         s.add(user)
         await s.flush()
         return _info(user)
@@ -96,10 +120,14 @@ async def get_user(core: Core, user_id: int) -> StaffUserInfo | None:
         return _info(user) if user else None
 
 
-async def list_users(core: Core) -> list[StaffUserInfo]:
+async def list_users(core: Core, by: StaffUserInfo | None = None) -> list[StaffUserInfo]:
+    """Every account, or those `by` (an administrator) manages: a city's administrator sees
+    only the accounts of that city; an installation administrator, all."""
+    q = select(StaffUser).order_by(StaffUser.username)
+    if by is not None and not by.is_installation_admin:
+        q = q.where(StaffUser.municipality == by.municipality)
     async with core.db.read() as s:
-        rows = (await s.execute(select(StaffUser).order_by(StaffUser.username))).scalars().all()
-        return [_info(u) for u in rows]
+        return [_info(u) for u in (await s.execute(q)).scalars().all()]
 
 
 async def set_user_active(core: Core, user_id: int, active: bool, by: StaffUserInfo) -> None:
@@ -107,7 +135,7 @@ async def set_user_active(core: Core, user_id: int, active: bool, by: StaffUserI
         raise InvalidInput("Você não pode desativar a sua própria conta.")
     async with core.db.unit_of_work() as s:
         user = await s.get(StaffUser, user_id)
-        if user is None:
+        if user is None or not by.manages(user.municipality):  # another city's: as missing
             raise NotFound("Usuário não encontrado.")
         if user.active and not active:
             user.session_version = (user.session_version or 0) + 1  # signed out everywhere

@@ -41,12 +41,12 @@ async def add_tariff(core: Core, code: str, amount: Decimal, valid_from: date, a
                            "source" if article.strip() else "article")
     async with core.db.unit_of_work() as s:
         clash = (await s.execute(select(Tariff.id).where(
-            Tariff.municipality == core.law.slug, Tariff.code == code,
+            Tariff.municipality == core.municipality, Tariff.code == code,
             Tariff.valid_from == valid_from))).first()
         if clash:
             raise InvalidInput("Já existe um valor desta tarifa a partir de "
                                f"{fmt_date(valid_from)}.", "valid_from")
-        s.add(Tariff(municipality=core.law.slug, code=code, amount=amount, currency="BRL",
+        s.add(Tariff(municipality=core.municipality, code=code, amount=amount, currency="BRL",
                      unit=seeds[code].unit, valid_from=valid_from, article=article.strip(),
                      source=source.strip(), created_by=by.username, created_at=core.now()))
     core.invalidate()
@@ -56,7 +56,7 @@ async def list_closures(core: Core) -> list[Closure]:
     """The city's registered closures (municipal holidays, decreed closures), by date."""
     async with core.db.read() as s:
         return list((await s.execute(select(Closure).where(
-            Closure.municipality == core.law.slug).order_by(Closure.date))).scalars().all())
+            Closure.municipality == core.municipality).order_by(Closure.date))).scalars().all())
 
 
 async def add_closure(core: Core, day: date, name: str, kind: str, source: str,
@@ -74,10 +74,10 @@ async def add_closure(core: Core, day: date, name: str, kind: str, source: str,
     if not name.strip() or not source.strip():
         raise InvalidInput("Informe o nome e o ato (decreto, lei) do fechamento.")
     async with core.db.unit_of_work() as s:
-        if (await s.execute(select(Closure.id).where(Closure.municipality == core.law.slug,
+        if (await s.execute(select(Closure.id).where(Closure.municipality == core.municipality,
                                                      Closure.date == day))).first():
             raise InvalidInput(f"Já há um fechamento cadastrado em {fmt_date(day)}.")
-        s.add(Closure(municipality=core.law.slug, date=day, name=name.strip(), kind=kind,
+        s.add(Closure(municipality=core.municipality, date=day, name=name.strip(), kind=kind,
                       source=f"{source.strip()} (cadastrado por {by.username})"))
         await s.flush()
         moved = await recount_for_closure(core, s, day)
@@ -91,7 +91,7 @@ async def remove_closure(core: Core, closure_id: int, by: StaffUserInfo) -> None
     told (core.services.cases.deadline_recount)."""
     async with core.db.unit_of_work() as s:
         row = await s.get(Closure, closure_id)
-        if row is None or row.municipality != core.law.slug:
+        if row is None or row.municipality != core.municipality:
             raise NotFound("Fechamento não encontrado.")
         if row.date <= today(core):
             raise InvalidInput("Fechamentos de hoje ou de datas passadas não podem ser removidos.")

@@ -17,7 +17,8 @@ from core.identifiers import InvalidIdentifier, normalize_plate
 from core.lifecycle import Actor, Lifecycle, Transition
 from core.services.cases import fee_statement as statements
 from core.services.staff.payment_records import RecordedPayment, payments_of
-from core.services.cases.transitions import case_facts, load_case
+from core.services.cases.transitions import case_facts
+from core.services.staff.scope import inspector_cities, load_here
 from core.services.context import Core
 from core.services.cases.depot_dates import StatedDate, depot_dates
 from core.services.errors import InvalidInput
@@ -58,27 +59,28 @@ async def dashboard(core: Core) -> Dashboard:
     law = core.law
     start, end = day_bounds(core, today(core))
     week_start = start - timedelta(days=today(core).weekday())
+    here = Case.municipality == core.municipality
     async with core.db.read() as s:
         rows = (await s.execute(select(Case.track, Case.state, func.count()).where(
-            Case.is_open.is_(True)).group_by(Case.track, Case.state))).all()
+            here, Case.is_open.is_(True)).group_by(Case.track, Case.state))).all()
         by_state: dict[str, int] = {}
         for track, state, n in rows:
             label = state_label(core, track, state)
             by_state[label] = by_state.get(label, 0) + n
         cats = (await s.execute(select(Case.category, func.count()).where(
-            Case.is_open.is_(True)).group_by(Case.category))).all()
+            here, Case.is_open.is_(True)).group_by(Case.category))).all()
         by_category = sorted(((law.categories[c].label if c in law.categories else c, n)
                               for c, n in cats), key=lambda x: -x[1])
-        due = select(Case).where(Case.next_deadline_at.is_not(None), Case.is_open.is_(True))
+        due = select(Case).where(here, Case.next_deadline_at.is_not(None), Case.is_open.is_(True))
         due_today = (await s.execute(due.where(Case.next_deadline_at >= start,
                                                Case.next_deadline_at < end)
                                      .order_by(Case.next_deadline_at).limit(50))).scalars().all()
         overdue = (await s.execute(due.where(Case.next_deadline_at < start)
                                    .order_by(Case.next_deadline_at).limit(50))).scalars().all()
         depot_count = (await s.execute(select(func.count()).select_from(Case).where(
-            Case.is_open.is_(True), in_pairs(depot_pairs(core))))).scalar_one()
+            here, Case.is_open.is_(True), in_pairs(depot_pairs(core))))).scalar_one()
         week = (await s.execute(select(func.count()).select_from(Case).where(
-            Case.created_at >= week_start))).scalar_one()
+            here, Case.created_at >= week_start))).scalar_one()
     return Dashboard(sorted(by_state.items(), key=lambda x: -x[1]), by_category,
                      [_brief(core, c) for c in due_today], [_brief(core, c) for c in overdue],
                      depot_count, week,
@@ -143,7 +145,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
 
 
 def _filtered(core: Core, f: CaseFilter):
-    conds = [Case.municipality == core.municipality]
+    conds = [Case.municipality == core.municipality]  # no city sees another's
     if f.state:
         conds.append(Case.state == f.state)
     if f.category:
@@ -270,7 +272,7 @@ class CaseDetail:
 
 async def case_detail(core: Core, ref: str) -> CaseDetail:
     async with core.db.read() as s:
-        case = await load_case(s, ref)
+        case = await load_here(s, core, ref)
         lc = core.law.tracks[case.track]
         events = (await s.execute(select(Event).where(Event.case_id == case.id)
                                   .order_by(Event.seq))).scalars().all()
@@ -316,7 +318,8 @@ async def case_detail(core: Core, ref: str) -> CaseDetail:
 async def evidence_of(core: Core, sha256: str) -> Evidence | None:
     """The evidence row for a file (the panel serves only files attached to a case)."""
     async with core.db.read() as s:
-        ev = (await s.execute(select(Evidence).where(Evidence.sha256 == sha256).limit(1))
+        ev = (await s.execute(select(Evidence).join(Case, Case.id == Evidence.case_id).where(
+            Evidence.sha256 == sha256, Case.municipality == core.municipality).limit(1))
               ).scalar_one_or_none()
         return ev
 
@@ -340,6 +343,7 @@ async def inspectors(core: Core, only_active: bool = False) -> list[InspectorRow
         q = (select(Inspector, func.count(Task.id))
              .outerjoin(Task, and_(Task.inspector_id == Inspector.id,
                                    Task.status.in_(ACTIVE_TASK)))
+             .where(Inspector.municipality.in_(inspector_cities(core)))
              .group_by(Inspector.id).order_by(Inspector.name))
         if only_active:
             q = q.where(Inspector.active.is_(True))

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from sqlalchemy import select
 
 from core.parsing import ParseError, parse_email, parse_phone, parse_text
-from core.services.cases.transitions import load_case
+from core.services.staff.scope import load_here
 from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.citizens.reports import ReportIn, Submitted, submit_report
@@ -111,7 +111,8 @@ async def contacts_to_tell(core: Core, limit: int = 200) -> list[ToTell]:
     async with core.db.read() as s:
         rows = (await s.execute(
             select(ReporterContact, Case).join(Case, Case.id == ReporterContact.case_id)
-            .where((ReporterContact.told_state.is_(None))
+            .where(Case.municipality == core.municipality,
+                   (ReporterContact.told_state.is_(None))
                    | (ReporterContact.told_state != Case.state))
             .order_by(Case.updated_at, Case.id).limit(limit))).all()
     out = []
@@ -127,7 +128,7 @@ async def mark_told(core: Core, protocol: str, staff: StaffUserInfo) -> str:
     """Staff told the citizen the case's current state (recorded in the timeline, without the
     contact itself). Returns that state's label."""
     async with core.db.unit_of_work() as s:
-        case = await load_case(s, protocol, for_update=True)
+        case = await load_here(s, core, protocol, for_update=True)
         contact = (await s.execute(select(ReporterContact).where(
             ReporterContact.case_id == case.id))).scalar_one_or_none()
         if contact is None:

@@ -13,7 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.fees import Share, Statement
 from core.services.cases import fee_statement as statements
-from core.services.cases.transitions import case_facts, load_case
+from core.services.cases.transitions import case_facts
+from core.services.staff.scope import load_here
 from core.services.context import Core
 from core.services.staff.common import depot_pairs, in_pairs, state_label
 from core.storage.models import Case
@@ -62,7 +63,8 @@ async def depot_inventory(core: Core) -> list[DepotItem]:
     auction = _auction_pairs(core)
     async with core.db.read() as s:
         cases = list((await s.execute(select(Case).where(
-            Case.is_open.is_(True), in_pairs(depot_pairs(core) | auction))
+            Case.municipality == core.municipality, Case.is_open.is_(True),
+            in_pairs(depot_pairs(core) | auction))
             .order_by(Case.created_at))).scalars().all())
         entered = await collected_moments(s, core, cases)
     items = []
@@ -82,6 +84,6 @@ async def auction_split(core: Core, ref: str, gross: Decimal, taxes: Decimal = D
     """How an auction's proceeds are shared, as the law orders (Law.proceeds_split: Dores
     Art. 8º, § único; Dracena Art. 6º, §3º), over the statement owed now."""
     async with core.db.read() as s:
-        case = await load_case(s, ref)
+        case = await load_here(s, core, ref)
         entered = (await collected_moments(s, core, [case])).get(case.id) or case.created_at
     return await statements.proceeds_split(core, case, entered, gross, taxes)

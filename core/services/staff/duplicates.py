@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from core.services.cases.transitions import TransitionResult, apply_transition, load_case
+from core.services.cases.transitions import TransitionResult, apply_transition
+from core.services.staff.scope import load_here
 from core.services.context import Core
 from core.services.errors import InvalidInput, NotFound
 from core.services.staff.accounts import StaffUserInfo
@@ -18,9 +19,9 @@ async def close_as_duplicate(core: Core, ref: str, original_ref: str, reason: st
     """Close a report as a duplicate of another case and merge it there: its followers follow
     the original, and its photos become a supporting report of the original."""
     async with core.db.unit_of_work() as s:
-        case = await load_case(s, ref, for_update=True)
+        case = await load_here(s, core, ref, for_update=True)
         try:
-            original = await load_case(s, original_ref.strip())
+            original = await load_here(s, core, original_ref.strip())
         except NotFound:
             raise InvalidInput(f"Caso original “{original_ref}” não encontrado.") from None
         if original.id == case.id:

@@ -17,7 +17,8 @@ from core.formatting import fmt_date, fmt_time
 from core.identifiers import format_case_code
 from core.services.papers.facts import object_data
 from core.services.papers.placeholders import depot_address
-from core.services.cases.transitions import case_facts, load_case
+from core.services.cases.transitions import case_facts
+from core.services.staff.scope import load_here
 from core.services.context import Core
 from core.services.errors import USER_ERRORS, InvalidInput
 from core.services.papers.documents import Issued, keep
@@ -94,8 +95,8 @@ async def edital_cases(core: Core, kind: str) -> list[EditalCase]:
         return []
     async with core.db.read() as s:
         cases = (await s.execute(select(Case).where(
-            Case.is_open.is_(True), or_(*[and_(Case.track == t, Case.state == st)
-                                          for t, st in pairs]))
+            Case.municipality == core.municipality, Case.is_open.is_(True),
+            or_(*[and_(Case.track == t, Case.state == st) for t, st in pairs]))
             .order_by(Case.updated_at))).scalars().all()
         owners = set((await s.execute(select(CaseOwner.case_id).where(
             CaseOwner.case_id.in_([c.id for c in cases]),
@@ -156,7 +157,7 @@ async def edital_documents(core: Core, kind: str, protocols: list[str], number: 
     if kind not in EDITAL_STEPS:
         raise InvalidInput("Tipo de edital desconhecido.")
     async with core.db.read() as s:
-        entries = await _entries(core, s, kind, [await load_case(s, p) for p in protocols])
+        entries = await _entries(core, s, kind, [await load_here(s, core, p) for p in protocols])
     info = _info(core, number, signer_name, signer_role)
     return edital_text(entries, kind, info), edital_pdf(entries, kind, info)
 
@@ -165,7 +166,7 @@ async def edital_entries(core: Core, kind: str) -> list[EditalEntry]:
     """The lines edital `kind` would print now: one per case waiting for it."""
     protocols = [c.protocol for c in await edital_cases(core, kind)]
     async with core.db.read() as s:
-        return await _entries(core, s, kind, [await load_case(s, p) for p in protocols])
+        return await _entries(core, s, kind, [await load_here(s, core, p) for p in protocols])
 
 
 async def issue_edital(core: Core, kind: str, by: ActorRef, number: str, signer_name: str,
@@ -176,7 +177,7 @@ async def issue_edital(core: Core, kind: str, by: ActorRef, number: str, signer_
     if not protocols:
         raise InvalidInput("Nenhum caso aguarda este edital.")
     async with core.db.unit_of_work() as s:
-        cases = [await load_case(s, p, for_update=True) for p in protocols]
+        cases = [await load_here(s, core, p, for_update=True) for p in protocols]
         blob = edital_pdf(await _entries(core, s, kind, cases), kind,
                           _info(core, number, signer_name, signer_role))
         filename = f"edital-{kind}-{number.replace('/', '-')}.pdf"

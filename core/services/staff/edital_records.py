@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from core.services.cases.transitions import apply_transition, load_case
+from core.services.cases.transitions import apply_transition
+from core.services.staff.scope import load_here
 from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.staff.accounts import StaffUserInfo
@@ -47,7 +48,7 @@ async def record_edital(core: Core, ref: str, kind: str, published_on: date, ref
     if kind != "leilao":
         raise InvalidInput("Tipo de edital desconhecido.")
     async with core.db.unit_of_work() as s:
-        case = await load_case(s, ref, for_update=True)
+        case = await load_here(s, core, ref, for_update=True)
         if not case.is_open:
             raise InvalidInput(f"O caso {case.protocol} está encerrado.")
         details = dict(case.details or {})

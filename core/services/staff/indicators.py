@@ -121,8 +121,10 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
-def _nb(p: Period) -> list:
-    return [Case.neighbourhood == p.neighbourhood] if p.neighbourhood else []
+def _nb(core: Core, p: Period) -> list:
+    """The period's cases: the Core's city's (no city sees another's), in the neighbourhood."""
+    here = [Case.municipality == core.municipality]
+    return [*here, Case.neighbourhood == p.neighbourhood] if p.neighbourhood else here
 
 
 def _bucket(column, bounds: list[tuple[datetime, datetime]]):
@@ -141,7 +143,8 @@ async def per_month(core: Core, s, p: Period) -> dict[str, list[int]]:
         for i, n in (await s.execute(
                 select(month, func.count()).where(
                     Case.category == c.code, Case.created_at >= bounds[0][0],
-                    Case.created_at < bounds[-1][1], *_nb(p)).group_by(text("m")))).all():
+                    Case.created_at < bounds[-1][1], *_nb(core, p))
+                .group_by(text("m")))).all():
             if i < len(bounds):
                 counts[i] = n
     return out
@@ -155,7 +158,7 @@ async def by_state(core: Core, s, p: Period):
         for st in lc.states.values():
             states.setdefault(st.code, (st.label, st.final))
     n = {code: (await s.execute(select(func.count()).select_from(Case).where(
-        Case.state == code, Case.created_at >= lo, Case.created_at < hi, *_nb(p))))
+        Case.state == code, Case.created_at >= lo, Case.created_at < hi, *_nb(core, p))))
         .scalar_one() for code in states}
     open_by_state = sorted(((states[c][0], k) for c, k in n.items() if k and not states[c][1]),
                            key=lambda x: -x[1])
@@ -172,7 +175,7 @@ async def overdue(core: Core, s, p: Period) -> list[tuple[str, int]]:
     rows = (await s.execute(
         select(Case.next_deadline_kind, func.count()).where(
             Case.next_deadline_at.is_not(None), Case.next_deadline_at < core.now(),
-            Case.is_open, Case.created_at >= lo, Case.created_at < hi, *_nb(p))
+            Case.is_open, Case.created_at >= lo, Case.created_at < hi, *_nb(core, p))
         .group_by(Case.next_deadline_kind))).all()
     return sorted(((k or "prazo", n) for k, n in rows), key=lambda x: -x[1])
 
@@ -197,7 +200,7 @@ async def followups(core: Core, s, p: Period) -> list[tuple[str, int]]:
         select(Event.action, func.count(func.distinct(Event.case_id)))
         .join(Case, Case.id == Event.case_id)
         .where(Event.action.in_((ASKED, GONE, REOPEN)), Event.at >= lo,
-               Case.created_at >= lo, Case.created_at < hi, *_nb(p))
+               Case.created_at >= lo, Case.created_at < hi, *_nb(core, p))
         .group_by(Event.action))).all())
     gone, there = rows.get(GONE, 0), rows.get(REOPEN, 0)
     silent = max(0, rows.get(ASKED, 0) - gone - there)
@@ -227,7 +230,7 @@ async def _durations(core, s, p: Period, lo, hi, cats):
     """Days from the report to each milestone, per category: (p50, p90, n) or None."""
     ms = core.law.milestones
     actions = set().union(*ms.values()) if ms else set()
-    nb = _nb(p)
+    nb = _nb(core, p)
     out, sampled = {}, False
     for code, _ in cats:
         rows = (await s.execute(
@@ -263,7 +266,7 @@ async def _depot(core, s, p: Period, months):
     the exits (the fee statement at the moment the object left, Law.fee_statement), computed
     for at most FEE_CAP exits (beyond them the figure is marked partial)."""
     entries, exits = depot_actions(core)
-    nb = _nb(p)
+    nb = _nb(core, p)
 
     def q(*cols):
         stmt = select(*cols).select_from(Event)

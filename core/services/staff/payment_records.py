@@ -17,7 +17,7 @@ from core.identifiers import format_case_code
 from core.parse_error import ParseError
 from core.parsing import parse_date, parse_money
 from core.services.cases import fee_statement as statements
-from core.services.cases.transitions import load_case
+from core.services.staff.scope import load_here
 from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.messaging import email
@@ -111,7 +111,7 @@ async def record_payment(core: Core, ref: str, amount_text: str, paid_on_text: s
     method, reference = _reference(reference_text,
                                    bool(core.city.payment_guia_instructions.strip()))
     async with core.db.unit_of_work() as s:
-        case = await load_case(s, ref, for_update=True)
+        case = await load_here(s, core, ref, for_update=True)
         events = (await s.execute(select(Event).where(Event.case_id == case.id)
                                   .order_by(Event.seq))).scalars().all()
         lc = core.law.tracks[case.track]

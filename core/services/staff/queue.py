@@ -102,7 +102,8 @@ async def staff_queue(core: Core) -> StaffQueue:
         if pairs else Case.id.is_(None)
     held = exists().where(Task.case_id == Case.id, Task.status.in_(ACTIVE_TASK))
     async with core.db.read() as s:
-        cases = (await s.execute(select(Case).where(Case.is_open.is_(True), need, ~held)
+        cases = (await s.execute(select(Case).where(Case.municipality == core.municipality,
+                                                    Case.is_open.is_(True), need, ~held)
                                  .order_by(Case.created_at, Case.id).limit(LIMIT))
                  ).scalars().all()
         last: dict[int, tuple[Task, str]] = {}
@@ -113,11 +114,13 @@ async def staff_queue(core: Core) -> StaffQueue:
                 last[task.case_id] = (task, name)
         untold = await delivery.untold_cases(core)
         told = {u.protocol for u in untold}
+        here = Case.municipality == core.municipality
         untold_cases = {c.protocol: c for c in (await s.execute(select(Case).where(
-            Case.protocol.in_(sorted(told))))).scalars().all()} if told else {}
+            here, Case.protocol.in_(sorted(told))))).scalars().all()} if told else {}
         no_photo = await overdue_for_staff(core, s)
         no_photo_cases = {c.id: c for c in (await s.execute(select(Case).where(
-            Case.id.in_([m.case_id for m in no_photo])))).scalars().all()} if no_photo else {}
+            here, Case.id.in_([m.case_id for m in no_photo])))).scalars().all()} \
+            if no_photo else {}
         holders = dict((await s.execute(select(Inspector.id, Inspector.name).where(
             Inspector.id.in_([m.inspector_id for m in no_photo if m.inspector_id]))))
             .all()) if no_photo else {}
@@ -155,7 +158,8 @@ async def law_dates(core: Core) -> list[LawDateItem]:
     (core.services.cases.depot_dates, the owner's view's and the papers' dates too)."""
     async with core.db.read() as s:
         held = (await s.execute(select(Case).where(
-            Case.is_open.is_(True), in_pairs(depot_pairs(core))).order_by(Case.id)
+            Case.municipality == core.municipality, Case.is_open.is_(True),
+            in_pairs(depot_pairs(core))).order_by(Case.id)
             .limit(LIMIT))).scalars().all()
         due = [c for c in held if any(t.staff_due for t in core.law.terms_in_depot(
             c.category, case_facts(c)))]

@@ -32,7 +32,8 @@ from core.parse_error import ParseError
 from core.parsing import parse_cpf_cnpj
 from core.services.cases import fee_statement as statements
 from core.services.cases.steps import take_step
-from core.services.cases.transitions import TransitionResult, load_case
+from core.services.cases.transitions import TransitionResult
+from core.services.staff.scope import load_here
 from core.services.context import Core
 from core.services.errors import InvalidInput
 from core.services.papers import placeholders
@@ -149,7 +150,7 @@ async def release_form(core: Core, protocol: str,
     """The release form of a case (None when the law's release step is not open now), for
     `situation` (the form's ticks), or the one the owner stated."""
     async with core.db.read() as s:
-        case = await load_case(s, protocol)
+        case = await load_here(s, core, protocol)
         step = release_step(core, case)
         if step is None:
             return None
@@ -280,7 +281,7 @@ async def release(core: Core, protocol: str, inp: ReleaseIn, actor: ActorRef) ->
         raise InvalidInput(refusal, "")
     paid = _payments_text(form.payments)
     async with core.db.unit_of_work() as s:
-        case = await load_case(s, protocol, for_update=True)
+        case = await load_here(s, core, protocol, for_update=True)
         step = release_step(core, case)
         if step is None or step.code != form.step.code:
             raise InvalidInput("O caso mudou enquanto o formulário estava aberto: abra a página "
