@@ -31,6 +31,7 @@ from sqlalchemy import select
 from core.formatting import fmt_datetime
 from core.identifiers import BAD_CASE_CODE, case_code_keys
 from core.laws.base import ReleaseSituation
+from core.municipality import City
 from core.services.context import Core
 from core.services.errors import Forbidden, InvalidInput, NotFound
 from core.services.owners.access import WRONG_ANSWER, cool_down_message, count_failure
@@ -99,6 +100,7 @@ class OwnerPage:
     code: str  # the case code as stored (the form's hidden field)
     public: PublicCase
     view: OwnerView | None = None
+    city: City | None = None  # the case's city (the code finds a case in any city)
 
 
 async def owner_page(core: Core, visitor: str, case_code: str | None,
@@ -130,11 +132,12 @@ async def owner_page(core: Core, visitor: str, case_code: str | None,
                     Event.case_id == case.id).order_by(Event.seq))).scalars().all())
         if not ok:
             locked_until = count_failure(guard, now)
-        else:
+        else:  # the code is installation-wide: the case's own city from here on
+            core = core.for_case(case)
             public = await load_public(core, s, case.protocol)
     if not ok:
         raise Forbidden(cool_down_message(core, locked_until)) if locked_until \
             else NotFound(WRONG_ANSWER)
     view = await build_view(core, case, view_events, ReleaseSituation()) \
         if view_events is not None else None
-    return OwnerPage(case.case_code, public, view)
+    return OwnerPage(case.case_code, public, view, core.city)

@@ -176,7 +176,7 @@ def _closed_where(core: Core, area: _Area, category: str, situation: str) -> lis
     filter). "IS NOT true", not "= false": never the open-cell index."""
     states = _states_shown_as(core, situation)
     return [Case.closed_at >= core.now() - timedelta(days=RECENT_DAYS), Case.is_open.is_not(True),
-            *area.where(Case.cell),
+            *area.where(Case.cell), Case.municipality == core.municipality,
             *([_unindexed(Case.category) == category] if category else []),
             *([_unindexed(Case.state).in_(states)] if states else [])]
 
@@ -185,7 +185,8 @@ def _open_where(core: Core, area: _Area, category: str, situation: str) -> list:
     """The open cases of the area: ix_cases_nearby with a category, else ix_cases_open_cell."""
     states = _states_shown_as(core, situation)
     return [*([Case.category == category] if category else []), Case.is_open.is_(True),
-            *area.where(Case.cell), *([_unindexed(Case.state).in_(states)] if states else [])]
+            *area.where(Case.cell), Case.municipality == core.municipality,
+            *([_unindexed(Case.state).in_(states)] if states else [])]
 
 
 async def _counts(core: Core, s, area: _Area, category: str, situation: str,
@@ -265,14 +266,15 @@ def _clusters(counts: dict[int, list[int]], m: int) -> tuple[Cluster, ...]:
 # -- open data ----------------------------------------------------------------------------------
 
 async def iter_open_data(core: Core, batch: int = 2000):
-    """Every public case (open, or closed in the last RECENT_DAYS days) as a GeoJSON Feature,
+    """Every public case of the city (open, or closed in the last RECENT_DAYS days) as a GeoJSON Feature,
     in id order, read in batches (keyset) so a million cases never sit in memory."""
     cutoff = core.now() - timedelta(days=RECENT_DAYS)
     last = 0
     while True:
         async with core.db.read() as s:
             rows = (await s.execute(select(*COLUMNS).where(
-                Case.id > last, Case.is_open.is_(True) | (Case.closed_at >= cutoff))
+                Case.id > last, Case.municipality == core.municipality,
+                Case.is_open.is_(True) | (Case.closed_at >= cutoff))
                 .order_by(Case.id).limit(batch))).all()
             cases = await public_cases(core, s, rows)
         if not rows:
@@ -285,7 +287,8 @@ async def iter_open_data(core: Core, batch: int = 2000):
 # -- the status page ----------------------------------------------------------------------------
 
 async def status(core: Core, protocol: str) -> PublicCase:
-    """The public status of one case by protocol (never by case code: that is the owner's)."""
+    """The public status of one case of the city by protocol (never by case code: that is the
+    owner's); another city's protocol is answered as a missing one."""
     protocol = (protocol or "").strip()
     if not PROTOCOL_RE.match(protocol):
         raise NotFound(NOT_FOUND)
