@@ -122,7 +122,8 @@ async def home(request: web.Request) -> web.Response:
 
 @public_pages
 async def map_page(request: web.Request) -> web.Response:
-    """GET /publico/<city>: the map (Leaflet, progressive) and the list of the area's cases."""
+    """GET /publico/<city> (and …/mapa): the map (Leaflet, progressive) and the list of the
+    area's cases."""
     return await _map_page(request, _city(request))
 
 
@@ -280,6 +281,7 @@ def setup(app: web.Application) -> None:
     for base in (PREFIX, f"{PREFIX}/{{city:{CITY_SLUG}}}"):
         if base != PREFIX:
             r.add_get(base, map_page)
+        r.add_get(f"{base}/mapa", map_page)
         r.add_get(f"{base}/mapa.json", map_json)
         r.add_get(f"{base}/casos.geojson", open_data)
         r.add_get(f"{base}/protocolo", find_protocol)
