@@ -14,7 +14,8 @@ from core.services.errors import NotFound
 from core.storage.models import Case
 from core.storage.protocol import PROTOCOL_RE
 
-UNKNOWN_CITY = "Município não encontrado. Confira o endereço ou escolha um dos municípios atendidos."
+UNKNOWN_CITY = ("Município não encontrado. Confira o endereço ou escolha um dos municípios "
+                "atendidos.")
 
 
 @dataclass(frozen=True)

@@ -266,8 +266,9 @@ def _clusters(counts: dict[int, list[int]], m: int) -> tuple[Cluster, ...]:
 # -- open data ----------------------------------------------------------------------------------
 
 async def iter_open_data(core: Core, batch: int = 2000):
-    """Every public case of the city (open, or closed in the last RECENT_DAYS days) as a GeoJSON Feature,
-    in id order, read in batches (keyset) so a million cases never sit in memory."""
+    """Every public case of the city (open, or closed in the last RECENT_DAYS days) as a
+    GeoJSON Feature, in id order, read in batches (keyset) so a million cases never sit in
+    memory."""
     cutoff = core.now() - timedelta(days=RECENT_DAYS)
     last = 0
     while True:

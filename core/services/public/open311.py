@@ -146,10 +146,10 @@ def request_query(core: Core, *, ids: str = "", service_code: str = "", status: 
 
 async def open311_requests(core: Core, q: RequestQuery, *, media_base: str = ""
                            ) -> list[dict[str, Any]]:
-    """Open311 requests of the city (the jurisdiction), newest first, one page. With `media_base` (the API's absolute URL
-    prefix, e.g. "https://painel.exemplo/open311/v2/media"), each request's media_url points
-    to the public copy of its first photo: `<media_base>/<protocol>/<public sha256>.<ext>`
-    (a photo recorded only by reference is never given out: nothing proves it EXIF-free)."""
+    """Open311 requests of the city (the jurisdiction), newest first, one page. With
+    `media_base` (the API's absolute URL prefix, e.g.
+    "https://painel.exemplo/open311/v2/media"), each request's media_url points to the public
+    copy of its first photo: `<media_base>/<protocol>/<public sha256>.<ext>` (a photo recorded only by reference is never given out: nothing proves it EXIF-free)."""
     conds = [Case.municipality == core.municipality]
     if q.ids:
         conds.append(Case.protocol.in_([i for i in q.ids if PROTOCOL_RE.match(i)]))
