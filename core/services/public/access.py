@@ -12,8 +12,8 @@ page is its city's (core.for_case). It is reached by the case code as printed ("
 lower case, spaces and dashes read as the bot reads them, core.identifiers.case_code_keys).
 The code alone (the QR code's link) shows only the case's public projection
 (core.services.public.case) and asks for a proof; the owner's view
-(core.services.owners.view: deadline, conditions, the one fee statement) needs the code and a proof the notice does not show — the plate (with or without
-the dash), the chassis' last four characters or the owner's CPF/CNPJ (core.services.
+(core.services.owners.view: deadline, conditions, the one fee statement) needs the code
+and a proof the notice does not show — the plate (with or without the dash), the chassis' last four characters or the owner's CPF/CNPJ (core.services.
 owner_proof.proof_of) — on every path. An object with none of them opens on the code alone,
 as in the bot. A wrong answer never says whether a case exists; a code that cannot be one
 (malformed) is answered as such and counts for nothing; every other wrong answer counts
