@@ -13,7 +13,8 @@ from core.services.errors import Forbidden, NotFound, ServiceError
 XML_TYPE = "text/xml"
 #: A list's element name → the name of each item's element (the spec's XML).
 ITEM_TAG = {"services": "service", "service_requests": "request", "attributes": "attribute",
-            "values": "value", "endpoints": "endpoint", "formats": "format", "errors": "error"}
+            "values": "value", "endpoints": "endpoint", "formats": "format", "errors": "error",
+            "jurisdictions": "jurisdiction"}
 
 
 def fmt_of(request: web.Request) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hmac
 import re
 from datetime import datetime, timezone
 
@@ -22,25 +21,43 @@ from core.services.public import open311_post as post311
 from core.services.public import open311_services as svc
 from core.services.errors import USER_ERRORS, Forbidden, InvalidInput
 from core.services.cases.evidence import EvidenceIn
+from core.services.context import Core
 
 ATTRIBUTE = re.compile(r"^attribute\[([A-Za-z0-9_]{1,40})\](\[\])?$")
+BAD_KEY = "api_key inválida."
 #: The discovery document's changeset: when this API last changed its shape.
 CHANGESET = "2026-11-30T00:00:00Z"
 
 
-def api(handler: Handler) -> Handler:
+#: The installation acting for the city the request's jurisdiction_id names.
+CITY = web.RequestKey("open311_city", Core)
+
+
+def api(handler: Handler | None = None, *, per_city: bool = True):
     """A user error (bad parameter, unknown code, refused key) → the spec's error list in the
-    path's format, 400/403/404; the jurisdiction_id is checked first."""
+    path's format, 400/403/404; the jurisdiction_id is read first (per_city: it selects the
+    city, required when the installation serves more than one: city_of)."""
 
-    @functools.wraps(handler)
-    async def wrapped(request: web.Request) -> web.StreamResponse:
-        try:
-            svc.check_jurisdiction(core_of(request), request.query.get("jurisdiction_id"))
-            return await handler(request)
-        except USER_ERRORS as exc:
-            return error(request, status_of(exc), exc.message)
+    def deco(handler: Handler) -> Handler:
+        @functools.wraps(handler)
+        async def wrapped(request: web.Request) -> web.StreamResponse:
+            try:
+                core, given = core_of(request), request.query.get("jurisdiction_id")
+                if per_city:
+                    request[CITY] = svc.jurisdiction_core(core, given)
+                elif not core.many_cities:
+                    svc.check_jurisdiction(core, given)
+                return await handler(request)
+            except USER_ERRORS as exc:
+                return error(request, status_of(exc), exc.message)
 
-    return wrapped
+        return wrapped
+
+    return deco(handler) if handler is not None else deco
+
+
+def city_of(request: web.Request) -> Core:
+    return request[CITY]
 
 
 def _api_url(request: web.Request) -> str:
@@ -62,7 +79,7 @@ def _when(raw: str | None) -> datetime | None:
     return moment.astimezone(timezone.utc)
 
 
-@api
+@api(per_city=False)
 async def discovery(request: web.Request) -> web.Response:
     return respond(request, "discovery", svc.discovery(core_of(request), _api_url(request),
                                                        CHANGESET))
@@ -70,18 +87,18 @@ async def discovery(request: web.Request) -> web.Response:
 
 @api
 async def services(request: web.Request) -> web.Response:
-    return respond(request, "services", svc.services(core_of(request)))
+    return respond(request, "services", svc.services(city_of(request)))
 
 
 @api
 async def service_definition(request: web.Request) -> web.Response:
-    body = svc.service_definition(core_of(request), request.match_info["code"])
+    body = svc.service_definition(city_of(request), request.match_info["code"])
     return respond(request, "service_definition", body)
 
 
 @api
 async def requests_list(request: web.Request) -> web.Response:
-    q, core = request.query, core_of(request)
+    q, core = request.query, city_of(request)
     query = o3.request_query(core, ids=q.get("service_request_id", ""),
                              service_code=q.get("service_code", ""), status=q.get("status", ""),
                              start=_when(q.get("start_date")), end=_when(q.get("end_date")),
@@ -92,7 +109,7 @@ async def requests_list(request: web.Request) -> web.Response:
 
 @api
 async def request_one(request: web.Request) -> web.Response:
-    row = await o3.open311_request(core_of(request), request.match_info["id"],
+    row = await o3.open311_request(city_of(request), request.match_info["id"],
                                    media_base=_api_url(request) + "/media")
     return respond(request, "service_requests", [row])
 
@@ -120,7 +137,7 @@ def _account_id(raw: str) -> str | None:
         raise InvalidInput(f"account_id: {exc.message}") from None
 
 
-@api
+@api(per_city=False)
 async def post_request(request: web.Request) -> web.Response:
     """POST requests: form-encoded (the spec's fields) or multipart with the photo as `media`.
     The API key is checked first, then its rate limit, then every field (text XML cannot carry
@@ -132,11 +149,14 @@ async def post_request(request: web.Request) -> web.Response:
     downloaded and checked as an upload only when OPEN311_FETCH_MEDIA is true."""
     core, settings = core_of(request), request.app[SETTINGS]
     form = await request.post()
-    key, given = settings.open311_api_key, _str(form.get("api_key"))
-    if not key or not hmac.compare_digest(key.encode(), given.encode("utf-8", "replace")):
-        raise Forbidden("api_key inválida.")
+    given = _str(form.get("api_key"))
+    if not any(svc.key_opens(core.for_city(c), given) for c in core.cities):
+        raise Forbidden(BAD_KEY)
     await post311.hit(core, given)
-    svc.check_jurisdiction(core, _str(form.get("jurisdiction_id")) or None)
+    core = svc.jurisdiction_core(core, _str(form.get("jurisdiction_id"))
+                                 or request.query.get("jurisdiction_id"))
+    if not svc.key_opens(core, given):  # another city's key: as a wrong one
+        raise Forbidden(BAD_KEY)
     post311.check_xml_text((k, v) for k, v in form.items() if isinstance(v, str))
     urls = [svc.media_url(u) for u in form.getall("media_url", []) if isinstance(u, str)
             and u.strip()]

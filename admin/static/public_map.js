@@ -1,9 +1,10 @@
-// The public map: the visible area's cases (or clusters) from /publico/mapa.json, redrawn when
+// The public map: the visible area's cases (or clusters) from <city's pages>/mapa.json, redrawn when
 // the map moves. Progressive: without JavaScript the page's list still works.
 (function () {
   var el = document.getElementById("public-map");
   if (!el || typeof L === "undefined") { if (el) el.style.display = "none"; return; }
   var b = el.dataset.bbox.split(",").map(parseFloat);
+  var base = el.dataset.base || "/publico";  // the city's pages: /publico or /publico/<city>
   var map = L.map(el, {minZoom: 12}).fitBounds([[b[0], b[1]], [b[2], b[3]]]);
   if (el.dataset.tiles) {
     L.tileLayer(el.dataset.tiles, {
@@ -17,7 +18,7 @@
   function popup(p) {
     var box = document.createElement("div");
     var a = document.createElement("a");
-    a.href = "/publico/protocolo/" + encodeURIComponent(p.protocolo);
+    a.href = base + "/protocolo/" + encodeURIComponent(p.protocolo);
     a.textContent = "Protocolo " + p.protocolo;
     box.appendChild(a);
     [p.categoria, p.situacao, "Registrado em " + p.criado_em,
@@ -65,7 +66,7 @@
     var q = new URLSearchParams(new FormData(form));
     q.set("bbox", [bb.getSouth(), bb.getWest(), bb.getNorth(), bb.getEast()]
       .map(function (v) { return v.toFixed(5); }).join(","));
-    fetch("/publico/mapa.json?" + q.toString(), {credentials: "same-origin"})
+    fetch(base + "/mapa.json?" + q.toString(), {credentials: "same-origin"})
       .then(function (r) { return r.ok ? r.json() : Promise.reject(r.status); })
       .then(draw)
       .catch(function () { status.textContent = "Não foi possível carregar o mapa; use a lista."; });

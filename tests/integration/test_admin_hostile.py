@@ -69,7 +69,8 @@ async def test_no_route_answers_5xx_to_hostile_parameters(make_core, photo):
     # The case waits for its Diário Oficial publication: a step with a date and a text fact.
     path_values = {"protocol": s.protocol, "sha": photo(1).sha256, "id": str(other.id),
                    "kind": "notificacao", "ext": "pdf", "code": "record_publication",
-                   "fmt": "xml", "action": "aprovar", "token": "1.abc"}
+                   "fmt": "xml", "action": "aprovar", "token": "1.abc",
+                   "city": "dores-do-indaia"}
     routes = [(r.method, r.resource.canonical, r.handler) for r in panel.app.router.routes()
               if r.method in ("GET", "POST") and not r.resource.canonical.startswith("/static")]
     assert len(routes) >= 25

@@ -7,12 +7,13 @@ client try 2⁶⁴ times).
 Rate limit: each client may look up RATE_LIMIT cases (status page, its photo, owner page) per
 RATE_WINDOW; beyond it a RateLimited (Portuguese message, HTTP 429 at the face).
 
-The owner's page is reached by the case code as printed ("34C5-KSCY"; lower case, spaces and
-dashes read as the bot reads them, core.identifiers.case_code_keys). The code alone (the QR
-code's link) shows only the case's public projection (core.services.public.case) and asks
-for a proof; the owner's view (core.services.owners.view: deadline, conditions, the one fee
-statement) needs the code and a proof the notice does not show — the plate (with or without
-the dash), the chassis' last four characters or the owner's CPF/CNPJ (core.services.
+The owner's page is installation-wide: the case code finds the case in any city, then the
+page is its city's (core.for_case). It is reached by the case code as printed ("34C5-KSCY";
+lower case, spaces and dashes read as the bot reads them, core.identifiers.case_code_keys).
+The code alone (the QR code's link) shows only the case's public projection
+(core.services.public.case) and asks for a proof; the owner's view
+(core.services.owners.view: deadline, conditions, the one fee statement) needs the code
+and a proof the notice does not show — the plate (with or without the dash), the chassis' last four characters or the owner's CPF/CNPJ (core.services.
 owner_proof.proof_of) — on every path. An object with none of them opens on the code alone,
 as in the bot. A wrong answer never says whether a case exists; a code that cannot be one
 (malformed) is answered as such and counts for nothing; every other wrong answer counts
@@ -31,6 +32,7 @@ from sqlalchemy import select
 from core.formatting import fmt_datetime
 from core.identifiers import BAD_CASE_CODE, case_code_keys
 from core.laws.base import ReleaseSituation
+from core.municipality import City
 from core.services.context import Core
 from core.services.errors import Forbidden, InvalidInput, NotFound
 from core.services.owners.access import WRONG_ANSWER, cool_down_message, count_failure
@@ -99,6 +101,7 @@ class OwnerPage:
     code: str  # the case code as stored (the form's hidden field)
     public: PublicCase
     view: OwnerView | None = None
+    city: City | None = None  # the case's city (the code finds a case in any city)
 
 
 async def owner_page(core: Core, visitor: str, case_code: str | None,
@@ -130,11 +133,12 @@ async def owner_page(core: Core, visitor: str, case_code: str | None,
                     Event.case_id == case.id).order_by(Event.seq))).scalars().all())
         if not ok:
             locked_until = count_failure(guard, now)
-        else:
+        else:  # the code is installation-wide: the case's own city from here on
+            core = core.for_case(case)
             public = await load_public(core, s, case.protocol)
     if not ok:
         raise Forbidden(cool_down_message(core, locked_until)) if locked_until \
             else NotFound(WRONG_ANSWER)
     view = await build_view(core, case, view_events, ReleaseSituation()) \
         if view_events is not None else None
-    return OwnerPage(case.case_code, public, view)
+    return OwnerPage(case.case_code, public, view, core.city)

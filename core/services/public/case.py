@@ -74,6 +74,8 @@ class PublicCase:
     steps: tuple[PublicStep, ...] = ()
     #: The original photo whose public copy may be shown (public_photos), or None.
     photo: str | None = None
+    #: The city's public pages (public_base)
+    base: str = "/publico"
 
     @property
     def place(self) -> str:
@@ -82,7 +84,11 @@ class PublicCase:
 
     @property
     def photo_path(self) -> str | None:
-        return f"/publico/protocolo/{self.protocol}/foto" if self.photo else None
+        return f"{self.base}/protocolo/{self.protocol}/foto" if self.photo else None
+
+    @property
+    def status_path(self) -> str:
+        return f"{self.base}/protocolo/{self.protocol}"
 
     def next_step_text(self) -> str:
         return next_step_text(self.is_open, self.situation, self.deadline)
@@ -95,6 +101,12 @@ class PublicCase:
                 "criado_em": fmt_date(self.created), "atualizado_em": fmt_date(self.updated),
                 "encerrado_em": fmt_date(self.closed) if self.closed else None,
                 "bairro": self.neighbourhood}
+
+
+def public_base(core: Core) -> str:
+    """Where the city's public pages live: /publico while the installation serves one city
+    (its old addresses), /publico/<city> once it serves more."""
+    return f"/publico/{core.municipality}" if core.many_cities else "/publico"
 
 
 def coarse(lat: float, lon: float) -> tuple[float, float]:
@@ -137,7 +149,7 @@ def public_view(core: Core, case: Any, *, photo: str | None = None,
         case.updated_at, case.created_at.astimezone(zone).date(),
         case.updated_at.astimezone(zone).date(),
         case.closed_at.astimezone(zone).date() if case.closed_at else None,
-        case.neighbourhood, lat, lon, deadline, tuple(steps), photo)
+        case.neighbourhood, lat, lon, deadline, tuple(steps), photo, public_base(core))
 
 
 async def public_photos(s, case_ids: Iterable[int]) -> dict[int, str]:
@@ -154,8 +166,10 @@ async def public_cases(core: Core, s, rows: list) -> list[PublicCase]:
 
 
 async def load_public(core: Core, s, protocol: str) -> PublicCase | None:
-    """One case by protocol with its public steps; None when unknown."""
-    row = (await s.execute(select(*COLUMNS).where(Case.protocol == protocol))).one_or_none()
+    """One case of the city by protocol with its public steps; None when unknown (or another
+    city's: answered as a missing one)."""
+    row = (await s.execute(select(*COLUMNS).where(
+        Case.protocol == protocol, Case.municipality == core.municipality))).one_or_none()
     if row is None:
         return None
     events = (await s.execute(select(Event).where(Event.case_id == row.id)

@@ -61,7 +61,8 @@ async def _public_copy(core: Core, sha256: str) -> PublicCopy | None:
 async def public_media(core: Core, protocol: str, public_sha: str) -> PublicCopy | None:
     """The public copy `public_sha` if it is the public copy of this case's public photo
     (public_photos); None otherwise (never an original, a document, a photo public_photos
-    does not name, another case's file)."""
+    does not name, another case's file). Installation-wide, as its URL (the requests list
+    gives it) names no jurisdiction: the protocol and the copy's hash must both match."""
     if not PROTOCOL_RE.match(protocol or ""):
         return None
     async with core.db.read() as s:
@@ -145,11 +146,11 @@ def request_query(core: Core, *, ids: str = "", service_code: str = "", status: 
 
 async def open311_requests(core: Core, q: RequestQuery, *, media_base: str = ""
                            ) -> list[dict[str, Any]]:
-    """Open311 requests, newest first, one page. With `media_base` (the API's absolute URL
-    prefix, e.g. "https://painel.exemplo/open311/v2/media"), each request's media_url points
-    to the public copy of its first photo: `<media_base>/<protocol>/<public sha256>.<ext>`
-    (a photo recorded only by reference is never given out: nothing proves it EXIF-free)."""
-    conds = []
+    """Open311 requests of the city (the jurisdiction), newest first, one page. With
+    `media_base` (the API's absolute URL prefix, e.g.
+    "https://painel.exemplo/open311/v2/media"), each request's media_url points to the public
+    copy of its first photo: `<media_base>/<protocol>/<public sha256>.<ext>` (a photo recorded only by reference is never given out: nothing proves it EXIF-free)."""
+    conds = [Case.municipality == core.municipality]
     if q.ids:
         conds.append(Case.protocol.in_([i for i in q.ids if PROTOCOL_RE.match(i)]))
     if q.service_codes:

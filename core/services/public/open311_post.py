@@ -84,8 +84,13 @@ async def hit(core: Core, api_key: str) -> None:
 
 def check_report(core: Core, report: ReportIn) -> None:
     """Every check of core.services.citizens.reports before any file is stored or fetched (the
-    photos still PENDING)."""
+    photos still PENDING); serving more than one city, the point must lie in the city the
+    jurisdiction_id selected."""
     validate_report(core, report)
+    if core.many_cities and core.city_at(report.lat, report.lon) != core.city:
+        raise InvalidInput(f"O ponto informado (lat, long) fica fora de {core.city.label}, o "
+                           "município deste jurisdiction_id. Confira o ponto ou o "
+                           "jurisdiction_id.")
 
 
 _LOCKS: dict[int, asyncio.Lock] = {}

@@ -3,6 +3,8 @@
 fields turned into the core's ReportIn. Reads the law only; never the database."""
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import dataclass
 from typing import Any, Mapping
 from urllib.parse import urlsplit
@@ -73,13 +75,24 @@ def service_definition(core: Core, code: str) -> dict[str, Any]:
 
 
 def discovery(core: Core, api_url: str, changeset: str) -> dict[str, Any]:
-    """GET discovery: this one production endpoint, in both formats."""
-    return {"changeset": changeset, "contact": core.city.dpo_contact,
-            "key_service": "Chave de API (api_key) fornecida pela Prefeitura Municipal de "
-                           f"{core.city.name} para o envio de solicitações.",
+    """GET discovery: this one production endpoint, in both formats, and one jurisdiction per
+    city served (its jurisdiction_id, name, contact and who gives its api_key)."""
+    key_service = ("Chave de API (api_key) fornecida pela Prefeitura Municipal de "
+                   f"{core.city.name} para o envio de solicitações.")
+    if core.many_cities:
+        key_service = ("Chave de API (api_key) fornecida pela prefeitura de cada município "
+                       "para o envio de solicitações à sua jurisdição (jurisdiction_id).")
+    return {"changeset": changeset,
+            "contact": "" if core.many_cities else core.city.dpo_contact,
+            "key_service": key_service,
             "endpoints": [{"specification": SPEC_URL, "url": api_url, "changeset": changeset,
                            "type": "production",
-                           "formats": ["text/xml", "application/json"]}]}
+                           "formats": ["text/xml", "application/json"]}],
+            "jurisdictions": [{"jurisdiction_id": c.jurisdiction, "name": c.label,
+                               "contact": c.dpo_contact,
+                               "key_service": "Chave de API (api_key) fornecida pela "
+                                              f"Prefeitura Municipal de {c.name}."}
+                              for c in core.cities]}
 
 
 def check_jurisdiction(core: Core, given: str | None) -> None:
@@ -88,6 +101,45 @@ def check_jurisdiction(core: Core, given: str | None) -> None:
     want = core.city.open311_jurisdiction_id
     if want and given and given != want:
         raise NotFound("jurisdiction_id não encontrado.")
+
+
+def _valid_ids(core: Core) -> str:
+    return ", ".join(sorted(c.jurisdiction for c in core.cities))
+
+
+def jurisdiction_core(core: Core, given: str | None) -> Core:
+    """The installation acting for the city a request's jurisdiction_id names. Serving one
+    city, the id stays optional (check_jurisdiction); serving more, it is required, as the
+    spec says of an endpoint with several jurisdictions: missing → 400, unknown → 404, each
+    naming the valid ids."""
+    given = (given or "").strip()
+    if not core.many_cities:
+        check_jurisdiction(core, given or None)
+        return core
+    if not given:
+        raise InvalidInput("jurisdiction_id é obrigatório: este serviço atende mais de um "
+                           f"município. Use: {_valid_ids(core)}.")
+    city = next((c for c in core.cities if c.jurisdiction == given), None)
+    if city is None:
+        raise NotFound(f"jurisdiction_id não encontrado. Use: {_valid_ids(core)}.")
+    return core.for_city(city)
+
+
+def key_opens(core: Core, api_key: str) -> bool:
+    """Whether `api_key` may POST to the city `core` is bound to: the city's own key (its
+    SHA-256 in open311_key_sha256) or, for the settings' own city (MUNICIPALITY),
+    OPEN311_API_KEY. Compared in constant time; a key of another city does not open it."""
+    given = (api_key or "").encode("utf-8", "replace")
+    if not given:
+        return False
+    want = core.city.open311_key_sha256.strip().lower()
+    ok = bool(want) and hmac.compare_digest(want.encode(), hashlib.sha256(given).hexdigest()
+                                            .encode())
+    own, home = core.settings.open311_api_key, core.city_named(core.settings.municipality)
+    mine = home.jurisdiction == core.city.jurisdiction if home else not core.many_cities
+    if own and mine:
+        ok = hmac.compare_digest(own.encode(), given) or ok
+    return ok
 
 
 def media_url(raw: str) -> str:
