@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import sys
 from pathlib import Path
 
@@ -107,7 +108,8 @@ def _add_or_set(args: argparse.Namespace, with_core) -> int:
         fields["boundary"] = ""
     key = None
     if args.open311_key_stdin:
-        key = sys.stdin.readline().strip()
+        key = (getpass.getpass("Chave Open311: ") if sys.stdin.isatty()
+               else sys.stdin.readline()).strip()
     if args.mcmd == "add":
         city = asyncio.run(with_core(lambda core: m.add_municipality(
             core, args.slug, law=args.law, open311_key=key, **fields)))

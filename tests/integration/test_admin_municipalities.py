@@ -12,9 +12,11 @@ from core.area import MAX_BOUNDARY_BYTES
 from core.storage.models import StaffUser
 from tests.support.panel import PASSWORD, Panel, csrf_of, login
 
-EAST = {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": {
-    "type": "Polygon", "coordinates": [[[-51.40, -21.45], [-51.30, -21.45], [-51.30, -21.35],
-                                        [-51.40, -21.35], [-51.40, -21.45]]]}}]}
+EAST = {"type": "FeatureCollection", "features": [{
+    "type": "Feature", "properties": {},
+    "geometry": {"type": "Polygon", "coordinates": [[[-51.40, -21.45], [-51.30, -21.45],
+                                                     [-51.30, -21.35], [-51.40, -21.35],
+                                                     [-51.40, -21.45]]]}}]}
 PAGE = "/municipios/novo"
 
 
