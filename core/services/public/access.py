@@ -7,19 +7,19 @@ client try 2⁶⁴ times).
 Rate limit: each client may look up RATE_LIMIT cases (status page, its photo, owner page) per
 RATE_WINDOW; beyond it a RateLimited (Portuguese message, HTTP 429 at the face).
 
-The owner's page is installation-wide: the case code finds the case in any city, then the
-page is its city's (core.for_case). It is reached by the case code as printed ("34C5-KSCY";
-lower case, spaces and dashes read as the bot reads them, core.identifiers.case_code_keys).
-The code alone (the QR code's link) shows only the case's public projection
-(core.services.public.case) and asks for a proof; the owner's view
-(core.services.owners.view: deadline, conditions, the one fee statement) needs the code
-and a proof the notice does not show — the plate (with or without the dash), the chassis' last four characters or the owner's CPF/CNPJ (core.services.
-owner_proof.proof_of) — on every path. An object with none of them opens on the code alone,
-as in the bot. A wrong answer never says whether a case exists; a code that cannot be one
-(malformed) is answered as such and counts for nothing; every other wrong answer counts
-towards the bot's cool-down (MAX_FAILURES within COOL_DOWN lock the client for COOL_DOWN),
-persisted in public_guards; a right answer does not clear the count (else guesses between
-known codes would never lock).
+The owner's page is installation-wide: the case code finds the case in any city, then the page
+is its city's (core.for_case). It is reached by the case code as printed ("34C5-KSCY"; lower
+case, spaces and dashes read as the bot reads them, core.identifiers.case_code_keys). The code
+alone (the QR code's link) shows only the case's public projection (core.services.public.case)
+and asks for a proof; the owner's view (core.services.owners.view: deadline, conditions, the
+one fee statement) needs the code and a proof the notice does not show — the plate (with or
+without the dash), the chassis' last four characters or the owner's CPF/CNPJ (core.services.
+owner_proof.proof_of) — on every path. An object with none of them opens on the code alone, as
+in the bot. A wrong answer never says whether a case exists; a code that cannot be one
+(malformed) is answered as such and counts for nothing; every other wrong answer counts towards
+the bot's cool-down (MAX_FAILURES within COOL_DOWN lock the client for COOL_DOWN), persisted in
+public_guards; a right answer does not clear the count (else guesses between known codes would
+never lock).
 """
 from __future__ import annotations
 
