@@ -21,7 +21,7 @@ from core.identifiers import InvalidIdentifier, normalize_plate, validate_chassi
 from core.lifecycle import Actor
 from core.parsing import ParseError, parse_text
 from core.services.context import Core, SessionHook
-from core.services.errors import InvalidInput
+from core.services.errors import InvalidInput, NotFound
 from core.services.cases.evidence import EvidenceIn, attach
 from core.services.citizens.people import person_for
 from core.storage.geo import cell_of
@@ -105,9 +105,9 @@ def validate_report(core: Core, r: ReportIn) -> dict:
     if not valid_point(r.lat, r.lon):
         raise InvalidInput("Localização inválida. Envie a localização pelo botão do Telegram.",
                            "lat")
-    if not core.area.contains(r.lat, r.lon):
-        raise InvalidInput(f"Esse ponto fica fora da área de {law.city}. Esta prefeitura só pode "
-                           "atender ocorrências dentro do município.", "lat")
+    here = core.city_at(r.lat, r.lon)  # the pin decides the city (core.municipality.CityMap)
+    if here is None or here.slug != core.municipality:
+        raise InvalidInput(outside(core, here), "lat")
     least = 1 if r.photos_required else 0
     if not least <= (len(r.photos) or len(r.media_urls)) <= MAX_PHOTOS:
         raise InvalidInput(f"Envie de {least} a {MAX_PHOTOS} fotos do objeto.", "photos")
@@ -132,6 +132,19 @@ def validate_report(core: Core, r: ReportIn) -> dict:
     except InvalidIdentifier as exc:
         raise InvalidInput(str(exc), "chassis") from None
     return out
+
+
+def outside(core: Core, here=None) -> str:
+    """Why a point cannot be reported to this Core's city: outside every city served (named),
+    or in another one of them (`here`)."""
+    if here is not None:
+        return (f"Esse ponto fica em {here.label}, não em {core.city.label}. A denúncia vai "
+                "para a prefeitura do município onde fica o local.")
+    if core.many_cities:
+        return (f"Esse ponto fica fora dos municípios atendidos ({core.cities_named()}). "
+                "Só podemos atender ocorrências dentro deles.")
+    return (f"Esse ponto fica fora da área de {core.law.city}. Esta prefeitura só pode "
+            "atender ocorrências dentro do município.")
 
 
 async def submit_report(core: Core, telegram_id: int | None, report: ReportIn, *,
@@ -287,7 +300,8 @@ _SUBMISSIONS: GroupCommit[_Job, Submitted] = GroupCommit(_write_group, max_group
 
 async def find_nearby(core: Core, category: str, lat: float, lon: float,
                       radius_m: float | None = None) -> list[NearbyCase]:
-    """Open cases of `category` within the duplicate radius, nearest first (indexed). Another
+    """Open cases of `category` of this Core's city (never across a city's border) within
+    the duplicate radius, nearest first (indexed). Another
     citizen's case: what is shown of it is its public projection (core.services.public.case:
     the neighbourhood, the state in public words, the public photo), never the address
     that citizen typed."""
@@ -308,15 +322,18 @@ async def support_case(core: Core, protocol: str, telegram_id: int | None,
                        photos: list[EvidenceIn] = (), note: str | None = None, *,
                        display_name: str | None = None,
                        also: SessionHook | None = None) -> str:
-    """"É este": the citizen's report supports an open case; they follow its updates. A
+    """"É este": the citizen's report supports an open case of this Core's city; they follow
+    its updates. A
     reporter without Telegram (`telegram_id` None: an Open311 client's) is a person of this
     report only, with no chat, and follows nothing."""
-    from core.services.cases.transitions import load_case
+    from core.services.cases.transitions import NOT_FOUND, load_case
     note, display_name = clean_optional(note), clean_optional(display_name)
     if note and len(note) > MAX_TEXT:
         raise InvalidInput(f"Texto longo demais (máximo de {MAX_TEXT} caracteres).")
     async with core.db.unit_of_work() as s:
         case = await load_case(s, protocol, for_update=True)
+        if case.municipality != core.municipality:  # another city's case: as a missing one
+            raise NotFound(NOT_FOUND)
         if not case.is_open:
             raise InvalidInput(f"O caso {case.protocol} já foi encerrado. Faça uma nova denúncia.")
         if telegram_id is None:

@@ -268,14 +268,16 @@ def _clusters(counts: dict[int, list[int]], m: int) -> tuple[Cluster, ...]:
 # -- open data ----------------------------------------------------------------------------------
 
 async def iter_open_data(core: Core, batch: int = 2000):
-    """Every public case (open, or closed in the last RECENT_DAYS days) as a GeoJSON Feature,
-    in id order, read in batches (keyset) so a million cases never sit in memory."""
+    """Every public case of the city (open, or closed in the last RECENT_DAYS days) as a
+    GeoJSON Feature, in id order, read in batches (keyset) so a million cases never sit in
+    memory."""
     cutoff = core.now() - timedelta(days=RECENT_DAYS)
     last = 0
     while True:
         async with core.db.read() as s:
             rows = (await s.execute(select(*COLUMNS).where(
-                Case.id > last, Case.is_open.is_(True) | (Case.closed_at >= cutoff))
+                Case.id > last, Case.municipality == core.municipality,
+                Case.is_open.is_(True) | (Case.closed_at >= cutoff))
                 .order_by(Case.id).limit(batch))).all()
             cases = await public_cases(core, s, rows)
         if not rows:
@@ -288,7 +290,8 @@ async def iter_open_data(core: Core, batch: int = 2000):
 # -- the status page ----------------------------------------------------------------------------
 
 async def status(core: Core, protocol: str) -> PublicCase:
-    """The public status of one case by protocol (never by case code: that is the owner's)."""
+    """The public status of one case of the city by protocol (never by case code: that is the
+    owner's); another city's protocol is answered as a missing one."""
     protocol = (protocol or "").strip()
     if not PROTOCOL_RE.match(protocol):
         raise NotFound(NOT_FOUND)
