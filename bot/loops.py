@@ -64,9 +64,10 @@ async def outbox_loop(bot, core: Core, settings: LoopSettings, wake: asyncio.Eve
 
 
 async def refresh_cities(core: Core, read_at: float) -> float:
-    """Every `core.cache_seconds`, the municipality records read again: a city added or
-    changed in the panel (another process) reaches the bot without a restart. Returns when
-    they were last read."""
+    """Every `core.cache_seconds` (checked at each turn of the sweep's loop, every
+    `lease_poll_s` at most), the municipality records read again: a city added or changed in
+    the panel (another process) reaches the bot without a restart. Returns when they were
+    last read."""
     if time.monotonic() - read_at < core.cache_seconds:
         return read_at
     try:
@@ -86,7 +87,7 @@ async def sweep_loop(core: Core, settings: LoopSettings, wake: asyncio.Event,
     each worker tries the lease every `lease_poll_s` at most, so a dead worker's sweep is
     taken over within the lease (core.storage.leases.LEASE) + lease_poll_s (under a minute)."""
     every = timedelta(seconds=settings.sweep_interval_s)
-    poll = min(settings.sweep_interval_s, settings.lease_poll_s, core.cache_seconds)
+    poll = min(settings.sweep_interval_s, settings.lease_poll_s)
     read_at = time.monotonic()
     try:
         while True:

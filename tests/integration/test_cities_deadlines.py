@@ -18,6 +18,7 @@ from sqlalchemy import text
 from core.formatting import TZ
 from core.laws import get_law
 from core.services.cases.deadline_recount import recount_for_closure
+from core.services.cases.evidence import EvidenceIn
 from core.services.cases.sweep import sweep_deadlines
 from core.services.cases.transitions import apply_transition, load_case
 from core.services.context import Core
@@ -28,8 +29,7 @@ from core.storage.evidence import EvidenceStore
 from core.storage.models import Case, Closure
 from tests.conftest import ENGINES, PG_URL
 from tests.support.core_fixtures import Clock, jpeg
-from tests.support.owner_cases import ABANDONED, DORES, DRACENA, FISCAL, STAFF, report
-from core.services.cases.evidence import EvidenceIn
+from tests.support.owner_cases import ABANDONED, DRACENA, FISCAL, STAFF, report
 
 SP_HOLIDAY = date(2027, 7, 9)  # Revolução Constitucionalista (SP only)
 AUTO = {"offender_name": "Fulano de Tal", "infraction_fact": "Entulho sobre a calçada",

@@ -278,7 +278,8 @@ async def paper_choice(core: Core, telegram_id: int, protocol: str
     the printed notice is offered only if this inspector printed the case's notice today."""
     async with core.db.read() as s:
         inspector = await require_inspector(core, telegram_id, session=s)
-        case = await load_case(s, protocol, municipality=inspector_core(core, inspector).municipality)
+        here = inspector_core(core, inspector)
+        case = await load_case(s, protocol, municipality=here.municipality)
         found = await prepared_notice(s, case, inspector.id, local_date(core.now()))
     options: tuple[tuple[str, str], ...] = (
         (PAPER_HANDWRITTEN, "formulário em branco preenchido à mão (em seguida, digite o "

@@ -158,7 +158,8 @@ async def _route(core: Core, s, inspector: Inspector, tasks: list[TaskSummary],
                  distance: Callable | None) -> DayRoute:
     today = local_date(core.now())
     cases = {c.protocol: c for c in (await s.execute(select(Case).where(
-        Case.municipality == core.municipality, Case.protocol.in_([t.protocol for t in tasks])))).scalars().all()} if tasks else {}
+        Case.municipality == core.municipality,
+        Case.protocol.in_([t.protocol for t in tasks])))).scalars().all()} if tasks else {}
     picked, later = [], 0
     for t in tasks:
         case = cases.get(t.protocol)

@@ -55,7 +55,8 @@ async def inspector_warnings(core: Core, now: datetime | None = None) -> Warning
             Case.next_deadline_at >= now, Case.next_deadline_at <= horizon))).scalars().all()
         lapsed_states = {st for lc in core.law.tracks.values() for st in lapse_targets(lc)}
         returned = (await s.execute(select(Case.id).where(
-            Case.municipality == core.municipality, Case.is_open.is_(True), Case.state.in_(sorted(lapsed_states))))).scalars().all()
+            Case.municipality == core.municipality, Case.is_open.is_(True),
+            Case.state.in_(sorted(lapsed_states))))).scalars().all()
     for case_id in soon:
         async with core.db.unit_of_work() as s:
             case = await s.get(Case, case_id)
