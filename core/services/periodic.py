@@ -53,18 +53,21 @@ async def run_periodic(core: Core, now: datetime | None = None) -> PeriodicRepor
     now = now or core.now()
     swept = await sweep_deadlines(core, now)
     cities = [core.for_city(c) for c in core.cities] or [core]
-    warnings, photos = WarningReport(), NoticePhotoReport()
+    warnings, photos, followups = WarningReport(), NoticePhotoReport(), FollowupReport()
     for here in cities:
         await move_queue(here)  # waiting cases an inspector of the city can take now
         got = await inspector_warnings(here, now)
         warnings.queued += got.queued
         warnings.unassigned += got.unassigned
         photos.queued += (await notice_photo_reminders(here, now)).queued
+        asked = await ask_due(here, now)  # the question after the closing, under its law
+        followups.asked += asked.asked
+        followups.unreachable += asked.unreachable
     report = PeriodicReport(
         swept, warnings,
         await owner_reminders(core, now), await purge_expired_evidence(core, now),
         await forget_processed(core, now=now), photos,
-        await remove_orphans_if_due(core, now), await ask_due(core, now))
+        await remove_orphans_if_due(core, now), followups)
     await send_limits.forget_idle_chats(core.db)  # the per-chat pace of chats quiet for a day
     return report
 

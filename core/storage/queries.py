@@ -29,8 +29,6 @@ def nearby_query(municipality: str, category: str, lat: float, lon: float,
                     Case.lat.between(lat_min, lat_max)))
     if lon_min is not None:
         query = query.where(Case.lon.between(lon_min, lon_max))
-    if municipality is not None:
-        query = query.where(Case.municipality == municipality)
     return query
 
 
