@@ -8,7 +8,7 @@ from aiohttp import web
 
 from admin import params
 from admin.files import file_response
-from admin.web import core_of, redirect, render, require, user_of
+from admin.web import city_choices, core_of, redirect, render, require, user_of
 from core.formatting import fmt_date
 from core.parsing import ParseError, parse_date, parse_money
 from core.services import staff as pq
@@ -153,9 +153,9 @@ async def users_page(request: web.Request) -> web.Response:
     """A city's administrator sees and manages its city's accounts; an installation
     administrator, every account, and may create installation administrators."""
     core, user = core_of(request), user_of(request)
-    names = {c.slug: c.label for c in core.cities}
     return render(request, "users.html", {
-        "rows": await list_users(core, user), "roles": ROLE_LABELS, "city_names": names,
+        "rows": await list_users(core, user), "roles": ROLE_LABELS,
+        "city_names": city_choices(core), "city_labels": {c.slug: c.label for c in core.cities},
         "whole": WHOLE, "choose_city": user.is_installation_admin})
 
 

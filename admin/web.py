@@ -97,13 +97,18 @@ def redirect(request: web.Request, location: str, message: str | None = None,
     return resp
 
 
+def city_choices(core) -> list[tuple[str, str, bool]]:
+    """(slug, "Dracena (SP)", is the city acted for) of every city served, for a selector."""
+    return [(c.slug, c.label, c.slug == core.municipality) for c in core.cities]
+
+
 def render(request: web.Request, template: str, context: dict[str, Any],
            status: int = 200) -> web.Response:
     session: Session = request[SESSION]
     core, user = core_of(request), user_of(request)
     ctx = {"user": user, "csrf": request.app[SIGNER].csrf_token(session.nonce),
            "law": core.law, "path": request.path, "city": core.city,
-           "many_cities": core.many_cities, "cities": core.cities
+           "many_cities": core.many_cities, "city_choices": city_choices(core)
            if user is not None and user.is_installation_admin else (),
            "placeholder_warnings": request.get(PLACEHOLDERS, []), **context}
     flashed = request.app[SIGNER].unsign(request.cookies.get(FLASH_COOKIE))

@@ -26,7 +26,8 @@ CITIES = [DORES, DRACENA]
 OUTSIDE = ("/static", "/open311/", "/publico", STOP_PREFIX, "/login", "/logout")
 
 #: Every panel route without an object in its path: (who may use it, what a GET lists).
-#: "admin": administrators only; "staff": every account.
+#: "admin": administrators only; "staff": every account; "installation": the installation
+#: administrator only (the cities served: anyone else gets a 404, as for a page that isn't).
 PAGES = {
     "/": "staff", "/fila": "staff", "/casos": "staff", "/balcao": "staff",
     "/diario-oficial": "staff", "/patio": "staff", "/entregas": "staff", "/fotos": "staff",
@@ -34,6 +35,9 @@ PAGES = {
     "/indicadores.csv": "staff", "/fiscais/atribuir-area": "staff", "/senha": "staff",
     "/fiscais": "admin", "/tarifas": "admin", "/usuarios": "admin",
     "/fiscais/convidar": "admin", "/feriados": "admin", "/municipio": "staff",
+    "/municipios": "installation", "/municipios/novo": "installation",
+    "/municipios/editar": "installation", "/municipios/salvar": "installation",
+    "/municipios/ativo": "installation",
 }
 
 #: Every route with an object in its path (or form): who may use it and the URL naming the
@@ -126,7 +130,14 @@ async def _sign_in(panel: CitiesPanel, client, role: str, city: str) -> None:
 
 
 def _may(role: str, who: str) -> bool:
+    if who == "installation":
+        return role == "installation_admin"
     return role != "anonymous" and (who == "staff" or role != "staff")
+
+
+def _refused(who: str) -> int:
+    """A signed-in account's answer on a page it may not use."""
+    return 404 if who == "installation" else 403
 
 
 @pytest.mark.parametrize("city", CITIES)
@@ -174,6 +185,7 @@ async def test_no_list_search_or_export_shows_another_citys_protocol(cities_pane
     problems = []
     pages = [p for m, p in panel_routes(panel.app) if m == "GET" and p in PAGES]
     pages[pages.index("/indicadores.csv")] = "/indicadores.csv?grafico=casos-por-mes"
+    pages[pages.index("/municipios/editar")] = f"/municipios/editar?municipio={other.slug}"
     pages += [f"/casos?q={other.protocol}", f"/casos?q={mine.protocol}", "/fotos?situacao=ocultas",
               f"/exportar/casos.csv?q={other.protocol}"]
     async with panel.client() as c:
@@ -185,7 +197,8 @@ async def test_no_list_search_or_export_shows_another_citys_protocol(cities_pane
             text = body.decode("utf-8", "replace").replace(f'value="{other.protocol}"', "")
             text = text.replace(f"q={other.protocol}", "")
             who = PAGES.get(url.split("?")[0], "staff")
-            expected = 302 if role == "anonymous" else (200 if _may(role, who) else 403)
+            expected = 302 if role == "anonymous" else (200 if _may(role, who)
+                                                        else _refused(who))
             if r.status != expected:
                 problems.append(f"GET {url}: {r.status}, expected {expected}")
             for leak in (other.protocol, other.case_code, other.inspector_name, other.sha):
