@@ -36,6 +36,10 @@ log = logging.getLogger(__name__)
 CSRF_EXEMPT_PREFIX = "/open311/"
 
 
+#: The largest request body the panel reads (photos at the counter, a city's boundary file)
+MAX_BODY_MB = 12
+
+
 @web.middleware
 async def headers_middleware(request: web.Request, handler) -> web.StreamResponse:
     try:
@@ -85,7 +89,14 @@ async def session_middleware(request: web.Request, handler) -> web.StreamRespons
         request[PLACEHOLDERS] = await placeholders.warnings(request[BOUND])
     if request.method == "POST" and not request.path.startswith(STOP_PREFIX):
         # (the e-mails' stop: a mail program's one-click POST, RFC 8058; its token is signed)
-        form = await request.post()
+        try:
+            form = await request.post()
+        except web.HTTPRequestEntityTooLarge:
+            return render(request, "error.html", {
+                "title": "Envio grande demais",
+                "message": f"O formulário passou do limite de {MAX_BODY_MB} MB (fotos ou "
+                           "arquivo de contorno grandes demais). Volte, reduza o arquivo e "
+                           "tente de novo."}, status=413)
         if not request.app[SIGNER].csrf_ok(request[SESSION].nonce, form.get("csrf")):
             return render(request, "error.html", {
                 "title": "Formulário expirado ou inválido",
@@ -140,7 +151,7 @@ def create_app(core: Core | None = None, settings: Settings | None = None) -> we
     settings = settings or (core.settings if core else get_settings())
     app = web.Application(middlewares=[headers_middleware, session_middleware,
                                        errors_middleware, params_middleware],
-                          client_max_size=12 * 1024 ** 2)
+                          client_max_size=MAX_BODY_MB * 1024 ** 2)
     app[SETTINGS] = settings
     secret = load_secret(settings.admin_secret_key, settings.data_dir)
     app[SIGNER] = Signer(secret)

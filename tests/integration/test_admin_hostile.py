@@ -104,3 +104,11 @@ async def test_no_route_answers_5xx_to_hostile_parameters(make_core, photo):
     assert {"inspector", "after", "date_from", "q", "gross", "inspector_id", "start_date",
             "lat", "next", "p", "number", "reason", "taxes"} <= seen_params
     assert failures == [], "\n".join(sorted(set(failures))[:40])
+
+
+async def test_a_form_over_the_size_limit_gets_a_portuguese_page(panel):
+    async with panel.client("ana") as c:
+        token = csrf_of(await (await c.get("/balcao")).text())
+        r = await c.post("/balcao", data={"csrf": token, "x": "a" * (13 * 1024 ** 2)})
+        assert r.status == 413
+        assert "Envio grande demais" in await r.text()
