@@ -12,7 +12,8 @@ from sqlalchemy import select
 from sandbox.harness import BotHarness
 from sandbox.standin.nominatim import Place
 from core.storage.models import Case, ConversationState
-from tests.support.bot_chat import MARIA, jpeg, pin, press, said, send_photos
+from tests.support.bot_chat import (MARIA, buttons, jpeg, pin, press, said, send_photos,
+                                    until_summary)
 
 pytestmark = pytest.mark.usefixtures("conversation_walk")
 
@@ -38,26 +39,10 @@ def dracena_street(road: str, number: str, lat: float, lon: float) -> Place:
                   "country": "Brasil", "country_code": "br"})
 
 
-def buttons(h) -> list[str]:
-    return [b.text for b in h.api.last_message(MARIA).flat_buttons()]
-
-
 async def _draft(core) -> tuple[str, dict]:
     async with core.db.read() as s:
         row = (await s.execute(select(ConversationState))).scalar_one()
         return row.state, row.draft
-
-
-async def until_summary(h) -> str:
-    """Skip every question after the location ("Não sei", "Continuar", "Pular")."""
-    for _ in range(8):
-        text = h.api.last_message(MARIA).text or ""
-        if "Confira sua denúncia" in text:
-            return text
-        labels = buttons(h)
-        choice = next(b for b in ("Não sei", "Continuar ➡️", "Pular") if b in labels)
-        await press(h, MARIA, choice, expect="")
-    raise AssertionError(h.api.last_message(MARIA).text)
 
 
 async def test_denunciar_asks_the_place_first_then_that_city_s_categories(two):
@@ -78,10 +63,10 @@ async def test_denunciar_asks_the_place_first_then_that_city_s_categories(two):
     placed = await pin(h, MARIA, *DRACENA)
     assert "Local registrado em Dracena (SP)" in placed.text
     assert "O que você quer denunciar" in placed.text
-    assert buttons(h) == [c.label for c in dracena.law.categories.values()]
+    assert buttons(h, MARIA) == [c.label for c in dracena.law.categories.values()]
     await press(h, MARIA, "Outras coisas abandonadas", expect="Já recebi 1 foto.")
     await press(h, MARIA, "Pronto", expect="Há quanto tempo")
-    summary = await until_summary(h)
+    summary = await until_summary(h, MARIA)
     assert "Município: Dracena (SP)\nLocal: -21.48430, -51.53530" in summary
     done = await press(h, MARIA, "Confirmar", expect="Protocolo:")
     assert "Denúncia registrada na Prefeitura de Dracena (SP)!" in done.text
@@ -99,11 +84,13 @@ async def test_a_photo_first_asks_the_place_and_a_pin_first_the_category(two):
     first = await said(h, MARIA, "1 foto recebida para a sua denúncia")
     assert "Onde fica?" in first.text and "O que você quer denunciar" not in first.text
     await pin(h, MARIA, *DORES)
-    assert "Móvel de grande porte" in buttons(h) and "Animais soltos (semoventes)" not in buttons(h)
+    shown = buttons(h, MARIA)
+    assert "Móvel de grande porte" in shown and "Animais soltos (semoventes)" not in shown
     await h.api.send_command(MARIA, "cancelar")
     await said(h, MARIA, "Denúncia cancelada")
     await pin(h, MARIA, *DRACENA)  # a pin before /denunciar: as with one city
-    assert "Animais soltos (semoventes)" in buttons(h) and "Maquinário" not in buttons(h)
+    shown = buttons(h, MARIA)
+    assert "Animais soltos (semoventes)" in shown and "Maquinário" not in shown
 
 
 async def test_a_typed_address_is_looked_for_in_each_city(two):
@@ -120,7 +107,7 @@ async def test_a_typed_address_is_looked_for_in_each_city(two):
     await h.api.send_text(MARIA, "Rua Bahia, 500")
     await said(h, MARIA, "Rua Bahia, 500 — Centro")
     await press(h, MARIA, "Sim, é aqui", expect="O que você quer denunciar")
-    assert "Mercadorias de ambulante sem licença" in buttons(h)
+    assert "Mercadorias de ambulante sem licença" in buttons(h, MARIA)
     state, draft = await _draft(h.core)
     assert state == "report:category" and draft["city"] == "dracena"
 
@@ -133,14 +120,14 @@ async def test_moving_the_place_to_the_other_city_asks_the_category_again(two):
     await press(h, MARIA, "Móvel de grande porte", expect="Envie de 1 a 10 fotos")
     await send_photos(h, MARIA)
     await press(h, MARIA, "Pronto", expect="Há quanto tempo")
-    await until_summary(h)
+    await until_summary(h, MARIA)
     await press(h, MARIA, "Corrigir", expect="O que você quer corrigir")
     await press(h, MARIA, "Local", expect="Onde fica")
     again = await pin(h, MARIA, *DRACENA)
     assert "A lei de Dracena (SP) não tem o tipo “Móvel de grande porte”" in again.text
-    assert "Mercadorias de ambulante sem licença" in buttons(h)
+    assert "Mercadorias de ambulante sem licença" in buttons(h, MARIA)
     await press(h, MARIA, "Outras coisas abandonadas", expect="Há quanto tempo")
-    summary = await until_summary(h)
+    summary = await until_summary(h, MARIA)
     assert "Outras coisas abandonadas" in summary and "Fotos: 1" in summary
     await press(h, MARIA, "Confirmar", expect="Dracena (SP)")
     async with h.core.db.read() as s:
@@ -202,13 +189,13 @@ async def test_the_real_bot_process_routes_each_report_by_its_pin(tmp_path):
             await said(h, MARIA, "Onde fica?")
             placed = await pin(h, MARIA, *centre)
             assert city in placed.text
-            offered = buttons(h)
+            offered = buttons(h, MARIA)
             assert category in offered
             assert not {"Móvel de grande porte", "Animais soltos (semoventes)"} <= set(offered)
             await press(h, MARIA, category, expect="Envie de 1 a 10 fotos")
             await send_photos(h, MARIA)
             await press(h, MARIA, "Pronto", expect="")
-            await until_summary(h)
+            await until_summary(h, MARIA)
             done = await press(h, MARIA, "Confirmar", expect="Protocolo:")
             assert f"Denúncia registrada na Prefeitura de {city}!" in done.text
             receipts[city] = done.text

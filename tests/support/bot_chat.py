@@ -99,3 +99,21 @@ async def full_report(h: BotHarness, user: User, photos: int = 1,
     await said(h, user, "Confira sua denúncia")
     call = await press(h, user, "Confirmar", expect="Protocolo:")
     return call.text.split("Protocolo: ")[1].split()[0]
+
+
+def buttons(h: BotHarness, user: User) -> list[str]:
+    """The buttons of the newest bot message in `user`'s chat."""
+    return [b.text for b in h.api.last_message(user).flat_buttons()]
+
+
+async def until_summary(h: BotHarness, user: User) -> str:
+    """Skip every question after the location ("Não sei", "Continuar", "Pular") up to the
+    report's summary, and return it."""
+    for _ in range(8):
+        text = h.api.last_message(user).text or ""
+        if "Confira sua denúncia" in text:
+            return text
+        labels = buttons(h, user)
+        choice = next(b for b in ("Não sei", "Continuar ➡️", "Pular") if b in labels)
+        await press(h, user, choice, expect="")
+    raise AssertionError(h.api.last_message(user).text)
