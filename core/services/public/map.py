@@ -75,7 +75,7 @@ def _feature(lon: float, lat: float, props: dict[str, Any]) -> dict[str, Any]:
 # -- parameters ---------------------------------------------------------------------------------
 
 def default_bbox(core: Core) -> Bbox:
-    lat, lon = core.law.centre
+    lat, lon = core.area.centre
     return Bbox(lat - 0.03, lon - 0.04, lat + 0.03, lon + 0.04)
 
 
