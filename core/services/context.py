@@ -25,6 +25,7 @@ from typing import AsyncIterator, Awaitable, Callable
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.area import CityArea
@@ -159,19 +160,27 @@ class Core:
     async def load_cities(self, *, adopt: bool = False) -> None:
         """Read the municipality records. With `adopt`, a database without any records the
         settings' MUNICIPALITY (and one that names a city not yet recorded)."""
-        async with self.db.unit_of_work() as s:
-            rows = (await s.execute(select(Municipality))).scalars().all()
-            explicit = "municipality" in self.settings.model_fields_set
-            if adopt and (not rows or (explicit and self.settings.municipality
-                                       not in {r.slug for r in rows})):
-                law = get_law(self.settings.municipality)
-                row = Municipality(slug=law.slug, law=law.slug, name=law.city, uf=law.uf,
-                                   ibge_code=law.ibge_code)
-                s.add(row)
-                await s.flush()
-                rows = [*rows, row]
-            records = [{c.key: getattr(r, c.key) for c in Municipality.__table__.columns}
-                       for r in rows]
+        explicit = "municipality" in self.settings.model_fields_set
+        for attempt in (1, 2):
+            try:
+                async with self.db.unit_of_work() as s:
+                    rows = (await s.execute(select(Municipality))).scalars().all()
+                    if adopt and (not rows or (explicit and self.settings.municipality
+                                               not in {r.slug for r in rows})):
+                        law = get_law(self.settings.municipality)
+                        row = Municipality(slug=law.slug, law=law.slug, name=law.city,
+                                           uf=law.uf, ibge_code=law.ibge_code)
+                        s.add(row)
+                        await s.flush()
+                        rows = [*rows, row]
+                    records = [{c.key: getattr(r, c.key)
+                                for c in Municipality.__table__.columns} for r in rows]
+                break
+            except IntegrityError:
+                # several workers starting on a fresh database at once: another one recorded
+                # the city first; read what it wrote
+                if attempt == 2:
+                    raise
         cities = {r["slug"]: City.build(self.settings, record=r) for r in records}
         if not cities:  # not adopted yet: the settings' city alone, as before
             cities = {self.city.slug: self.city}

@@ -27,7 +27,8 @@ async def test_concurrent_reports_of_several_cities_each_land_in_their_own_city(
     from core.services.installation.municipalities import add_municipality
     dores = await make_two_cities()
     await add_municipality(dores, "nova-dores", law="dores-do-indaia", name="Nova Dores",
-                           centre_lat=NOVA[0], centre_lon=NOVA[1], radius_m=6000)
+                           ibge_code="3124708", centre_lat=NOVA[0], centre_lon=NOVA[1],
+                           radius_m=6000)
     dracena, nova = dores.for_city("dracena"), dores.for_city("nova-dores")
     jobs = []
     for i in range(6):

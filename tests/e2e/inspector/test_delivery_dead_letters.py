@@ -143,7 +143,7 @@ async def test_resend_route_refuses_hostile_ids_and_forms_without_csrf(core):
             r = await post_form(c, "/entregas", f"/entregas/{bad}/reenviar", {})
             assert r.status < 500
         r = await post_form(c, "/entregas", "/entregas/123/reenviar", {})
-        assert r.status == 400 and "não encontrada" in await r.text()
+        assert r.status == 404 and "não encontrada" in await r.text()  # a missing one: 404
         r = await c.post("/entregas/123/reenviar", data={}, allow_redirects=False)
         assert r.status == 403  # no CSRF token
     async with Panel(core).client() as anonymous:
