@@ -99,7 +99,7 @@ def redirect(request: web.Request, location: str, message: str | None = None,
 
 def city_choices(core) -> list[tuple[str, str, bool]]:
     """(slug, "Dracena (SP)", is the city acted for) of every city served, for a selector."""
-    return [(c.slug, c.label, c.slug == core.municipality) for c in core.cities]
+    return [(c.slug, c.label, core.municipality == c.slug) for c in core.cities]
 
 
 def render(request: web.Request, template: str, context: dict[str, Any],

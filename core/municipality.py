@@ -82,7 +82,7 @@ class City:
             return value if value not in (None, "") else getattr(settings, field, "")
 
         # the settings' own city keeps CITY_BOUNDARY_FILE, CITY_CENTER_* and OFFICE_LAT/LON
-        own = slug == settings.municipality
+        own = settings.municipality == slug
         if record.get("boundary"):
             area = CityArea.from_geojson_text(name, record["boundary"],
                                               origin=f"contorno de {name}")

@@ -149,7 +149,7 @@ class Core:
             if found is None:
                 raise KeyError(f"município não atendido: {city!r}")
             city = found
-        if city.slug == self.city.slug and city is self.city:
+        if city is self.city:
             return self
         return replace(self, law=city.law, city=city)
 

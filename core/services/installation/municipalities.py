@@ -68,9 +68,7 @@ def _shape(city: City):
 def _no_overlap(core: Core, city: City) -> None:
     """Refuse an area that overlaps another active city's, naming it."""
     mine = _shape(city)
-    for other in core.cities:
-        if other.slug == city.slug:
-            continue
+    for other in (c for c in core.cities if c.slug != city.slug):  # not itself
         theirs = _shape(other)
         if not mine.intersects(theirs):
             continue

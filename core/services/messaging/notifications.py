@@ -67,9 +67,8 @@ async def notify_subscribers(s: AsyncSession, case: Case, t: Transition, state_l
 async def law_of(s: AsyncSession, case: Case):
     """The law of the case's city (its municipality record; a city is named after its law
     when it has no record)."""
-    slug = (await s.execute(select(Municipality.law).where(
-        Municipality.slug == case.municipality))).scalar_one_or_none()
-    return get_law(slug or case.municipality)
+    record = await s.get(Municipality, case.municipality)
+    return get_law(record.law if record is not None else case.municipality)
 
 
 # -- owners ---------------------------------------------------------------------------------
