@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select
 
 from core.services.citizens.case_status import my_cases, status_view
-from core.services.citizens.my_data import my_data
+from core.services.citizens.my_data import delete_my_data, my_data, requests_list
 from core.services.citizens.reports import ReportIn, find_nearby, submit_report, support_case
 from core.services.errors import InvalidInput, NotFound
 from core.storage.models import Case
@@ -134,6 +134,26 @@ async def test_my_data_names_each_case_s_city(make_two_cities, photo):
     assert "Prefeituras de Dores do Indaiá (MG) e Dracena (SP)" in text
     assert f"{a.protocol} — Móvel de grande porte em Dores do Indaiá (MG)" in text
     assert f"{b.protocol} — Veículo abandonado (coisa abandonada) em Dracena (SP)" in text
+
+
+async def test_a_data_request_is_read_only_by_the_cities_that_hold_the_person(
+        make_two_cities, photo):
+    """LGPD art. 18 and 37: the answer a person got, word for word, lists their cases; the
+    panel of a city shows it only when that city's records hold the person, also after a
+    deletion removed the links it had."""
+    dores = await make_two_cities()
+    dracena = dores.for_city("dracena")
+    b = await submit_report(dracena, 8, dracena_report(photo))  # only Dracena holds person 8
+    await submit_report(dores, 9, dores_report(photo))
+    await submit_report(dracena, 9, dracena_report(photo))  # both hold person 9
+    await my_data(dores, 8)
+    await my_data(dores, 9)
+    await delete_my_data(dracena, 8)
+    in_dores = [r.telegram_id for r in await requests_list(dores)]
+    in_dracena = [r.telegram_id for r in await requests_list(dracena)]
+    assert in_dores == [9]
+    assert in_dracena == [8, 9, 8]
+    assert not any(b.protocol in r.answer for r in await requests_list(dores))
 
 
 async def test_one_city_speaks_as_before(core, photo):

@@ -175,6 +175,24 @@ def chunks(lines: list[str], size: int = CHUNK) -> list[str]:
     return out + ([cur] if cur.strip() else [])
 
 
+async def cities_of(s: AsyncSession, telegram_id: int) -> list[str]:
+    """The cities whose records hold the person (reporter, supporter, owner, inspector): a
+    request's answer, which shows those records, is shown in the panel to those cities'
+    staff only (no city sees another's)."""
+    person = select(Person.id).where(Person.telegram_id == telegram_id).scalar_subquery()
+    found: set[str] = set()
+    for link in (Case.reporter_id == person,
+                 Case.id.in_(select(SupportingReport.case_id)
+                             .where(SupportingReport.person_id == person)),
+                 Case.id.in_(select(OwnerLink.case_id).where(OwnerLink.person_id == person)),
+                 Case.id.in_(select(CaseOwner.case_id).where(CaseOwner.person_id == person))):
+        found |= set((await s.execute(select(Case.municipality).where(link).distinct()))
+                     .scalars())
+    found |= set((await s.execute(select(Inspector.municipality).where(
+        Inspector.person_id == person))).scalars())
+    return sorted(c for c in found if c)
+
+
 async def my_data(core: Core, telegram_id: int) -> list[str]:
     """/meusdados: the messages that show the data, recorded as an access request."""
     async with core.db.unit_of_work() as s:
@@ -182,7 +200,7 @@ async def my_data(core: Core, telegram_id: int) -> list[str]:
         text = "\n".join(data.lines)
         s.add(DataRequest(telegram_id=telegram_id, kind=ACCESS, status=ANSWERED,
                           requested_at=core.now(), answered_at=core.now(), answer=text,
-                          details={}))
+                          details={"cities": await cities_of(s, telegram_id)}))
     return chunks(data.lines)
 
 
@@ -351,12 +369,13 @@ async def delete_my_data(core: Core, telegram_id: int) -> list[str]:
     messages."""
     now = core.now()
     async with core.db.unit_of_work() as s:
+        cities = await cities_of(s, telegram_id)  # before the links it had are deleted
         e = await _plan(core, s, telegram_id, apply=True)
         text = _answer(e, done=True)
         s.add(DataRequest(telegram_id=telegram_id, kind=DELETION,
                           status=PARTIAL if e.partial else ANSWERED, requested_at=now,
                           answered_at=now, answer=text,
-                          details={"removed": e.counts, "kept": len(e.kept)}))
+                          details={"removed": e.counts, "kept": len(e.kept), "cities": cities}))
     return chunks(text.split("\n"))
 
 
@@ -375,9 +394,26 @@ class RequestRow:
 
 
 async def requests_list(core: Core, limit: int = 200) -> list[RequestRow]:
-    """The data requests, newest first."""
+    """The data requests the Core's city may read, newest first: those of people its records
+    hold (`cities_of`, recorded with each request), and those that named no city (a person
+    with no record anywhere, or recorded before the installation served several cities)."""
+    out: list[RequestRow] = []
+    last = None
     async with core.db.read() as s:
-        rows = (await s.execute(select(DataRequest).order_by(DataRequest.id.desc())
-                                .limit(limit))).scalars().all()
-    return [RequestRow(r.id, r.telegram_id, r.kind, r.status, r.requested_at, r.answered_at,
-                       r.answer, r.details or {}) for r in rows]
+        while len(out) < limit:
+            query = select(DataRequest).order_by(DataRequest.id.desc()).limit(limit)
+            if last is not None:
+                query = query.where(DataRequest.id < last)
+            rows = (await s.execute(query)).scalars().all()
+            if not rows:
+                break
+            last = rows[-1].id
+            out += [RequestRow(r.id, r.telegram_id, r.kind, r.status, r.requested_at,
+                               r.answered_at, r.answer, r.details or {})
+                    for r in rows if _may_read(core, r.details or {})]
+    return out[:limit]
+
+
+def _may_read(core: Core, details: dict[str, Any]) -> bool:
+    cities = details.get("cities") or []
+    return not core.many_cities or not cities or core.municipality in cities
