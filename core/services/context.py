@@ -158,8 +158,9 @@ class Core:
         return self.for_city(case.municipality)
 
     async def load_cities(self, *, adopt: bool = False) -> None:
-        """Read the municipality records. With `adopt`, a database without any records the
-        settings' MUNICIPALITY (and one that names a city not yet recorded)."""
+        """Read the municipality records. With `adopt` (at start-up), record the settings'
+        MUNICIPALITY when the database has no city yet, or when MUNICIPALITY is set explicitly
+        and names a city not recorded."""
         explicit = "municipality" in self.settings.model_fields_set
         for attempt in (1, 2):
             try:
