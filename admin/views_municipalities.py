@@ -30,7 +30,7 @@ def installation_admin(handler: Handler) -> Handler:
     @require()
     @functools.wraps(handler)
     async def wrapped(request: web.Request) -> web.StreamResponse:
-        if not await m.is_installation_admin(core_of(request), user_of(request).id):
+        if not user_of(request).is_installation_admin:
             raise web.HTTPNotFound()
         return await handler(request)
     return wrapped

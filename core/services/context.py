@@ -132,15 +132,16 @@ class Core:
 
     def city_at(self, lat: float, lon: float) -> City | None:
         """The city whose boundary holds the point (None: no city served)."""
-        if self._shared.map is None:
-            self._shared.map = CityMap(self._shared.cities.values())
-        return self._shared.map.at(lat, lon)
+        return self._map().at(lat, lon)
 
     def cities_named(self) -> str:
         """"Dores do Indaiá (MG) e Dracena (SP)"."""
+        return self._map().names()
+
+    def _map(self) -> CityMap:
         if self._shared.map is None:
             self._shared.map = CityMap(self._shared.cities.values())
-        return self._shared.map.names()
+        return self._shared.map
 
     def for_city(self, city: "str | City") -> "Core":
         """This installation acting for another city (KeyError: not served here)."""

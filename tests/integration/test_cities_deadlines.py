@@ -6,29 +6,23 @@ Indaiá (MG). Checked by examples and as a property over cases in both cities an
 on every engine, through the real services of a process whose default city is Dores."""
 from __future__ import annotations
 
-import asyncio
-import uuid
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import text
 
 from core.formatting import TZ
-from core.laws import get_law
 from core.services.cases.deadline_recount import recount_for_closure
 from core.services.cases.evidence import EvidenceIn
 from core.services.cases.sweep import sweep_deadlines
 from core.services.cases.transitions import apply_transition, load_case
 from core.services.context import Core
 from core.services.installation.municipalities import add_municipality
-from core.settings import Settings
-from core.storage.db import Database, create_engine
-from core.storage.evidence import EvidenceStore
 from core.storage.models import Case, Closure
-from tests.conftest import ENGINES, PG_URL
-from tests.support.core_fixtures import Clock, jpeg
+from tests.conftest import ENGINES
+from tests.support.core_fixtures import jpeg
+from tests.support.engine_world import EngineWorld
 from tests.support.owner_cases import ABANDONED, DRACENA, FISCAL, STAFF, report
 
 SP_HOLIDAY = date(2027, 7, 9)  # Revolução Constitucionalista (SP only)
@@ -132,56 +126,21 @@ async def test_a_closure_of_one_city_recounts_only_its_own_cases_lei_9784_art_66
 
 # -- the invariant, as a property -----------------------------------------------------------
 
-class World:
+class World(EngineWorld):
     """A Core bound to Dores in an installation that also serves Dracena, on its own event
     loop (hypothesis drives a plain function), on one engine."""
 
     def __init__(self, engine: str, tmp_path):
-        self.engine, self.tmp_path = engine, tmp_path
-        self.runner = asyncio.Runner()
-        self.clock = Clock(local(2027, 1, 4))
-        self.schema = f"t_{uuid.uuid4().hex[:16]}"
-        self.core = self.run(self._core())
-        self.n = 0
+        super().__init__(engine, tmp_path, local(2027, 1, 4))
 
-    def run(self, coro):
-        return self.runner.run(coro)
-
-    async def _core(self) -> Core:
-        if self.engine == "sqlite":
-            db = Database(create_engine(f"sqlite+aiosqlite:///{self.tmp_path / 'c.sqlite3'}"))
-        else:
-            admin = create_engine(PG_URL)
-            async with admin.begin() as conn:
-                await conn.execute(text(f'CREATE SCHEMA "{self.schema}"'))
-            await admin.dispose()
-            db = Database(create_engine(PG_URL, connect_args={
-                "server_settings": {"search_path": self.schema}}))
-        await db.migrate()
-        data_dir = self.tmp_path / "data"
-        data_dir.mkdir()
-        core = Core(db, get_law("dores-do-indaia"),
-                    Settings(_env_file=None, municipality="dores-do-indaia", data_dir=data_dir),
-                    EvidenceStore(data_dir), self.clock)
+    async def prepare(self, core: Core) -> Core:
         await core.load_cities(adopt=True)
-        await core.seed_tariffs()
         await add_municipality(core, "dracena")
         return core
 
     def photo(self, i: int = 0) -> EvidenceIn:
         sha, _ = self.core.evidence.put_image(jpeg((i * 7 % 256, 30, 30)))
         return EvidenceIn(sha, "image/jpeg", "photo", f"file-{i}", f"uniq-{i}")
-
-    def close(self) -> None:
-        async def stop():
-            await self.core.db.dispose()
-            if self.engine == "postgresql":
-                admin = create_engine(PG_URL)
-                async with admin.begin() as conn:
-                    await conn.execute(text(f'DROP SCHEMA "{self.schema}" CASCADE'))
-                await admin.dispose()
-        self.run(stop())
-        self.runner.close()
 
 
 async def _play(world: World, city: str, day: int, hour: int, moves: list[int]) -> None:

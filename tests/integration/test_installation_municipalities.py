@@ -12,10 +12,9 @@ from core.services.errors import InvalidInput, NotFound
 from core.services.installation.municipalities import (activate_municipality,
                                                        add_municipality,
                                                        deactivate_municipality,
-                                                       is_installation_admin,
                                                        list_municipalities,
                                                        municipality_record, set_municipality)
-from core.services.staff.accounts import create_user
+from core.services.staff.accounts import create_user, get_user
 
 #: A square east of Dracena's circle (Tupi Paulista's side), clear of it
 EAST = {"type": "Polygon", "coordinates": [[[-51.40, -21.45], [-51.30, -21.45],
@@ -157,7 +156,7 @@ async def test_only_an_administrator_without_a_city_manages_the_cities(make_two_
     async with core.db.unit_of_work() as s:
         await s.execute(update(StaffUser).where(StaffUser.id == bia.id)
                         .values(municipality="dracena"))
-    assert await is_installation_admin(core, ana.id)
-    assert not await is_installation_admin(core, bia.id)  # Dracena's own administrator
-    assert not await is_installation_admin(core, caio.id)
-    assert not await is_installation_admin(core, 999_999)
+    assert (await get_user(core, ana.id)).is_installation_admin
+    assert not (await get_user(core, bia.id)).is_installation_admin  # Dracena's own admin
+    assert not (await get_user(core, caio.id)).is_installation_admin
+    assert await get_user(core, 999_999) is None

@@ -9,16 +9,13 @@ however the clock moves and the sweep runs. Checked by one example from the fiel
 and clock moves, on every engine, through the real services."""
 from __future__ import annotations
 
-import asyncio
-import uuid
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select, text
+from sqlalchemy import select
 
-from core.laws import get_law
 from core.formatting import TZ
 from core.lifecycle import TransitionRefused
 from core.services.cases.transitions import OUTDATED, PRIOR_DEADLINE, apply_transition, load_case
@@ -30,13 +27,11 @@ from core.services.owners import (link_by_code, owner_statement, owner_view,
                                   withdraw_owner_statement)
 from core.services.citizens.reports import ReportIn, submit_report
 from core.services.cases.sweep import sweep_deadlines
-from core.settings import Settings
-from core.storage.db import Database, create_engine
-from core.storage.evidence import EvidenceStore
 from core.storage.models import Case, Event, OutboxMessage
 from core.storage.timeline import ActorRef, append_event
-from tests.conftest import ENGINES, PG_URL
+from tests.conftest import ENGINES
 from tests.support.core_fixtures import Clock, jpeg
+from tests.support.engine_world import EngineWorld
 from tests.support.owner_cases import ABANDONED, DORES, FISCAL, OWNER, REPORTER, STAFF, notified
 
 REMOVAL_FACTS = {"removal_photos": ["sha-removal"], "removal_started_at": "2026-12-01T10:00"}
@@ -149,49 +144,11 @@ owner_moves = st.one_of(
 )
 
 
-class World:
+class World(EngineWorld):
     """A Core on its own event loop (hypothesis drives a plain function), on one engine."""
 
     def __init__(self, engine: str, tmp_path):
-        self.engine, self.tmp_path = engine, tmp_path
-        self.runner = asyncio.Runner()
-        self.clock = Clock(datetime(2026, 12, 1, 16, 0, tzinfo=timezone.utc))
-        self.schema = f"t_{uuid.uuid4().hex[:16]}"
-        self.core = self.run(self._core())
-        self.n = 0
-
-    def run(self, coro):
-        return self.runner.run(coro)
-
-    async def _core(self) -> Core:
-        if self.engine == "sqlite":
-            db = Database(create_engine(f"sqlite+aiosqlite:///{self.tmp_path / 'p.sqlite3'}"))
-        else:
-            admin = create_engine(PG_URL)
-            async with admin.begin() as conn:
-                await conn.execute(text(f'CREATE SCHEMA "{self.schema}"'))
-            await admin.dispose()
-            db = Database(create_engine(PG_URL, connect_args={
-                "server_settings": {"search_path": self.schema}}))
-        await db.migrate()
-        data_dir = self.tmp_path / "data"
-        data_dir.mkdir()
-        core = Core(db, get_law("dores-do-indaia"),
-                    Settings(_env_file=None, municipality="dores-do-indaia", data_dir=data_dir),
-                    EvidenceStore(data_dir), self.clock)
-        await core.seed_tariffs()
-        return core
-
-    def close(self) -> None:
-        async def stop():
-            await self.core.db.dispose()
-            if self.engine == "postgresql":
-                admin = create_engine(PG_URL)
-                async with admin.begin() as conn:
-                    await conn.execute(text(f'DROP SCHEMA "{self.schema}" CASCADE'))
-                await admin.dispose()
-        self.run(stop())
-        self.runner.close()
+        super().__init__(engine, tmp_path, datetime(2026, 12, 1, 16, 0, tzinfo=timezone.utc))
 
 
 async def _noticed(core: Core, clock: Clock, category: str, path: str, n: int):

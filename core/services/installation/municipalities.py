@@ -1,6 +1,6 @@
 """The municipalities the installation serves: add one, change one, list them, deactivate one.
 Only the installation's administrator does this (the CLI, or the panel's /municipios for a
-staff account with no city of its own: `is_installation_admin`).
+staff account with no city of its own: `StaffUserInfo.is_installation_admin`).
 
 Every field is checked before anything is written (core.services.installation.checks): the
 state, the IBGE code of that state, the PIX key with its name and city, the lengths the table
@@ -219,11 +219,3 @@ async def municipality_record(core: Core, slug: str) -> dict[str, Any]:
         if row is None:
             raise NotFound(f"Município não cadastrado: {slug!r}.")
         return _record(row)
-
-
-async def is_installation_admin(core: Core, user_id: int) -> bool:
-    """An active administrator with no city of their own: they manage the cities served."""
-    async with core.db.read() as s:
-        user = await s.get(StaffUser, user_id)
-        return bool(user is not None and user.active and user.role == "admin"
-                    and user.municipality is None)
