@@ -107,6 +107,35 @@ def add_case():
     return add
 
 
+@pytest.fixture
+def add_old_case():
+    """`await add_old_case(session, **fields)`: insert a minimal case as `add_case` does, but
+    naming only the given columns and those with a default, so it works on a database still
+    at an older revision (the migration tests); returns its fields and id (no ORM object)."""
+    from datetime import datetime, timezone
+    from types import SimpleNamespace
+
+    from sqlalchemy import insert
+
+    from core.storage.geo import cell_of
+    from core.storage.models import Case
+    from core.storage.protocol import allocate_protocol, new_case_code
+
+    async def add(session, **fields) -> SimpleNamespace:
+        lat, lon = fields.pop("lat", -19.4606), fields.pop("lon", -45.6003)
+        year = fields.pop("year", datetime.now(timezone.utc).year)
+        values = dict(municipality="dores-do-indaia", category="vehicle", track="vehicle",
+                      state="reported", lat=lat, lon=lon, cell=cell_of(lat, lon),
+                      protocol=await allocate_protocol(session, year),
+                      case_code=new_case_code())
+        values.update(fields)
+        case_id = (await session.execute(insert(Case).values(**values).returning(Case.id))
+                   ).scalar_one()
+        return SimpleNamespace(id=case_id, **values)
+
+    return add
+
+
 def pytest_collection_modifyitems(items):
     """The delivery fault suite (`faults`) prints timing figures: it runs with the `serial`
     tests, alone on the machine (`make test`'s second run)."""

@@ -73,6 +73,10 @@ class Case(Base):
     next_deadline_kind: Mapped[str | None] = mapped_column(String(60))
     deadline_json: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     is_open: Mapped[bool] = mapped_column(Boolean, default=True)
+    #: The reporter asked after the closing (core.services.citizens.followup): None never
+    #: asked, "asked", "gone" or "there" (the reopen step). Kept by a trigger on `events`
+    #: (migration 0021) for the indicators' tallies; the timeline stays the record.
+    followup: Mapped[str | None] = mapped_column(String(10))
 
     __table_args__ = (
         # Every per-city query leads with the city (migration 0020): one city's cases are one

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from alembic import command
 from sqlalchemy import func, select, text, update
 
-from core.storage.db import alembic_config, migrate
+from core.storage.db import migrate
 from core.storage.geo import MAX_LEVEL, level_cell
 from core.storage.models import Case, MapCell
+from tests.support.migrations import downgrade
 
 DORES = (-19.4628, -45.6003)
 DRACENA = (-21.4843, -51.5353)
@@ -39,18 +39,18 @@ async def _counters(s) -> Counter:
 
 
 async def test_two_cities_map_counters_are_rebuilt_per_city_and_nothing_is_lost(
-        db_factory, add_case):
+        db_factory, add_old_case):
     db = db_factory()
     await migrate(db.engine, "0019_municipalities")
     async with db.unit_of_work() as s:
         for i in range(12):  # the same spot pattern in both cities, some closed
             for city, (lat, lon), category in (("dores-do-indaia", DORES, "motor_vehicle"),
                                                ("dracena", DRACENA, "abandoned_vehicle")):
-                await add_case(s, municipality=city, category=category, track="t",
+                await add_old_case(s, municipality=city, category=category, track="t",
                                lat=lat + i * 0.0013, lon=lon, is_open=i % 3 != 0,
                                state="reported" if i % 3 else "closed_unfounded")
         # a Dracena case at Dores's very cell: counted for Dracena only
-        await add_case(s, municipality="dracena", category="motor_vehicle", lat=DORES[0],
+        await add_old_case(s, municipality="dracena", category="motor_vehicle", lat=DORES[0],
                        lon=DORES[1])
     async with db.read() as s:
         before = sorted(await _cases(s))
@@ -68,7 +68,7 @@ async def test_two_cities_map_counters_are_rebuilt_per_city_and_nothing_is_lost(
     assert sum(n for k, n in counters.items() if k[0] == "dores-do-indaia" and k[1] == 0) == 8
 
     async with db.unit_of_work() as s:  # the triggers keep them per city from now on
-        await add_case(s, municipality="dracena", category="livestock", lat=DRACENA[0],
+        await add_old_case(s, municipality="dracena", category="livestock", lat=DRACENA[0],
                        lon=DRACENA[1])
         first_dores = await s.scalar(select(func.min(Case.id)).where(
             Case.municipality == "dores-do-indaia", Case.is_open.is_(True)))
@@ -86,7 +86,7 @@ async def test_two_cities_map_counters_are_rebuilt_per_city_and_nothing_is_lost(
             level0[city] += n
     assert level0 == {"dores-do-indaia": 6, "dracena": 11}
 
-    await _downgrade(db, "0019_municipalities")  # and back: the city-blind counters
+    await downgrade(db, "0019_municipalities")  # and back: the city-blind counters
     async with db.read() as s:
         assert sorted(await _cases(s)) == sorted(cases)
         old = (await s.execute(text("SELECT level, cell, category, state, n FROM map_cells"))
@@ -95,15 +95,6 @@ async def test_two_cities_map_counters_are_rebuilt_per_city_and_nothing_is_lost(
     for (city, *key), n in _expected(cases).items():
         blind[tuple(key)] += n
     assert Counter({tuple(r[:4]): r[4] for r in old}) == blind
-
-
-async def _downgrade(db, revision: str) -> None:
-    def run(sync_conn) -> None:
-        cfg = alembic_config()
-        cfg.attributes["connection"] = sync_conn
-        command.downgrade(cfg, revision)
-    async with db.engine.begin() as conn:
-        await conn.run_sync(run)
 
 
 async def _read(db) -> Counter:

@@ -14,7 +14,7 @@ from core.storage.models import Case, OutboxMessage, Person, Subscription
 AT = datetime(2026, 11, 30, 12, tzinfo=timezone.utc)
 
 
-async def test_fake_chat_reporters_lose_their_chat_and_their_dead_letters(db_factory, add_case):
+async def test_fake_chat_reporters_lose_their_chat_and_their_dead_letters(db_factory, add_old_case):
     db = db_factory()
     await migrate(db.engine, "0013_map_cells")
     async with db.unit_of_work() as s:
@@ -25,7 +25,7 @@ async def test_fake_chat_reporters_lose_their_chat_and_their_dead_letters(db_fac
         s.add_all([counter, open311, maria])
         await s.flush()
         ids = {p.display_name: p.id for p in (counter, open311, maria)}
-        cases = [await add_case(s, reporter_id=p.id) for p in (counter, open311, maria)]
+        cases = [await add_old_case(s, reporter_id=p.id) for p in (counter, open311, maria)]
         s.add_all([Subscription(person_id=p.id, case_id=c.id, notify=True, created_at=AT)
                    for p, c in zip((counter, open311, maria), cases)])
         for i, (chat, status) in enumerate(((-156, outbox.FAILED), (-156, outbox.FAILED),

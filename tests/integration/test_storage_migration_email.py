@@ -10,6 +10,7 @@ from sqlalchemy import inspect, select
 from core.storage import email_outbox, outbox
 from core.storage.db import migrate
 from core.storage.models import Case, OutboxMessage, ReporterContact
+from tests.support.migrations import downgrade
 
 AT = datetime(2026, 11, 30, 12, tzinfo=timezone.utc)
 TABLES = {"email_outbox", "owner_emails", "email_stops"}
@@ -20,12 +21,12 @@ async def _tables(db) -> set[str]:
         return set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
 
 
-async def test_email_tables_join_a_populated_database(db_factory, add_case):
+async def test_email_tables_join_a_populated_database(db_factory, add_old_case):
     db = db_factory()
     await migrate(db.engine, "0016_numbers")
     assert not TABLES & await _tables(db)
     async with db.unit_of_work() as s:
-        case = await add_case(s)
+        case = await add_old_case(s)
         s.add(ReporterContact(case_id=case.id, name="Maria", email="maria@example.com",
                               channel="balcao", taken_by="clara", created_at=AT))
         s.add(OutboxMessage(chat_id=4242, kind="case_update", payload={"text": "x"},
@@ -50,16 +51,9 @@ async def test_email_tables_join_a_populated_database(db_factory, add_case):
 
 
 async def test_downgrade_drops_only_the_email_tables(db_factory):
-    from alembic import command
 
-    from core.storage.db import alembic_config
     db = db_factory()
     await migrate(db.engine)
-    async with db.engine.begin() as conn:
-        def down(sync_conn):
-            cfg = alembic_config()
-            cfg.attributes["connection"] = sync_conn
-            command.downgrade(cfg, "0016_numbers")
-        await conn.run_sync(down)
+    await downgrade(db, "0016_numbers")
     left = await _tables(db)
     assert not TABLES & left and {"cases", "outbox", "reporter_contacts"} <= left

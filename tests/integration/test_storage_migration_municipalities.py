@@ -14,6 +14,7 @@ from core.laws import get_law
 from core.storage.db import migrate
 from core.storage.models import Case, Closure, Tariff
 from core.storage.models_city import Municipality
+from tests.support.migrations import downgrade
 
 AT = datetime(2026, 11, 30, 12, tzinfo=timezone.utc)
 PERSONS = sa.table("persons", sa.column("id"), sa.column("telegram_id"),
@@ -30,11 +31,11 @@ STAFF = sa.table("staff_users", sa.column("username"), sa.column("password_hash"
                  sa.column("session_version"))
 
 
-async def _populate_dracena(db, add_case) -> dict:
+async def _populate_dracena(db, add_old_case) -> dict:
     """Dracena's data as a 0018 database holds it: cases, a tariff, a closure, two staff
     accounts (an admin and a servant), an inspector and a pending invite."""
     async with db.unit_of_work() as s:
-        protocols = [(await add_case(s, municipality="dracena", lat=-21.48, lon=-51.53)
+        protocols = [(await add_old_case(s, municipality="dracena", lat=-21.48, lon=-51.53)
                       ).protocol for _ in range(3)]
         s.add(Tariff(municipality="dracena", code="guarda_diaria", amount=Decimal("35.00"),
                      currency="BRL", unit="dia", valid_from=date(2026, 1, 1),
@@ -60,10 +61,10 @@ async def _populate_dracena(db, add_case) -> dict:
     return {"protocols": sorted(protocols)}
 
 
-async def test_a_single_city_database_becomes_one_municipality_record(db_factory, add_case):
+async def test_a_single_city_database_becomes_one_municipality_record(db_factory, add_old_case):
     db = db_factory()
     await migrate(db.engine, "0018_email")
-    before = await _populate_dracena(db, add_case)
+    before = await _populate_dracena(db, add_old_case)
 
     await migrate(db.engine)
 
@@ -92,7 +93,7 @@ async def test_a_single_city_database_becomes_one_municipality_record(db_factory
             ("dracena", date(2026, 12, 8), "Padroeira")
 
 
-async def test_the_migrated_city_is_the_one_the_application_serves(db_factory, add_case,
+async def test_the_migrated_city_is_the_one_the_application_serves(db_factory, add_old_case,
                                                                    tmp_path):
     """MUNICIPALITY=dracena on the migrated database: no second record, the Core acts for
     Dracena, whose cases are its own."""
@@ -101,7 +102,7 @@ async def test_the_migrated_city_is_the_one_the_application_serves(db_factory, a
     from core.storage.evidence import EvidenceStore
     db = db_factory()
     await migrate(db.engine, "0018_email")
-    await _populate_dracena(db, add_case)
+    await _populate_dracena(db, add_old_case)
     await migrate(db.engine)
     settings = Settings(_env_file=None, municipality="dracena", data_dir=tmp_path)
     core = Core(db, get_law("dracena"), settings, EvidenceStore(tmp_path))
@@ -117,20 +118,13 @@ async def _columns(db, table: str) -> set[str]:
             lambda c: inspect(c).get_columns(table))}
 
 
-async def test_downgrade_drops_only_the_municipality_table_and_columns(db_factory, add_case):
-    from alembic import command
+async def test_downgrade_drops_only_the_municipality_table_and_columns(db_factory, add_old_case):
 
-    from core.storage.db import alembic_config
     db = db_factory()
     await migrate(db.engine, "0018_email")
-    before = await _populate_dracena(db, add_case)
+    before = await _populate_dracena(db, add_old_case)
     await migrate(db.engine)
-    async with db.engine.begin() as conn:
-        def down(sync_conn):
-            cfg = alembic_config()
-            cfg.attributes["connection"] = sync_conn
-            command.downgrade(cfg, "0018_email")
-        await conn.run_sync(down)
+    await downgrade(db, "0018_email")
     async with db.engine.connect() as conn:
         tables = set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
     assert "municipalities" not in tables

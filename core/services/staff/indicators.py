@@ -1,27 +1,28 @@
 """The city's numbers: the panel's indicators over the cases reported in a period (and,
 optionally, one neighbourhood). Reads only.
 
-Every count is an indexed COUNT (cases by (category, created_at), by (state, created_at), the
-due index; events by (action, at), migration 0016), so its cost follows the number of months,
-categories and states, not the number of cases. The durations (report → inspection,
-notification, removal, closure) are percentiles computed in Python over a bounded sample: the
-SAMPLE most recent cases of each category in the period, with their timeline events.
+The counts (cases per month and category, open cases by state, outcomes, the reporters'
+answers, depot entries and exits) are sums of the tallies the database keeps (core.storage
+.tallies, migration 0021): a few rows per day, whatever the number of cases. The overdue
+count reads the due index. The durations (report → inspection, notification, removal,
+closure) are percentiles computed in Python over a bounded sample: the SAMPLE most recent
+cases of each category in the period, with their timeline events.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from sqlalchemy import case, func, select, text
+from sqlalchemy import func, select
 
 from core.fees import TariffNotFound
-from core.laws.common import REOPEN
-from core.services.citizens.followup import ASKED, GONE
 from core.services.context import Core
 from core.services.staff.common import day_bounds, today
 from core.services.cases.fee_statement import case_statement, collected_at
 from core.storage.models import Case, Event
+from core.storage.tallies import case_counts, event_counts
 
 SAMPLE = 500  # cases per category for the durations
 FEE_CAP = 100  # depot exits whose fees are computed (beyond it the figure says "parcial")
@@ -127,39 +128,23 @@ def _nb(core: Core, p: Period) -> list:
     return [*here, Case.neighbourhood == p.neighbourhood] if p.neighbourhood else here
 
 
-def _bucket(column, bounds: list[tuple[datetime, datetime]]):
-    """The month (its index in `bounds`) a timestamp falls in, as SQL (both engines)."""
-    return case(*[(column < b, i) for i, (_, b) in enumerate(bounds)], else_=len(bounds))
-
-
 async def per_month(core: Core, s, p: Period) -> dict[str, list[int]]:
-    """Cases reported per month, per category: per category, one grouped range scan of the
-    (category, created_at) index over the period (index-only)."""
+    """Cases reported per month, per category (the case tallies)."""
     bounds = _month_bounds(core, p)
-    month = _bucket(Case.created_at, bounds).label("m")
-    out = {}
-    for c in core.law.categories.values():
-        out[c.code] = counts = [0] * len(bounds)
-        for i, n in (await s.execute(
-                select(month, func.count()).where(
-                    Case.category == c.code, Case.created_at >= bounds[0][0],
-                    Case.created_at < bounds[-1][1], *_nb(core, p))
-                .group_by(text("m")))).all():
-            if i < len(bounds):
-                counts[i] = n
-    return out
+    n = await case_counts(s, core.municipality, bounds, ("category",), p.neighbourhood)
+    return {c.code: [n[(i, c.code)] for i in range(len(bounds))]
+            for c in core.law.categories.values()}
 
 
 async def by_state(core: Core, s, p: Period):
     """(open cases by state, closed cases by outcome) for the cases reported in the period."""
-    lo, hi = _bounds(core, p.start, p.end)
     states: dict[str, tuple[str, bool]] = {}
     for lc in core.law.tracks.values():
         for st in lc.states.values():
             states.setdefault(st.code, (st.label, st.final))
-    n = {code: (await s.execute(select(func.count()).select_from(Case).where(
-        Case.state == code, Case.created_at >= lo, Case.created_at < hi, *_nb(core, p))))
-        .scalar_one() for code in states}
+    counts = await case_counts(s, core.municipality, [_bounds(core, p.start, p.end)],
+                               ("state",), p.neighbourhood)
+    n = {code: counts[(0, code)] for code in states}
     open_by_state = sorted(((states[c][0], k) for c, k in n.items() if k and not states[c][1]),
                            key=lambda x: -x[1])
     out_n = {k: 0 for k in OUTCOME_LABELS}
@@ -193,19 +178,12 @@ async def depot(core: Core, s, p: Period):
 async def followups(core: Core, s, p: Period) -> list[tuple[str, int]]:
     """Of the cases reported in the period whose reporter was asked after the closing: how
     many confirmed the object gone, said it was still there (the reopen step, also when staff
-    recorded an answer given by phone), or have not answered. The events by (action, at)
-    index: questions come after the report, so only events from the period's start on."""
-    lo, hi = _bounds(core, p.start, p.end)
-    rows = dict((await s.execute(
-        select(Event.action, func.count(func.distinct(Event.case_id)))
-        .join(Case, Case.id == Event.case_id)
-        .where(Event.action.in_((ASKED, GONE, REOPEN)), Event.at >= lo,
-               Case.created_at >= lo, Case.created_at < hi, *_nb(core, p))
-        .group_by(Event.action))).all())
-    gone, there = rows.get(GONE, 0), rows.get(REOPEN, 0)
-    silent = max(0, rows.get(ASKED, 0) - gone - there)
-    return [(FOLLOWUP_LABELS["gone"], gone), (FOLLOWUP_LABELS["there"], there),
-            (FOLLOWUP_LABELS["silent"], silent)]
+    recorded an answer given by phone), or have not answered (Case.followup, tallied)."""
+    n = await case_counts(s, core.municipality, [_bounds(core, p.start, p.end)],
+                          ("followup",), p.neighbourhood)
+    return [(FOLLOWUP_LABELS["gone"], n[(0, "gone")]),
+            (FOLLOWUP_LABELS["there"], n[(0, "there")]),
+            (FOLLOWUP_LABELS["silent"], n[(0, "asked")])]
 
 
 #: Each chart's query, by name (the benchmark times them one by one).
@@ -273,17 +251,13 @@ async def _depot(core, s, p: Period, months):
         return stmt.join(Case, Case.id == Event.case_id).where(*nb) if nb else stmt
 
     lo, hi = months[0][0], months[-1][1]
-    is_entry = Event.action.in_(entries).label("k")
-    before = dict((await s.execute(
-        q(is_entry, func.count())
-        .where(Event.action.in_(entries | exits), Event.at < lo)
-        .group_by(text("k")))).all())
-    stock = before.get(True, 0) - before.get(False, 0)
-    month = _bucket(Event.at, months).label("m")
-    moves = {(bool(k), i): n for k, i, n in (await s.execute(
-        q(is_entry, month, func.count())
-        .where(Event.action.in_(entries | exits), Event.at >= lo, Event.at < hi)
-        .group_by(text("k"), text("m")))).all()}
+    moved = entries | exits
+    before = await event_counts(s, core.municipality, [(None, lo)], moved, p.neighbourhood)
+    stock = sum(n if a in entries else -n for (_, a), n in before.items())
+    steps = await event_counts(s, core.municipality, months, moved, p.neighbourhood)
+    moves = Counter()
+    for (i, a), n in steps.items():
+        moves[(a in entries, i)] += n
     fees = [Decimal(0)] * len(months)
     rows = (await s.execute(
         q(Event.case_id, Event.at).where(Event.action.in_(exits), Event.at >= lo,
