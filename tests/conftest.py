@@ -14,12 +14,14 @@ is set, on PostgreSQL in a fresh schema (search_path set per connection) dropped
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 
-from core.storage.db import Database, create_engine
+from core.storage.db import Database, create_engine, migrate
 
 pytest_plugins = [
     "tests.support.core_fixtures",
@@ -58,7 +60,7 @@ async def db_factory(request, tmp_path):
 
     def factory(**kwargs) -> Database:
         if request.param == "sqlite":
-            db = Database(create_engine(f"sqlite+aiosqlite:///{tmp_path / 'test.sqlite3'}", **kwargs))
+            db = Database(create_engine(f"sqlite+aiosqlite:///{factory.path}", **kwargs))
         else:
             connect_args = {"server_settings": {"search_path": schema}}
             db = Database(create_engine(PG_URL, connect_args=connect_args, **kwargs))
@@ -66,6 +68,7 @@ async def db_factory(request, tmp_path):
         return db
 
     factory.engine_name = request.param
+    factory.path = tmp_path / "test.sqlite3"  # the SQLite file (not created until used)
     yield factory
     for db in made:
         await db.dispose()
@@ -76,10 +79,33 @@ async def db_factory(request, tmp_path):
 
 
 @pytest.fixture
-async def db(db_factory) -> Database:
+async def db(db_factory, sqlite_template) -> Database:
+    """A database at the head revision: on SQLite a copy of this worker's migrated template
+    file (migrating takes longer than the average test); on PostgreSQL a migrated schema."""
+    if db_factory.engine_name == "sqlite":
+        shutil.copyfile(await sqlite_template(), db_factory.path)
+        return db_factory()
     database = db_factory()
     await database.migrate()
     return database
+
+
+_TEMPLATE: list[Path] = []  # this process's (each xdist worker's) migrated SQLite file
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory):
+    async def template() -> Path:
+        if not _TEMPLATE:
+            path = tmp_path_factory.mktemp("template") / "head.sqlite3"
+            engine = create_engine(f"sqlite+aiosqlite:///{path}")
+            try:
+                await migrate(engine)
+            finally:
+                await engine.dispose()  # the last connection checkpoints the WAL into the file
+            _TEMPLATE.append(path)
+        return _TEMPLATE[0]
+    return template
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """The panel's indicators read counts, not rows: `case_tallies` and `event_tallies` hold, per
-city and per tally day, how many cases were reported (by category, neighbourhood, current
-state and the reporter's answer after the closing) and how many timeline steps were taken
-(by action and neighbourhood). Database triggers on `cases` and `events` keep them (migration
+city, neighbourhood and tally day, how many cases were reported (by category, by current
+state and by the reporter's answer after the closing, each apart) and how many timeline
+steps were taken (by action). Database triggers on `cases` and `events` keep them (migration
 0021), so every writer keeps them right, bulk loads included; core.storage.tallies reads them.
 
 A tally day d counts the instants [d 03:00 UTC, d+1 03:00 UTC): the calendar day in Brasília
@@ -19,16 +19,17 @@ from core.storage.models import Base
 
 
 class CaseTally(Base):
-    """Cases reported on `day` in `municipality`, by category, neighbourhood ('' for none),
-    current state and followup ('' never asked; core.storage.models.Case.followup)."""
+    """Cases reported on `day` in `municipality` and a neighbourhood ('' for none), counted
+    along one `dimension` at a time: their `value` of category, current state or followup
+    ('' never asked; core.storage.models.Case.followup). One row per value, not per
+    combination: a chart reads only its own dimension."""
 
     __tablename__ = "case_tallies"
     municipality: Mapped[str] = mapped_column(String(60), primary_key=True)
+    dimension: Mapped[str] = mapped_column(String(10), primary_key=True)
     day: Mapped[date] = mapped_column(Date, primary_key=True)
-    category: Mapped[str] = mapped_column(String(40), primary_key=True)
     neighbourhood: Mapped[str] = mapped_column(String(120), primary_key=True)
-    state: Mapped[str] = mapped_column(String(60), primary_key=True)
-    followup: Mapped[str] = mapped_column(String(10), primary_key=True)
+    value: Mapped[str] = mapped_column(String(60), primary_key=True)
     n: Mapped[int] = mapped_column(Integer)
     __table_args__ = {"sqlite_with_rowid": False}
 

@@ -92,25 +92,26 @@ async def _sum_days(s: AsyncSession, tally, covers: list[Cover], cols: list, whe
     return Counter({tuple(r[:-1]): int(r[-1]) for r in rows if r[0] >= 0})
 
 
-async def case_counts(s: AsyncSession, municipality: str, buckets: list[Bucket],
-                      by: tuple[str, ...], neighbourhood: str | None = None) -> Counter:
-    """{(bucket index, *values of `by`): cases of the city reported in the bucket}, `by` among
-    category, state and followup ('' for a case never asked), in one neighbourhood or all."""
+async def case_counts(s: AsyncSession, municipality: str, buckets: list[Bucket], by: str,
+                      neighbourhood: str | None = None) -> Counter:
+    """{(bucket index, value): cases of the city reported in the bucket}, by one dimension:
+    "category", "state" or "followup" ('' for a case never asked), in one neighbourhood or
+    all."""
     covers = [cover(lo, hi) for lo, hi in buckets]
-    where = [CaseTally.municipality == municipality]
+    where = [CaseTally.municipality == municipality, CaseTally.dimension == by]
     if neighbourhood:
         where.append(CaseTally.neighbourhood == neighbourhood)
-    out = await _sum_days(s, CaseTally, covers, [getattr(CaseTally, b) for b in by], where)
+    out = await _sum_days(s, CaseTally, covers, [CaseTally.value], where)
     rows_in = _in_slivers(Case.created_at, covers)
     if rows_in is not None:
         bucket = instant_bucket(Case.created_at, buckets).label("b")
-        cols = [func.coalesce(getattr(Case, b), "") for b in by]
-        for r in (await s.execute(
-                select(bucket, *cols, func.count())
+        value = func.coalesce(getattr(Case, by), "")
+        for i, v, n in (await s.execute(
+                select(bucket, value, func.count())
                 .where(Case.municipality == municipality, rows_in,
                        *([Case.neighbourhood == neighbourhood] if neighbourhood else []))
-                .group_by(bucket, *cols))).all():
-            out[tuple(r[:-1])] += r[-1]
+                .group_by(bucket, value))).all():
+            out[(i, v)] += n
     return out
 
 

@@ -41,10 +41,20 @@ def _instant(value) -> datetime:
     return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value
 
 
+def _expected(rows, followup) -> Counter:
+    """The case tallies counted from the rows: each case once per dimension."""
+    out: Counter = Counter()
+    for i, m, at, cat, nb, st in rows:
+        day = tally_day(_instant(at))
+        for dim, value in (("category", cat), ("state", st), ("followup", followup[i] or "")):
+            out[(m, dim, day, nb or "", value)] += 1
+    return out
+
+
 async def _tallies(s) -> tuple[Counter, Counter]:
     cases = Counter({r[:-1]: r[-1] for r in (await s.execute(select(
-        CaseTally.municipality, CaseTally.day, CaseTally.category, CaseTally.neighbourhood,
-        CaseTally.state, CaseTally.followup, CaseTally.n))).all() if r[-1]})
+        CaseTally.municipality, CaseTally.dimension, CaseTally.day, CaseTally.neighbourhood,
+        CaseTally.value, CaseTally.n))).all() if r[-1]})
     steps = Counter({r[:-1]: r[-1] for r in (await s.execute(select(
         EventTally.municipality, EventTally.action, EventTally.day, EventTally.neighbourhood,
         EventTally.n))).all() if r[-1]})
@@ -79,14 +89,12 @@ async def test_tallies_are_counted_from_a_database_in_use_and_kept_after(db_fact
         cases, steps = await _tallies(s)
     assert [followup[i] for i in ids[:5]] == ["asked", "gone", "there", "there", None]
     rows, events = before
-    assert cases == Counter(
-        (m, tally_day(_instant(at)), cat, nb or "", st, followup[i] or "")
-        for i, m, at, cat, nb, st in rows)
+    assert cases == _expected(rows, followup)
     city_nb = {r[0]: (r[1], r[4] or "") for r in rows}
     assert steps == Counter((city_nb[c][0], a, tally_day(_instant(at)), city_nb[c][1])
                             for c, _, a, at in events)
     # a case reported at 23:30 in Brasília counts on its own day, not the next
-    assert cases[("dores-do-indaia", tally_day(T0), "vehicle", "", "closed_removed", "asked")] == 1
+    assert cases[("dores-do-indaia", "followup", tally_day(T0), "", "asked")] == 1
     assert tally_day(T0).isoformat() == "2026-05-30"
 
     async with db.unit_of_work() as s:  # the triggers keep them from now on
@@ -100,9 +108,7 @@ async def test_tallies_are_counted_from_a_database_in_use_and_kept_after(db_fact
         followup = dict((await s.execute(text("SELECT id, followup FROM cases"))).all())
         cases, steps = await _tallies(s)
     assert followup[ids[4]] == "gone"
-    assert cases == Counter(
-        (m, tally_day(_instant(at)), cat, nb or "", st, followup[i] or "")
-        for i, m, at, cat, nb, st in after)
+    assert cases == _expected(after, followup)
     city_nb = {r[0]: (r[1], r[4] or "") for r in after}
     assert steps == Counter((city_nb[c][0], a, tally_day(_instant(at)), city_nb[c][1])
                             for c, _, a, at in after_events)

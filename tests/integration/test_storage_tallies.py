@@ -48,6 +48,13 @@ limits = st.lists(st.one_of(st.integers(-4, 4).map(lambda d: d * 24 * 60), minut
                   min_size=2, max_size=6, unique=True).map(sorted)
 
 
+DIMENSIONS = ("category", "state", "followup")
+
+
+def value(case: Case, dimension: str) -> str:
+    return getattr(case, dimension) or ""
+
+
 def _at(minute: int) -> datetime:
     return BASE + timedelta(minutes=minute)
 
@@ -91,15 +98,15 @@ async def _check(core, bounds: list[datetime]) -> None:
         cases = (await s.execute(select(Case))).scalars().all()
         events = (await s.execute(select(Event))).scalars().all()
         tallies = Counter({r[:-1]: r[-1] for r in (await s.execute(select(
-            CaseTally.municipality, CaseTally.day, CaseTally.category, CaseTally.neighbourhood,
-            CaseTally.state, CaseTally.followup, CaseTally.n))).all() if r[-1]})
+            CaseTally.municipality, CaseTally.dimension, CaseTally.day,
+            CaseTally.neighbourhood, CaseTally.value, CaseTally.n))).all() if r[-1]})
         steps_ = Counter({r[:-1]: r[-1] for r in (await s.execute(select(
             EventTally.municipality, EventTally.action, EventTally.day,
             EventTally.neighbourhood, EventTally.n))).all() if r[-1]})
         buckets = list(zip([None, *bounds[1:-1]] if bounds[0] is None else bounds[:-1],
                            bounds[1:]))
         counted = {(city, nb): (
-            await case_counts(s, city, buckets, ("category", "state", "followup"), nb),
+            {dim: await case_counts(s, city, buckets, dim, nb) for dim in DIMENSIONS},
             await event_counts(s, city, buckets, set(ACTIONS), nb))
             for city in CITIES for nb in [None, "Centro"]}
     by_case = {c.id: c for c in cases}
@@ -109,8 +116,8 @@ async def _check(core, bounds: list[datetime]) -> None:
     for c in cases:
         assert c.followup == _followup(timeline.get(c.id, []))
     assert tallies == Counter(
-        (c.municipality, tally_day(c.created_at), c.category, c.neighbourhood or "", c.state,
-         c.followup or "") for c in cases)
+        (c.municipality, dim, tally_day(c.created_at), c.neighbourhood or "", value(c, dim))
+        for c in cases for dim in DIMENSIONS)
     assert steps_ == Counter(
         (by_case[e.case_id].municipality, e.action, tally_day(e.at),
          by_case[e.case_id].neighbourhood or "") for e in events)
@@ -122,9 +129,9 @@ async def _check(core, bounds: list[datetime]) -> None:
     for (city, nb), (case_n, event_n) in counted.items():
         mine = [c for c in cases
                 if c.municipality == city and (nb is None or c.neighbourhood == nb)]
-        assert case_n == Counter(
-            (bucket(c.created_at), c.category, c.state, c.followup or "") for c in mine
-            if bucket(c.created_at) is not None)
+        for dim in DIMENSIONS:
+            assert case_n[dim] == Counter((bucket(c.created_at), value(c, dim)) for c in mine
+                                          if bucket(c.created_at) is not None)
         ids = {c.id for c in mine}
         assert event_n == Counter((bucket(e.at), e.action) for e in events
                                   if e.case_id in ids and bucket(e.at) is not None)

@@ -131,7 +131,7 @@ def _nb(core: Core, p: Period) -> list:
 async def per_month(core: Core, s, p: Period) -> dict[str, list[int]]:
     """Cases reported per month, per category (the case tallies)."""
     bounds = _month_bounds(core, p)
-    n = await case_counts(s, core.municipality, bounds, ("category",), p.neighbourhood)
+    n = await case_counts(s, core.municipality, bounds, "category", p.neighbourhood)
     return {c.code: [n[(i, c.code)] for i in range(len(bounds))]
             for c in core.law.categories.values()}
 
@@ -143,7 +143,7 @@ async def by_state(core: Core, s, p: Period):
         for st in lc.states.values():
             states.setdefault(st.code, (st.label, st.final))
     counts = await case_counts(s, core.municipality, [_bounds(core, p.start, p.end)],
-                               ("state",), p.neighbourhood)
+                               "state", p.neighbourhood)
     n = {code: counts[(0, code)] for code in states}
     open_by_state = sorted(((states[c][0], k) for c, k in n.items() if k and not states[c][1]),
                            key=lambda x: -x[1])
@@ -180,7 +180,7 @@ async def followups(core: Core, s, p: Period) -> list[tuple[str, int]]:
     many confirmed the object gone, said it was still there (the reopen step, also when staff
     recorded an answer given by phone), or have not answered (Case.followup, tallied)."""
     n = await case_counts(s, core.municipality, [_bounds(core, p.start, p.end)],
-                          ("followup",), p.neighbourhood)
+                          "followup", p.neighbourhood)
     return [(FOLLOWUP_LABELS["gone"], n[(0, "gone")]),
             (FOLLOWUP_LABELS["there"], n[(0, "there")]),
             (FOLLOWUP_LABELS["silent"], n[(0, "asked")])]

@@ -5,9 +5,10 @@ The panel's charts summed rows of `cases` and `events` over the period (a year o
 city is hundreds of thousands of rows); they now sum these counts, a few per day. A tally day
 is the Brasília day (UTC−3): the instants [d 03:00 UTC, d+1 03:00 UTC).
 
-- case_tallies (municipality, day, category, neighbourhood, state, followup) → n: a case
-  counts on the day it was reported, under its current state and followup; a change of any
-  of them moves its count.
+- case_tallies (municipality, dimension, day, neighbourhood, value) → n: a case counts on
+  the day it was reported three times, once per dimension: its category, its current state,
+  its followup; a change of one moves that count (one row per value, not per combination, so
+  a chart sums only its own dimension's rows).
 - event_tallies (municipality, action, day, neighbourhood) → n: a step counts on the day it
   was taken, under its case's city and neighbourhood (moved if the case's move).
 - cases.followup: None never asked, then "asked" (followup_asked), "gone" (followup_gone) or
@@ -40,7 +41,10 @@ depends_on: Union[str, Sequence[str], None] = None
 #: core.services.citizens.followup.ASKED / GONE and core.laws.common.REOPEN, frozen here
 ASKED, GONE, REOPEN = "followup_asked", "followup_gone", "reopen"
 ANSWERS = f"('{ASKED}', '{GONE}', '{REOPEN}')"
-CASE_KEY = "municipality, day, category, neighbourhood, state, followup"
+CASE_KEY = "municipality, dimension, day, neighbourhood, value"
+#: (dimension, the case column it counts)
+DIMENSIONS = (('category', '{t}.category'), ('state', '{t}.state'),
+              ('followup', "coalesce({t}.followup, '')"))
 EVENT_KEY = "municipality, action, day, neighbourhood"
 #: the case columns a case tally depends on, and those its events' tallies depend on
 CASE_COLUMNS = ("municipality", "created_at", "category", "neighbourhood", "state", "followup")
@@ -54,9 +58,12 @@ def _day(sqlite: bool, instant: str) -> str:
     return f"(({instant} AT TIME ZONE 'UTC') - interval '3 hours')::date"
 
 
-def _case_row(sqlite: bool, t: str, sign: str) -> str:
-    return (f"{t}.municipality, {_day(sqlite, t + '.created_at')}, {t}.category, "
-            f"coalesce({t}.neighbourhood, ''), {t}.state, coalesce({t}.followup, ''), {sign}1")
+def _case_rows(sqlite: bool, t: str, sign: str) -> list[tuple[str, ...]]:
+    """The case `t`'s three tally rows (one per dimension): their expressions, in key order
+    and then n."""
+    return [(f"{t}.municipality", f"'{dim}'", _day(sqlite, t + '.created_at'),
+             f"coalesce({t}.neighbourhood, '')", value.format(t=t), f"{sign}1")
+            for dim, value in DIMENSIONS]
 
 
 def _event_row(sqlite: bool, e: str, c: str, sign: str) -> str:
@@ -78,8 +85,9 @@ def _upsert(table: str, key: str) -> str:
 
 def sqlite_triggers() -> list[str]:
     def case(rec: str, sign: str) -> str:
-        return (f"INSERT INTO case_tallies ({CASE_KEY}, n) VALUES ({_case_row(True, rec, sign)}) "
-                f"{_upsert('case_tallies', CASE_KEY)};")
+        return " ".join(f"INSERT INTO case_tallies ({CASE_KEY}, n) VALUES ({row}) "
+                        f"{_upsert('case_tallies', CASE_KEY)};"
+                        for row in map(", ".join, _case_rows(True, rec, sign)))
 
     def event(rec: str, sign: str) -> str:
         return (f"INSERT INTO event_tallies ({EVENT_KEY}, n) SELECT "
@@ -120,9 +128,10 @@ def _pg_apply(table: str, key: str, parts: list[str]) -> str:
 
 
 def _case_delta(sqlite: bool, table: str, sign: str) -> str:
-    return (f"SELECT t.municipality, {_day(sqlite, 't.created_at')} AS day, t.category, "
-            "coalesce(t.neighbourhood, '') AS neighbourhood, t.state, "
-            f"coalesce(t.followup, '') AS followup, {sign}1 AS n FROM {table} t")
+    names = [*CASE_KEY.split(", "), "n"]
+    return " UNION ALL ".join(
+        "SELECT " + ", ".join(f"{e} AS {name}" for e, name in zip(row, names)) + f" FROM {table} t"
+        for row in _case_rows(sqlite, "t", sign))
 
 
 def _event_delta(sqlite: bool, table: str, sign: str) -> str:
@@ -217,11 +226,10 @@ def upgrade() -> None:
     key = [sa.Column('municipality', sa.String(length=60), nullable=False)]
     op.create_table(
         'case_tallies', *key,
+        sa.Column('dimension', sa.String(length=10), nullable=False),
         sa.Column('day', sa.Date(), nullable=False),
-        sa.Column('category', sa.String(length=40), nullable=False),
         sa.Column('neighbourhood', sa.String(length=120), nullable=False),
-        sa.Column('state', sa.String(length=60), nullable=False),
-        sa.Column('followup', sa.String(length=10), nullable=False),
+        sa.Column('value', sa.String(length=60), nullable=False),
         sa.Column('n', sa.Integer(), nullable=False),
         sa.PrimaryKeyConstraint(*CASE_KEY.split(", "), name=op.f('pk_case_tallies')),
         sqlite_with_rowid=False)
