@@ -14,14 +14,13 @@ is set, on PostgreSQL in a fresh schema (search_path set per connection) dropped
 from __future__ import annotations
 
 import os
-import shutil
 import uuid
-from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 
-from core.storage.db import Database, create_engine, migrate
+from core.storage.db import Database, create_engine
+from tests.support.db_templates import copy_sqlite_head, restore_pg_head, sqlite_head
 
 pytest_plugins = [
     "tests.support.core_fixtures",
@@ -69,6 +68,7 @@ async def db_factory(request, tmp_path):
 
     factory.engine_name = request.param
     factory.path = tmp_path / "test.sqlite3"  # the SQLite file (not created until used)
+    factory.schema = schema  # the PostgreSQL schema (created)
     yield factory
     for db in made:
         await db.dispose()
@@ -79,33 +79,16 @@ async def db_factory(request, tmp_path):
 
 
 @pytest.fixture
-async def db(db_factory, sqlite_template) -> Database:
-    """A database at the head revision: on SQLite a copy of this worker's migrated template
-    file (migrating takes longer than the average test); on PostgreSQL a migrated schema."""
+async def db(db_factory, tmp_path_factory) -> Database:
+    """A database at the head revision: a copy of this worker's migrated one
+    (tests/support/db_templates.py), or migrated here."""
     if db_factory.engine_name == "sqlite":
-        shutil.copyfile(await sqlite_template(), db_factory.path)
+        copy_sqlite_head(await sqlite_head(tmp_path_factory.getbasetemp()), db_factory.path)
         return db_factory()
     database = db_factory()
-    await database.migrate()
+    if not await restore_pg_head(PG_URL, db_factory.schema):
+        await database.migrate()
     return database
-
-
-_TEMPLATE: list[Path] = []  # this process's (each xdist worker's) migrated SQLite file
-
-
-@pytest.fixture(scope="session")
-def sqlite_template(tmp_path_factory):
-    async def template() -> Path:
-        if not _TEMPLATE:
-            path = tmp_path_factory.mktemp("template") / "head.sqlite3"
-            engine = create_engine(f"sqlite+aiosqlite:///{path}")
-            try:
-                await migrate(engine)
-            finally:
-                await engine.dispose()  # the last connection checkpoints the WAL into the file
-            _TEMPLATE.append(path)
-        return _TEMPLATE[0]
-    return template
 
 
 @pytest.fixture
