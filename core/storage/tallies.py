@@ -92,6 +92,20 @@ async def _sum_days(s: AsyncSession, tally, covers: list[Cover], cols: list, whe
     return Counter({tuple(r[:-1]): int(r[-1]) for r in rows if r[0] >= 0})
 
 
+async def _count_rows(s: AsyncSession, instant, buckets: list[Bucket], covers: list[Cover],
+                     cols: list, where: list, join: tuple = ()) -> Counter:
+    """The slivers' part, counted from the rows: {(bucket, *cols): n}."""
+    rows_in = _in_slivers(instant, covers)
+    if rows_in is None:
+        return Counter()
+    bucket = instant_bucket(instant, buckets).label("b")
+    query = select(bucket, *cols, func.count())
+    if join:
+        query = query.join(*join)
+    rows = (await s.execute(query.where(*where, rows_in).group_by(bucket, *cols))).all()
+    return Counter({tuple(r[:-1]): r[-1] for r in rows})
+
+
 async def case_counts(s: AsyncSession, municipality: str, buckets: list[Bucket], by: str,
                       neighbourhood: str | None = None) -> Counter:
     """{(bucket index, value): cases of the city reported in the bucket}, by one dimension:
@@ -99,20 +113,13 @@ async def case_counts(s: AsyncSession, municipality: str, buckets: list[Bucket],
     all."""
     covers = [cover(lo, hi) for lo, hi in buckets]
     where = [CaseTally.municipality == municipality, CaseTally.dimension == by]
+    rows = [Case.municipality == municipality]
     if neighbourhood:
         where.append(CaseTally.neighbourhood == neighbourhood)
-    out = await _sum_days(s, CaseTally, covers, [CaseTally.value], where)
-    rows_in = _in_slivers(Case.created_at, covers)
-    if rows_in is not None:
-        bucket = instant_bucket(Case.created_at, buckets).label("b")
-        value = func.coalesce(getattr(Case, by), "")
-        for i, v, n in (await s.execute(
-                select(bucket, value, func.count())
-                .where(Case.municipality == municipality, rows_in,
-                       *([Case.neighbourhood == neighbourhood] if neighbourhood else []))
-                .group_by(bucket, value))).all():
-            out[(i, v)] += n
-    return out
+        rows.append(Case.neighbourhood == neighbourhood)
+    return (await _sum_days(s, CaseTally, covers, [CaseTally.value], where)
+            + await _count_rows(s, Case.created_at, buckets, covers,
+                                [func.coalesce(getattr(Case, by), "")], rows))
 
 
 async def event_counts(s: AsyncSession, municipality: str, buckets: list[Bucket],
@@ -121,17 +128,10 @@ async def event_counts(s: AsyncSession, municipality: str, buckets: list[Bucket]
     in one neighbourhood or all."""
     covers = [cover(lo, hi) for lo, hi in buckets]
     where = [EventTally.municipality == municipality, EventTally.action.in_(actions)]
+    rows = [Case.municipality == municipality, Event.action.in_(actions)]
     if neighbourhood:
         where.append(EventTally.neighbourhood == neighbourhood)
-    out = await _sum_days(s, EventTally, covers, [EventTally.action], where)
-    rows_in = _in_slivers(Event.at, covers)
-    if rows_in is not None:
-        bucket = instant_bucket(Event.at, buckets).label("b")
-        for i, action, n in (await s.execute(
-                select(bucket, Event.action, func.count())
-                .join(Case, Case.id == Event.case_id)
-                .where(Case.municipality == municipality, Event.action.in_(actions), rows_in,
-                       *([Case.neighbourhood == neighbourhood] if neighbourhood else []))
-                .group_by(bucket, Event.action))).all():
-            out[(i, action)] += n
-    return out
+        rows.append(Case.neighbourhood == neighbourhood)
+    return (await _sum_days(s, EventTally, covers, [EventTally.action], where)
+            + await _count_rows(s, Event.at, buckets, covers, [Event.action], rows,
+                                join=(Case, Case.id == Event.case_id)))
