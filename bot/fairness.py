@@ -73,6 +73,11 @@ class FairUpdates(BaseUpdateProcessor):
         u = self._users.get(key)
         return 0 if u is None else sum(1 for f in u.waiting if not f.done())
 
+    def busy(self, key: Hashable) -> bool:
+        """Whether `key` has an update running or waiting (an album's next photo, say)."""
+        u = self._users.get(key)
+        return u is not None and (u.running or self.waiting(key) > 0)
+
     @property
     def running(self) -> int:
         return self._running

@@ -74,8 +74,11 @@ async def ack_photos(bot, out: BotState, chat_id: int, core, state: str, d: dict
 
 def _ack_album_later(turn: Turn, group: str) -> None:
     """One acknowledgement per album: an album's photos arrive as separate updates with no
-    count, so the answer waits until none has arrived for `album_delay_s`."""
+    count, so the answer waits until none has arrived for `album_delay_s` and none of the
+    user's updates is running or waiting (the next photo may take longer than the delay to
+    download on a busy machine; its own handling then sets the timer again)."""
     st = turn.state
+    busy = getattr(turn.context.application.update_processor, "busy", lambda _user: False)
     timers = st.album_timers
     key = (turn.user_id, group)
     if (old := timers.get(key)) is not None:
@@ -85,6 +88,8 @@ def _ack_album_later(turn: Turn, group: str) -> None:
     async def later() -> None:
         try:
             await asyncio.sleep(st.album_delay_s)
+            while busy(user):
+                await asyncio.sleep(st.album_delay_s)
             from core.services.messaging.conversation import load
             conv = await load(core, user)
             if conv.state in (PHOTOS, CATEGORY, LOCATION):

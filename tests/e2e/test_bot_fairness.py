@@ -65,6 +65,22 @@ async def test_one_user_never_runs_two_updates_at_once_even_with_free_slots():
     assert most == 1 and processor.running == 0
 
 
+async def test_busy_while_an_update_of_the_user_runs_or_waits():
+    """What an album's acknowledgement waits for (bot/citizen/photos.py): the user's next
+    photo, started or still in line."""
+    processor = FairUpdates(slots=1)
+    gate = asyncio.Event()
+    first = asyncio.create_task(processor.process_update(_update(1, 7), gate.wait()))
+    await asyncio.sleep(0.01)
+    assert processor.busy(7) and not processor.busy(8)
+    second = asyncio.create_task(processor.process_update(_update(2, 7), asyncio.sleep(0)))
+    await asyncio.sleep(0.01)
+    assert processor.waiting(7) == 1 and processor.busy(7)
+    gate.set()
+    await asyncio.gather(first, second)
+    assert not processor.busy(7)
+
+
 async def test_a_cancelled_waiting_update_frees_its_place():
     processor = FairUpdates(slots=1)
     gate = asyncio.Event()
