@@ -126,7 +126,7 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
         back = local_referer(request)
         if request.method == "POST" and back:
             from admin.web import redirect
-            raise redirect(request, back, exc.message, "error")
+            raise redirect(request, back, exc.message, "error") from None
         return render(request, "error.html", {"title": "Não foi possível concluir",
                                               "message": exc.message}, status=status)
     except Exception:  # a bug: logged with its trace, the person sees a plain Portuguese page

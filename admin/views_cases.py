@@ -195,7 +195,7 @@ async def evidence_file(request: web.Request) -> web.StreamResponse:
     try:
         data = await core.evidence.aget(sha)
     except (FileNotFoundError, ValueError):
-        raise web.HTTPNotFound(text="Arquivo ausente ou corrompido no armazenamento.")
+        raise web.HTTPNotFound(text="Arquivo ausente ou corrompido no armazenamento.") from None
     return file_response(data, f"evidencia-{sha[:12]}")
 
 

@@ -203,7 +203,7 @@ def seed(path: Path, n: int, now: datetime, seed_value: int = 3, cities: int = 1
                         f"VALUES ({', '.join('?' * len(MUNICIPALITY_COLUMNS))})",
                         municipality_rows(served, now, _sqlite_dt))
         counters: dict[int, int] = {}
-        for rows, counters in _case_rows(n, now, rng, cities=served):
+        for rows, counters in _case_rows(n, now, rng, cities=served):  # noqa: B007 (the last is kept)
             if rows:
                 con.executemany(f"INSERT INTO cases ({_CASE_COLUMNS}) VALUES "
                                 f"({', '.join('?' * 23)})", rows)
@@ -320,7 +320,7 @@ async def seed_postgres(url: str, n: int, now: datetime, seed_value: int = 3,
                                             records=municipality_rows(served, now))
             columns = [c.strip() for c in _CASE_COLUMNS.split(",")]
             counters: dict[int, int] = {}
-            for rows, counters in _case_rows(n, now, rng, dt=lambda d: d, cities=served):
+            for rows, counters in _case_rows(n, now, rng, dt=lambda d: d, cities=served):  # noqa: B007
                 if rows:
                     await con.copy_records_to_table("cases", columns=columns, records=rows)
             await con.executemany("INSERT INTO protocol_counters (year, last) VALUES ($1, $2)",

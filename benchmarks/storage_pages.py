@@ -57,7 +57,7 @@ async def measure_pages(core: Core, rng: random.Random, cities: list[BenchCity],
     out = {}
     for name, call in calls.items():
         times, rows = [], 0
-        for i in range(QUICK_RUNS if quick else RUNS):
+        for _ in range(QUICK_RUNS if quick else RUNS):
             city = rng.choice(cities)
             bound = core.for_city(city.slug)
             t0 = time.perf_counter()

@@ -174,7 +174,7 @@ async def deliver(bot: Bot, core: Core, msg: ClaimedMessage, progress: dict[str,
     the part's own (5xx, 429, 403)."""
     p, chat = msg.payload, msg.chat_id
     done, refused = progress.setdefault("done", []), progress.setdefault("refused", [])
-    rl = {"rate_limit_args": NO_RETRY} if getattr(bot, "rate_limiter", None) else {}
+    rl: dict[str, Any] = {"rate_limit_args": NO_RETRY} if getattr(bot, "rate_limiter", None) else {}
     if msg.kind == MENU_WITHDRAWN:  # an inspector deactivated: no chat-scoped menu any more
         await bot.delete_my_commands(scope=BotCommandScopeChat(chat), **rl)
         return

@@ -39,7 +39,7 @@ from babel.numbers import NumberFormatError, parse_decimal
 from validate_docbr import CNPJ, CPF
 
 from core import facts
-from core.parse_error import ParseError  # noqa: F401  (raised here; its home is its own module)
+from core.parse_error import ParseError
 
 LOCALE = "pt_BR"
 CENT = Decimal("0.01")

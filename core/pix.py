@@ -78,7 +78,7 @@ def static_brcode(key: str, name: str, city: str, amount: Decimal | None = None,
     city = ascii_fold(city)[:CITY_MAX].strip()
     if not name or not city:
         raise PixError("Nome e cidade do recebedor do PIX são obrigatórios.")
-    tx = NO_TXID if not txid else txid
+    tx = txid or NO_TXID
     if tx != NO_TXID and not re.fullmatch(r"[A-Za-z0-9]{1,%d}" % TXID_MAX, tx):
         raise PixError("Identificador do PIX (txid): até 25 letras e números.")
     body = (_field("00", "01")

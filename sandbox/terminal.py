@@ -148,7 +148,7 @@ async def stdin_lines() -> AsyncIterator[str]:
 class _OneLine(logging.Formatter):
     """Log records on one line: the sandbox never prints a traceback."""
 
-    def formatException(self, ei) -> str:  # noqa: N802
+    def formatException(self, ei) -> str:
         return ""
 
     def format(self, record: logging.LogRecord) -> str:

@@ -88,7 +88,7 @@ def _ack_album_later(turn: Turn, group: str) -> None:
     async def later() -> None:
         try:
             await asyncio.sleep(st.album_delay_s)
-            while busy(user):
+            while busy(user):  # noqa: ASYNC110 (the user's turn is a lock held elsewhere)
                 await asyncio.sleep(st.album_delay_s)
             from core.services.messaging.conversation import load
             conv = await load(core, user)

@@ -64,7 +64,7 @@ def _fees_table(pdf: DocumentPDF, data: OwnerSummaryData) -> None:
             ("Vigente desde", 22, "C"), ("Valor", 28, "R")]
     rows = [[f.label, f.article, quantity(f.quantity) + (f" {f.unit}" if f.unit else ""),
              money(f.unit_value), f.valid_from, money(f.amount)] for f in data.fees]
-    widths = pdf.table(cols, rows)
+    widths = pdf.boxed_table(cols, rows)
     pdf.set_font(FAMILY, "B", 9)
     pdf.cell(sum(widths[:-1]), 7, "TOTAL", border=1, align="R")
     pdf.cell(widths[-1], 7, money(data.total), border=1, align="R", **NL)

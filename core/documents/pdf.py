@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence, TypedDict, cast
 
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
@@ -21,7 +21,15 @@ from core.documents.qr import qr_png
 FONT_DIR = Path(__file__).parent / "fonts"
 _KEEP_MONEY = re.compile(r"R\$[ \t]+(?=\d)")
 FAMILY = "DejaVu"
-NL = {"new_x": XPos.LMARGIN, "new_y": YPos.NEXT}
+
+
+class NewLine(TypedDict):
+    """fpdf2's "then go to the next line at the left margin", as keyword arguments."""
+    new_x: XPos
+    new_y: YPos
+
+
+NL: NewLine = {"new_x": XPos.LMARGIN, "new_y": YPos.NEXT}
 
 
 class DocumentPDF(FPDF):
@@ -226,8 +234,8 @@ class DocumentPDF(FPDF):
         self.set_xy(self.l_margin, bottom + 1)
         self.set_font(FAMILY, "", 10)
 
-    def table(self, columns: list[tuple[str, float, str]], rows: list[list[str]],
-              size: float = 8, line: float = 3.6) -> list[float]:
+    def boxed_table(self, columns: Sequence[tuple[str, float, str]], rows: list[list[str]],
+                    size: float = 8, line: float = 3.6) -> list[float]:
         """A boxed table whose cells wrap between words only: a column is widened (taking
         from the first, the widest text) until its longest word, date or amount fits, so no
         number is ever broken across lines. `columns`: (heading, width, align)."""
@@ -251,7 +259,8 @@ class DocumentPDF(FPDF):
     def _table_row(self, cells: list[str], widths: list[float], aligns: list[str],
                    size: float, line: float, bold: bool = False) -> None:
         self.set_font(FAMILY, "B" if bold else "", size)
-        lines = [len(self.multi_cell(w - 2, line, t, dry_run=True, output="LINES"))
+        lines = [len(cast(list[str], self.multi_cell(w - 2, line, t, dry_run=True,
+                                                     output="LINES")))
                  for t, w in zip(cells, widths)]
         height = max(lines) * line + 2
         if self.get_y() + height > self.page_break_trigger:

@@ -98,14 +98,14 @@ def _via(pdf: DocumentPDF, data: ReleaseTermData, via: str) -> None:
     pdf.section(f"VALORES DEVIDOS NA LIBERAÇÃO ({data.fees_as_of})")
     rows = [[f.label, f.article, f.detail or "—", f.amount] for f in data.fees]
     rows.append(["Total devido", "", "", data.fees_total])
-    pdf.table([("Descrição", 78, "L"), ("Artigo", 34, "L"), ("Cálculo", 32, "L"),
+    pdf.boxed_table([("Descrição", 78, "L"), ("Artigo", 34, "L"), ("Cálculo", 32, "L"),
                ("Valor", 30, "R")], rows, size=8)
     pdf.ln(1.5)
     pdf.set_font("DejaVu", "B", 8.5)
     pdf.cell(0, 5, "PAGAMENTOS REGISTRADOS", new_x="LMARGIN", new_y="NEXT")
     prow = [[p.method, p.reference, p.paid_on, p.amount] for p in data.payments]
     prow.append(["Total pago", "", "", data.paid_total])
-    pdf.table([("Forma", 22, "L"), ("Identificador do pagamento", 92, "L"),
+    pdf.boxed_table([("Forma", 22, "L"), ("Identificador do pagamento", 92, "L"),
                ("Pago em", 30, "L"), ("Valor", 30, "R")], prow, size=8)
     pdf.ln(2)
     pdf.para("Declaro que recebi, nesta data, o bem acima descrito, nas condições em que se "

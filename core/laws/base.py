@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any, Callable, Iterable, Mapping
 
 # The generic fee engine is the lower floor: it knows no law; the laws give it their seeds.
-from core.fees import Share, Statement, TariffBook, TariffSeed  # noqa: F401  (the laws' seeds)
+from core.fees import Share, Statement, TariffBook, TariffSeed
 from core.lifecycle import Lifecycle
 
 

@@ -140,12 +140,11 @@ class Cluster:
         lb_port = await self.balancer.start()
         mark = self.api.mark()
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        for i, port in enumerate(ports):
-            log = open(self.data_dir / f"worker-{len(self.procs)}.log", "ab")
-            self.procs.append(await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", cwd=ROOT, env=self._env(n, port, lb_port),
-                stdout=log, stderr=log))
-            log.close()
+        for port in ports:
+            with (self.data_dir / f"worker-{len(self.procs)}.log").open("ab") as log:
+                self.procs.append(await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "bot", cwd=ROOT, env=self._env(n, port, lb_port),
+                    stdout=log, stderr=log))
         deadline = time.monotonic() + timeout
         while sum(c.method == "setWebhook" for c in self.api.calls[mark:]) < n:
             if time.monotonic() > deadline or any(p.returncode is not None for p in self.procs):

@@ -4,7 +4,7 @@ Dracena (SP) with the header's selector and sees Dracena's queue (and no case of
 from __future__ import annotations
 
 from tests.support.browser import login
-from tests.support.city_panel import DRACENA, INSTALLATION_ADMIN, cities_panel  # noqa: F401
+from tests.support.city_panel import DRACENA, INSTALLATION_ADMIN, cities_panel
 
 _ = cities_panel
 

@@ -30,7 +30,7 @@ async def test_indicators_in_chromium_without_javascript(chromium, serve, shots,
         await page.click("#desfechos >> text=Baixar CSV")
     download = await info.value
     assert download.suggested_filename == "indicadores-desfechos.csv"
-    text = open(await download.path(), encoding="utf-8-sig").read()
+    text = (await download.path()).read_text(encoding="utf-8-sig")
     assert text.startswith("desfecho;casos") and "Outros encerramentos;1" in text
 
     # a neighbourhood: only its case

@@ -130,7 +130,7 @@ async def test_one_bot_and_one_panel_serve_dores_and_dracena_together(make_two_c
         assert [j["name"] for j in found["jurisdictions"]] == ["Dores do Indaiá (MG)",
                                                                "Dracena (SP)"]
         ids = {j["name"]: j["jurisdiction_id"] for j in found["jurisdictions"]}
-        for name, mine, other in (("Dracena (SP)", dracena_protocol, dores_protocol),
+        for name, mine, _other in (("Dracena (SP)", dracena_protocol, dores_protocol),
                                   ("Dores do Indaiá (MG)", dores_protocol, dracena_protocol)):
             rows = await (await c.get(f"{API}/requests.json?jurisdiction_id={ids[name]}")).json()
             assert [r["service_request_id"] for r in rows] == [mine], name

@@ -14,7 +14,7 @@ from admin.city_guard import NOT_OBJECTS, OBJECTS
 from admin.views_email import STOP_PREFIX
 from tests.support.city_panel import (ACCOUNTS, DORES, DRACENA, INSTALLATION_ADMIN,
                                       MISSING_ID, MISSING_PROTOCOL, MISSING_SHA,
-                                      CitiesPanel, cities_panel)  # noqa: F401 (fixture)
+                                      CitiesPanel, cities_panel)
 from tests.support.panel import csrf_of, login
 
 _ = cities_panel

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from core.services.errors import InvalidInput
 from core.services.staff.accounts import create_user, list_users
 from core.storage.models import StaffUser, Tariff
-from tests.support.city_panel import (DORES, DRACENA, INSTALLATION_ADMIN,  # noqa: F401
+from tests.support.city_panel import (DORES, DRACENA, INSTALLATION_ADMIN,
                                       cities_panel)
 from tests.support.panel import PASSWORD, csrf_of, post_form
 

@@ -270,7 +270,7 @@ async def test_dracena_no_infraction_is_asked_and_reopened_art_1(make_core, phot
     assert article == "Art. 1º" and (await case_of(core, protocol)).state == "diligence"
 
 
-async def test_the_answers_count_in_the_city_s_numbers(panel, photo, clock):  # noqa: F811
+async def test_the_answers_count_in_the_city_s_numbers(panel, photo, clock):
     """Three reporters asked: one confirms, one says it is still there, one is silent; the
     indicators page shows the shares and the CSV has them."""
     core = panel.core
@@ -299,7 +299,7 @@ async def test_the_answers_count_in_the_city_s_numbers(panel, photo, clock):  # 
 
 
 async def test_staff_record_an_answer_given_by_phone_and_the_inspector_is_told_art_4_caput(
-        panel, photo, clock):  # noqa: F811
+        panel, photo, clock):
     """A reporter without Telegram answers by phone: the clerk takes the same reopen step on
     the case page, with what the citizen said; the inspector gets the task at once."""
     core = panel.core

@@ -130,8 +130,8 @@ def test_the_panel_asks_the_bots_questions_for_every_category(slug):
         bot = [s.split(":", 1)[1] for s in states.questions(law, code)
                if s != states.SUMMARY]
         assert panel == bot, code
-    assert texts.ASK_COLOUR == rq.COLOUR.prompt
-    assert texts.ASK_TIME_THERE == rq.TIME_THERE.prompt
+    assert rq.COLOUR.prompt == texts.ASK_COLOUR
+    assert rq.TIME_THERE.prompt == texts.ASK_TIME_THERE
 
 
 async def test_dracena_cases_open_at_the_counter_too(make_core, photo):

@@ -39,7 +39,7 @@ async def test_owner_notified_gets_ten_days_then_removal_is_due_art_4_I_and_6(co
                                   "owner_document": "529.982.247-25",
                                   "notification_number": "1/2026"}, agency="posturas")
     assert res.deadline["due"] == "2026-12-11" and res.deadline["article"] == "Art. 4º, I"
-    assert "sexta-feira, 11 de dezembro de 2026" == res.deadline["due_in_full"]
+    assert res.deadline["due_in_full"] == "sexta-feira, 11 de dezembro de 2026"
     clock.advance(days=9)
     assert (await sweep_deadlines(core)).moved == []
     clock.advance(days=1, hours=12)  # past 11/12 23:59:59 local

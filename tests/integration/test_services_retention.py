@@ -25,7 +25,7 @@ async def test_evidence_kept_while_open_then_for_the_retention_period_art_6_I_a(
                                                                                  clock):
     own, shared = photo(1), photo(2)
     closed = await _report(core, [own, shared])
-    still_open = await _report(core, [shared], lat=-19.4700)
+    await _report(core, [shared], lat=-19.4700)  # still open: keeps the shared photo
     public_sha = core.evidence.public_copy(own.sha256).sha256
     clock.advance(days=4000)
     assert (await purge_expired_evidence(core)).files_deleted == []  # open cases: kept

@@ -92,7 +92,7 @@ async def test_two_cities_map_counters_are_rebuilt_per_city_and_nothing_is_lost(
         old = (await s.execute(text("SELECT level, cell, category, state, n FROM map_cells"))
                ).all()
     blind = Counter()
-    for (city, *key), n in _expected(cases).items():
+    for (_city, *key), n in _expected(cases).items():
         blind[tuple(key)] += n
     assert Counter({tuple(r[:4]): r[4] for r in old}) == blind
 

@@ -36,7 +36,7 @@ async def test_email_tables_join_a_populated_database(db_factory, add_old_case):
 
     await migrate(db.engine)
 
-    assert TABLES <= await _tables(db)
+    assert await _tables(db) >= TABLES
     async with db.read() as s:
         assert (await s.execute(select(Case.id))).scalars().all() == [case_id]
         assert (await s.execute(select(ReporterContact.email))).scalar_one() == \

@@ -65,7 +65,7 @@ def test_dores_statement_lines_cite_art_3_par_3():
                          as_of=datetime(2024, 1, 3, 8), towed=True, fines=Decimal("10"))
     assert [l.article.split(";")[0] for l in st.lines] == [
         "Art. 3º, §3º, II", "Art. 3º, §3º, II", "Art. 3º, §3º, III"]
-    assert "Diária de pátio — 2 dias (01/01/2024 a 02/01/2024)" == st.lines[1].label
+    assert st.lines[1].label == "Diária de pátio — 2 dias (01/01/2024 a 02/01/2024)"
 
 
 def test_dores_seed_values_in_force_15_days_after_publication_art_13_and_set_by_art_9_II():

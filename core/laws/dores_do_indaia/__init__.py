@@ -15,7 +15,7 @@ from core.laws.dores_do_indaia.settings import SETTINGS
 from core.laws.dores_do_indaia.texts import EDITAIS, STATE_TEXTS
 from core.laws.dores_do_indaia.terms import depot_terms
 
-from core.laws.dores_do_indaia import indicators as _indicators  # noqa: E402
+from core.laws.dores_do_indaia import indicators as _indicators
 
 LAW = Law(
     slug="dores-do-indaia",

@@ -11,7 +11,7 @@ from core.laws.dracena.settings import SETTINGS
 from core.laws.dracena.texts import EDITAIS, STATE_TEXTS
 from core.laws.dracena import terms
 
-from core.laws.dracena import indicators as _indicators  # noqa: E402
+from core.laws.dracena import indicators as _indicators
 
 LAW = Law(
     slug="dracena",

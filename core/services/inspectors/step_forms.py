@@ -270,8 +270,9 @@ def _review_fields(core: Core, card: Any, facts: Mapping[str, Any],
         and not (fact == REVIEWED and described))
 
 
-UFS = frozenset("AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE "
-                "TO".split())
+UFS = frozenset({
+    "AC", "AL", "AP", "AM", "BA", "CE", "DF", "ES", "GO", "MA", "MT", "MS", "MG", "PA",
+    "PB", "PR", "PE", "PI", "RJ", "RN", "RS", "RO", "RR", "SC", "SP", "SE", "TO"})
 
 
 def parse_answer(core: Core, f: FormField, text: str) -> Any:

@@ -35,11 +35,11 @@ def lapse_targets(lifecycle: Lifecycle) -> set[str]:
     """States a lapse leads to in which an inspector has work (e.g. removal_due)."""
     out = set()
     for t in lifecycle.transitions.values():
-        if Actor.SYSTEM in t.actors and any(
-                Actor.INSPECTOR in n.actors for n in lifecycle.available(t.target)):
-            if any(r.deadline and r.deadline.on_lapse == t.code
-                   for r in lifecycle.transitions.values()):
-                out.add(t.target)
+        if (Actor.SYSTEM in t.actors
+                and any(Actor.INSPECTOR in n.actors for n in lifecycle.available(t.target))
+                and any(r.deadline and r.deadline.on_lapse == t.code
+                        for r in lifecycle.transitions.values())):
+            out.add(t.target)
     return out
 
 

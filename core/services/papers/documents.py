@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core import documents as pdfs
 from core.documents import data as D
-from core.formatting import TZ, date_in_full, fmt_date, fmt_time
+from core.formatting import TZ, fmt_date, fmt_time
 from core.identifiers import format_case_code
 from core.laws.base import ReleaseSituation
 from core.laws.common import FACT_LABELS, START_EVENTS

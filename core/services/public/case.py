@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Iterable
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from core.formatting import fmt_date
 from core.services.context import Core
 from core.services.cases.deadline_recount import RECOUNT_ACTION, RECOUNT_LABEL
 from core.services.public.photos import public_first_photos
-from core.storage.models import Case, Event, Evidence
+from core.storage.models import Case, Event
 
 COORD_DECIMALS = 3  # ≈ 110 m: the block, not the house
 #: The case columns the projection reads (queries select exactly these).

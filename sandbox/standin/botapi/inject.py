@@ -148,9 +148,7 @@ class InjectMixin:
         return dict(msg.raw)
 
     def _resolve_message(self, chat_id: int, message: Any) -> BotMessage:
-        if isinstance(message, BotMessage):
-            mid = message.message_id
-        elif isinstance(message, Call):
+        if isinstance(message, (BotMessage, Call)):
             mid = message.message_id
         elif isinstance(message, dict):
             mid = message.get("message_id")

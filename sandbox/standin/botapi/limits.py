@@ -36,9 +36,9 @@ def check_limits(method: str, params: dict) -> None:
             raise bad("media group must include 2-10 items")
         for item in media:
             _check_caption(item)
-    if method == "answerCallbackQuery":
-        if utf16_len(str(params.get("text") or "")) > MAX_CALLBACK_ANSWER:
-            raise bad("MESSAGE_TOO_LONG")
+    if (method == "answerCallbackQuery"
+            and utf16_len(str(params.get("text") or "")) > MAX_CALLBACK_ANSWER):
+        raise bad("MESSAGE_TOO_LONG")
     markup = params.get("reply_markup")
     if isinstance(markup, dict):
         for row in markup.get("inline_keyboard") or []:

@@ -54,7 +54,7 @@ class Spec:
         self.methods = {name.lower(): m for name, m in data["methods"].items()}
         self.types: dict[str, dict] = data["types"]
 
-    @functools.cache
+    @functools.cache  # noqa: B019 (one spec per process)
     def concrete(self, name: str) -> tuple[str, ...]:
         """An abstract type (InputMedia, BotCommandScope) as the concrete types it may be."""
         t = self.types[name]
@@ -62,7 +62,7 @@ class Spec:
             return (name,)
         return tuple(c for sub in t["subtypes"] for c in self.concrete(sub))
 
-    @functools.cache
+    @functools.cache  # noqa: B019 (one spec per process)
     def discriminator(self, name: str) -> str | None:
         """The value its ``type`` field must have ("photo" for InputMediaPhoto), if any."""
         for f in self.types[name].get("fields", []):
@@ -70,7 +70,7 @@ class Spec:
                 return m.group(1) if m.group(1) != "one" else None
         return None
 
-    @functools.cache
+    @functools.cache  # noqa: B019 (one spec per process)
     def exactly_one_of(self, name: str) -> tuple[str, ...]:
         """The fields of which exactly one must be used, when the type's description says so."""
         t = self.types[name]

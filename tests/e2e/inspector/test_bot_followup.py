@@ -18,7 +18,7 @@ from tests.support.inspector import ANA, NEAR, bind, task_message
 from tests.support.bot_chat import MARIA, full_report, jpeg, press, said
 
 
-async def _closed_and_asked(bot, core, clock) -> str:  # noqa: F811
+async def _closed_and_asked(bot, core, clock) -> str:
     await bind(bot, ANA, "Ana Fiscal", "posturas", NEAR)
     protocol = await full_report(bot, MARIA)
     await task_message(bot, ANA, protocol)
@@ -39,7 +39,7 @@ async def _closed_and_asked(bot, core, clock) -> str:  # noqa: F811
 
 
 async def test_nao_continua_la_with_a_photo_reopens_and_the_inspector_gets_it_art_4_caput(
-        bot, core, clock):  # noqa: F811
+        bot, core, clock):
     protocol = await _closed_and_asked(bot, core, clock)
     asked = await press(bot, MARIA, followup.NO, expect="envie agora uma foto")
     assert "O caso foi reaberto e um fiscal vai voltar ao local" in asked.text
@@ -65,7 +65,7 @@ async def test_nao_continua_la_with_a_photo_reopens_and_the_inspector_gets_it_ar
     await said(bot, MARIA, "1 foto recebida para a sua denúncia")
 
 
-async def test_cancelar_after_the_answer_keeps_it(bot, core, clock):  # noqa: F811
+async def test_cancelar_after_the_answer_keeps_it(bot, core, clock):
     protocol = await _closed_and_asked(bot, core, clock)
     await press(bot, MARIA, followup.NO, expect="envie agora uma foto")
     await bot.api.send_command(MARIA, "cancelar")
@@ -75,7 +75,7 @@ async def test_cancelar_after_the_answer_keeps_it(bot, core, clock):  # noqa: F8
     assert case.state == "diligence"
 
 
-async def test_sim_saiu_thanks_and_the_case_stays_closed(bot, core, clock):  # noqa: F811
+async def test_sim_saiu_thanks_and_the_case_stays_closed(bot, core, clock):
     protocol = await _closed_and_asked(bot, core, clock)
     await press(bot, MARIA, followup.YES, expect=None)
     await bot.api.wait_for(method="editMessageText", chat_id=MARIA,

@@ -28,7 +28,7 @@ def smtp():
 
 
 @pytest.fixture
-async def core(make_core, smtp):  # noqa: F811
+async def core(make_core, smtp):
     return await make_core(telegram_bot_username=BOT_NAME, smtp_url=smtp.url,
                            public_url=PUBLIC, smtp_from="Prefeitura <avisos@dores.example>")
 
