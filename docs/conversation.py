@@ -1,11 +1,11 @@
-"""Render the citizen's conversation (bot/citizen/states.py, the table the bot runs on) as the
+"""Render the citizen's conversation (core/services/citizens/conversation/states.py, the table the bot runs on) as the
 diagram and table of docs/flows/citizen.md and bot/citizen/README.md: `python -m docs.conversation`.
 tests/e2e/test_conversation_doc.py keeps both files equal to this rendering."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from bot.citizen.states import ANYWHERE_EDGES, FIX, FIX_EDGES, IDLE, STATES, Edge
+from core.services.citizens.conversation.states import ANYWHERE_EDGES, FIX, FIX_EDGES, IDLE, STATES, Edge
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,7 +37,7 @@ def mermaid() -> str:
 
 
 def table() -> str:
-    rows = ["| State | Expects | Buttons (`rep:<draft>:<action>`) | Asked | Next |",
+    rows = ["| State | Expects | Buttons (`rep:<draft>.<question>:<action>`) | Asked | Next |",
             "|---|---|---|---|---|"]
     for s in STATES:
         nxt = "; ".join(f"`{e.to}` ({e.on})" for e in s.edges)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from bot.citizen import followup, info, my_data, report
-from bot.citizen.states import FOLLOWUP, PREFIX
+from core.services.citizens.conversation.states import FOLLOWUP, PREFIX
 from bot.router import Router
 
 

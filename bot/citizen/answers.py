@@ -3,8 +3,8 @@ abandonment signs and the description (typed, skipped or chosen with a button)."
 from __future__ import annotations
 
 from bot.citizen import texts
-from bot.citizen.prompts import after, ask, button, go, here, signs_keyboard, unfix
-from bot.citizen.states import (COLOUR, DESCRIPTION, MAKE_MODEL, PLATE, SIGNS, TIME_THERE)
+from bot.citizen.prompts import after, ask, button, go, here, signs_keyboard, store, unfix
+from core.services.citizens.conversation.states import (COLOUR, DESCRIPTION, MAKE_MODEL, PLATE, SIGNS, TIME_THERE)
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.identifiers import InvalidIdentifier, normalize_plate
@@ -76,7 +76,7 @@ async def on_sign(turn: Turn, d: dict, code: str) -> None:
     signs = list(d.get("signs", []))
     signs.remove(code) if code in signs else signs.append(code)
     d["signs"] = [c.code for c in law.criteria if c.code in signs]
-    await turn.save(SIGNS, d)
+    await store(turn, SIGNS, d)
     await turn.answer("Marcado." if code in signs else "Desmarcado.")
     await turn.query.edit_message_reply_markup(signs_keyboard(turn))
 

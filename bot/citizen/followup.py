@@ -12,7 +12,7 @@ from telegram import InlineKeyboardMarkup
 
 from bot.buttons import button
 from bot.citizen import info
-from bot.citizen.states import FOLLOWUP_PHOTO as PHOTO
+from core.services.citizens.conversation.states import FOLLOWUP_PHOTO as PHOTO
 from bot import attachments
 from bot.citizen.photos import PHOTOS_ONLY
 from bot.router import Turn

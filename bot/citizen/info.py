@@ -9,7 +9,7 @@ from telegram import ReplyKeyboardRemove
 from bot import buttons
 from bot.citizen import report, texts
 from bot.citizen.prompts import ask, city_core
-from bot.citizen.states import FOLLOWUP, PREFIX as REPORT
+from core.services.citizens.conversation.states import FOLLOWUP, PREFIX as REPORT
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
 from core.formatting import fmt_date

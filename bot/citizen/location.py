@@ -4,7 +4,7 @@ cases nearby the citizen may support instead of opening a new one.
 The pin decides the city (core.city_at): the report goes to the prefeitura of the municipality
 where the point is, under its law. A point in no city served is refused, naming them, and
 what was already given stays in the draft. With several cities served and no category yet
-(the location comes first: bot/citizen/states.py), the category is asked next, from that
+(the location comes first: core/services/citizens/conversation/states.py), the category is asked next, from that
 city's list; a category chosen before that the city's law has not is asked again."""
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from telegram import ReplyKeyboardRemove
 
 from bot.citizen import texts
 from bot.citizen.photos import evidence
-from bot.citizen.prompts import ask, category_prompt, city_core, go, here, registered, unfix
-from bot.citizen.states import (ADDRESS_CONFIRM, CATEGORY, DUPLICATES, IDLE, LOCATION, SUMMARY,
+from bot.citizen.prompts import (ask, category_prompt, city_core, go, here, registered, store,
+                                 unfix)
+from core.services.citizens.conversation.states import (ADDRESS_CONFIRM, CATEGORY, DUPLICATES, IDLE, LOCATION, SUMMARY,
                                 next_question)
 from bot.geocoding import GeocodingUnavailable, find_address
 from bot.router import Turn, location_keyboard
@@ -106,7 +107,7 @@ async def placed(turn: Turn, d: dict, city) -> None:
     law = city_core(turn.core, d).law
     said = registered(turn.core, d)
     if turn.conv.state in (IDLE, CATEGORY) or "category" not in d:
-        await turn.save(CATEGORY, d)
+        await store(turn, CATEGORY, d)
         question, markup = category_prompt(law, d)
         await turn.reply(said + question, markup)
         return
@@ -114,7 +115,7 @@ async def placed(turn: Turn, d: dict, city) -> None:
         chosen = before.categories.get(d["category"])
         for key in ("category", *CATEGORY_ANSWERS):
             d.pop(key, None)
-        await turn.save(CATEGORY, d)
+        await store(turn, CATEGORY, d)
         question, markup = category_prompt(law, d)
         await turn.reply(said + texts.CATEGORY_ELSEWHERE.format(
             city=city.label, what=f"o tipo “{chosen.label}”" if chosen
@@ -135,12 +136,12 @@ async def location_accepted(turn: Turn, d: dict) -> None:
                             "state": f.state_label, "situation": f.situation,
                             "distance": f.distance_m,
                             "category": f.category_label} for f in found[:5]]
-        await turn.save(DUPLICATES, d)
+        await store(turn, DUPLICATES, d)
         await ask(turn, DUPLICATES, said)
         return
     d.pop("candidates", None)
     nxt = SUMMARY if d.pop("fixing", None) else next_question(core.law, d["category"], None)
-    await turn.save(nxt, d)
+    await store(turn, nxt, d)
     await ask(turn, nxt, said)
 
 
@@ -158,7 +159,7 @@ async def on_address(turn: Turn, d: dict, arg: str) -> None:
         await placed(turn, d, city)
         return
     d.pop("pending", None)
-    await turn.save(LOCATION, d)
+    await store(turn, LOCATION, d)
     await turn.reply(texts.ADDRESS_AGAIN_ALL if turn.core.many_cities else
                      "Tudo bem. Envie a localização pelo botão 📍 (ou pelo clipe 📎 → "
                      "Localização, marcando o ponto no mapa), ou digite o endereço de novo.",

@@ -7,8 +7,8 @@ import logging
 
 from bot import attachments
 from bot.citizen import texts
-from bot.citizen.prompts import button, category_prompt, city_core, location_question
-from bot.citizen.states import CATEGORY, LOCATION, PHOTOS
+from bot.citizen.prompts import button, category_prompt, city_core, location_question, store
+from core.services.citizens.conversation.states import CATEGORY, LOCATION, PHOTOS
 from bot.router import Turn, inline, location_keyboard, send_or_queue
 from bot.state import BotState
 from core.services.cases.evidence import EvidenceIn
@@ -47,7 +47,7 @@ async def on_photo(turn: Turn, d: dict | None = None) -> None:
         return
     d["photos"] = d["photos"] + [{"sha": sha, "mime": item.mime, "file_id": item.file_id,
                                   "unique_id": item.unique_id}]
-    await turn.save(state, d)
+    await store(turn, state, d)
     if msg.media_group_id:
         _ack_album_later(turn, msg.media_group_id)
     else:

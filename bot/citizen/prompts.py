@@ -1,4 +1,4 @@
-"""The report conversation's questions (bot/citizen/states.py): each state's prompt with its
+"""The report conversation's questions (core/services/citizens/conversation/states.py): each state's prompt with its
 buttons, the summary, and `go` (store the next state, then ask its question)."""
 from __future__ import annotations
 
@@ -6,18 +6,21 @@ from telegram import InputFile
 
 from bot import buttons
 from bot.citizen import texts
-from bot.citizen.states import (ADDRESS_CONFIRM, CATEGORY, COLOUR, DESCRIPTION, DUPLICATES,
+from core.services.citizens.conversation.states import (ADDRESS_CONFIRM, CATEGORY, COLOUR, DESCRIPTION, DUPLICATES,
                                 LOCATION, MAKE_MODEL, PHOTOS, PLATE, SIGNS, SUMMARY, TIME_THERE,
                                 next_question)
 from bot.router import Turn, inline, location_keyboard
 from core.identifiers import format_plate
 from core.services.cases.evidence import public_photo
+from core.services.citizens.conversation import steps
 from core.services.citizens.guidance import citizen_signs
 from core.services.context import Core
 
 
 def button(draft: dict, action: str, value: object | None = None) -> str:
-    return buttons.report(draft["id"], action, value)
+    """A button of the question shown now: it carries the draft and the question's number
+    (core.services.citizens.conversation.steps), so a button of an earlier question is stale."""
+    return buttons.report(steps.key(draft), action, value)
 
 
 def city_core(core: Core, d: dict) -> Core:
@@ -146,9 +149,16 @@ def registered(core: Core, d: dict) -> str:
     return f"📍 Local registrado: {where}\n\n"
 
 
+async def store(turn: Turn, state: str, draft: dict) -> None:
+    """Store `draft` in `state` (durable from here on), with the number of the question it
+    is at and the person's message taken (steps.advance)."""
+    order = turn.message.message_id if turn.message is not None else None
+    await turn.save(state, steps.advance(draft, turn.conv.state, state, order))
+
+
 async def go(turn: Turn, state: str, draft: dict) -> None:
     """Store `draft` in `state` (durable from here on), then ask its question."""
-    await turn.save(state, draft)
+    await store(turn, state, draft)
     await ask(turn, state)
 
 

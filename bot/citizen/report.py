@@ -1,13 +1,16 @@
-"""/denunciar: the report conversation (the table in bot/citizen/states.py): its entry, the
-dispatch of messages and buttons, the category, the confirmation and "Corrigir". The prompts,
-photos, location and the later questions live in the modules beside it.
+"""/denunciar: the report conversation (the table in
+core/services/citizens/conversation/states.py): its entry, the dispatch of messages and
+buttons, the category, the confirmation and "Corrigir". The prompts, photos, location and the
+later questions live in the modules beside it.
 
 Every handler follows one pattern: read the input, refuse it clearly (nothing written, the
 question asked again) or store it with the next state in one transaction, then answer.
-Buttons carry "rep:<draft id>:<action>[:<arg>]"; one from another draft or another state is
-stale and gets a polite answer."""
+Buttons carry "rep:<draft id>.<question number>:<action>[:<arg>]"; one from another draft or
+an earlier question is stale and gets a polite answer, and a message replayed from earlier in
+the chat is taken once (core.services.citizens.conversation.steps)."""
 from __future__ import annotations
 
+import logging
 import secrets
 
 from telegram import ReplyKeyboardRemove
@@ -17,13 +20,16 @@ from bot.citizen.answers import on_plate, on_text, on_sign, on_signs_done, on_sk
 from bot.citizen.location import location_accepted, on_address, on_duplicate, on_location
 from bot.citizen.photos import evidence, on_photo
 from bot.citizen.prompts import ask, button, go, here, unfix
-from bot.citizen.states import (CATEGORY, COLOUR, DESCRIPTION, FIXABLE, IDLE, LOCATION,
+from core.services.citizens.conversation.states import (CATEGORY, COLOUR, DESCRIPTION, FIXABLE, IDLE, LOCATION,
                                 MAKE_MODEL, PHOTOS, PLATE, PREFIX, SUMMARY, TIME_THERE,
                                 button_allowed, questions)
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
+from core.services.citizens.conversation import steps
 from core.services.citizens.guidance import next_steps
 from core.services.citizens.reports import ReportIn, submit_report
+
+log = logging.getLogger(__name__)
 
 
 # ----------------------------------------------------------------------------- entry
@@ -63,6 +69,10 @@ async def on_message(turn: Turn) -> None:
     state, msg = turn.conv.state, turn.message
     if msg is None:
         return
+    if steps.replayed(turn.conv.draft, msg.message_id):  # taken before: nothing to do again
+        log.info("update %s replays message %s, already taken", turn.update_id, msg.message_id)
+        await turn.mark()
+        return
     handler = {PHOTOS: on_photo, LOCATION: on_location,
                PLATE: on_plate, COLOUR: on_text, MAKE_MODEL: on_text,
                TIME_THERE: on_text, DESCRIPTION: on_text}.get(state)
@@ -80,9 +90,9 @@ async def on_message(turn: Turn) -> None:
 # ----------------------------------------------------------------------------- buttons
 
 async def on_button(turn: Turn) -> None:
-    """"rep:<draft>:<action>[:<arg>]"."""
+    """"rep:<draft>.<question>:<action>[:<arg>]"."""
     parts, state, d = turn.data, turn.conv.state, dict(turn.conv.draft)
-    if len(parts) < 3 or d.get("id") != parts[1] or not button_allowed(state, parts[2]):
+    if len(parts) < 3 or not steps.current(d, parts[1]) or not button_allowed(state, parts[2]):
         await turn.answer(STALE_BUTTON)
         return
     action, arg = parts[2], ":".join(parts[3:])

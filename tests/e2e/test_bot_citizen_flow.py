@@ -16,7 +16,7 @@ from core.storage.models import Case, ConversationState, Evidence
 from tests.support.bot_chat import (MARIA, full_report, jpeg, pin, press, said, send_photos,
                                     start_report, vehicle_questions)
 
-#: Every move in these walks is an edge of bot/citizen/states.py (the diagram in docs/flows/citizen.md).
+#: Every move in these walks is an edge of core/services/citizens/conversation/states.py (the diagram in docs/flows/citizen.md).
 pytestmark = pytest.mark.usefixtures("conversation_walk")
 
 

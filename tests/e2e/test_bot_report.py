@@ -12,7 +12,7 @@ from tests.support.lgpd_fixtures import approve_photos
 from tests.support.bot_chat import (BELO_HORIZONTE, CENTRE, JOAO, MARIA, full_report, jpeg, pin,
                                     press, said, send_photos, start_report, with_button)
 
-#: Every move the bot makes in these walks is an edge of bot/citizen/states.py (the diagram
+#: Every move the bot makes in these walks is an edge of core/services/citizens/conversation/states.py (the diagram
 #: in docs/flows/citizen.md): tests/support/conversation_walk.py.
 pytestmark = pytest.mark.usefixtures("conversation_walk")
 

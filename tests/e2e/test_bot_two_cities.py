@@ -3,7 +3,7 @@ end through the Bot API and Nominatim stand-ins: the conversation learns the cit
 first) before it offers the categories of that city's law, a typed address is looked for in
 each city, a point in neither city is refused naming both and keeps what was given, and a
 "Corrigir" of the location into the other city asks the category again from that city's list.
-Every move is an edge of bot/citizen/states.py."""
+Every move is an edge of core/services/citizens/conversation/states.py."""
 from __future__ import annotations
 
 import pytest

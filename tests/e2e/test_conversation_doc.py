@@ -1,13 +1,13 @@
 """The docs tell the truth about the citizen's conversation (docs/flows/citizen.md and
 bot/citizen/README.md): its diagram and table are the
-rendering of bot/citizen/states.py (docs/conversation.py), the table the bot runs on, and the
+rendering of core/services/citizens/conversation/states.py (docs/conversation.py), the table the bot runs on, and the
 bot, walked end to end, moves only along that table's edges (tests/support/conversation_walk.py)."""
 from __future__ import annotations
 
 import pytest
 
 from bot.citizen import report
-from bot.citizen.states import (CATEGORY, FIX, FIXABLE, LOCATION, STATES, SUMMARY,
+from core.services.citizens.conversation.states import (CATEGORY, FIX, FIXABLE, LOCATION, STATES, SUMMARY,
                                 questions)
 from core.laws import registry
 from docs.conversation import ROOT, edges, render

@@ -121,7 +121,8 @@ async def test_the_contact_is_erased_with_the_reporters_data(core, photo, clock)
 def test_the_panel_asks_the_bots_questions_for_every_category(slug):
     """One list of questions for both channels: the bot's conversation table and the panel's
     form ask the same ones, in the same order, with the same words."""
-    from bot.citizen import states, texts
+    from bot.citizen import texts
+    from core.services.citizens.conversation import states
     from core.laws import get_law
     from core.services.citizens import questions as rq
     law = get_law(slug)

@@ -1,12 +1,12 @@
 """A fixture that watches the citizen's conversation while a test walks it end to end and
-fails the test if the bot moved along an edge that bot/citizen/states.py (the table the diagram
+fails the test if the bot moved along an edge that core/services/citizens/conversation/states.py (the table the diagram
 in docs/flows/citizen.md is drawn from) does not have. Used by tests/e2e/test_bot_report.py and
 tests/e2e/test_conversation_doc.py."""
 from __future__ import annotations
 
 import pytest
 
-from bot.citizen.states import ANYWHERE_EDGES, FIX, FIX_EDGES, FIXABLE, IDLE, STATES
+from core.services.citizens.conversation.states import ANYWHERE_EDGES, FIX, FIX_EDGES, FIXABLE, IDLE, STATES
 from bot.router import Turn
 
 TABLE = {(s.state, e.to) for s in STATES for e in s.edges}
@@ -46,4 +46,4 @@ def conversation_walk(monkeypatch):
     yield moves
     off = [m for m in moves if _citizen(m[0]) and _citizen(m[1])
            and not on_the_table(*m)]
-    assert not off, f"the bot moved off the table in bot/citizen/states.py: {off}"
+    assert not off, f"the bot moved off the table in core/services/citizens/conversation/states.py: {off}"

@@ -31,7 +31,7 @@ class Attribute:
 
 
 def attributes(core: Core, code: str) -> tuple[Attribute, ...]:
-    """What the bot asks for this category (bot.citizen.states), as Open311 attributes: the
+    """What the bot asks for this category (core.services.citizens.conversation.states), as Open311 attributes: the
     plate for plated vehicles, colour and make/model for vehicles, how long it has been there,
     the abandonment signs the law lists for citizens (Dores Art. 3º §4º; Dracena Art. 1º) and
     the kind of place (Dores Art. 2º, Art. 7º). None is required: the bot lets each be skipped."""
