@@ -2,8 +2,8 @@
 abandonment signs and the description (typed, skipped or chosen with a button)."""
 from __future__ import annotations
 
-from bot.citizen import texts
 from bot.citizen.prompts import after, ask, button, go, here, signs_keyboard, store, unfix
+from core.services.citizens.conversation import words
 from core.services.citizens.conversation.states import (COLOUR, DESCRIPTION, MAKE_MODEL, PLATE, SIGNS, TIME_THERE)
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
@@ -17,7 +17,7 @@ SHORT_TEXT = 120  # colour, make/model, how long
 async def on_plate(turn: Turn) -> None:
     text = (turn.text or "").strip()
     if not text:
-        await turn.reply(texts.NEED_TEXT)
+        await turn.reply(words.NEED_TEXT)
         await ask(turn, PLATE)
         return
     try:
@@ -39,11 +39,11 @@ async def on_text(turn: Turn) -> None:
     text = (turn.text or "").strip()
     limit = MAX_TEXT if state == DESCRIPTION else SHORT_TEXT
     if not text:
-        await turn.reply(texts.NEED_TEXT)
+        await turn.reply(words.NEED_TEXT)
         await ask(turn, state)
         return
     if len(text) > limit:
-        await turn.reply(texts.TOO_LONG.format(n=limit))
+        await turn.reply(words.TOO_LONG.format(n=limit))
         return
     d = dict(turn.conv.draft, **{_FIELD[state]: text})
     await go(turn, after(turn, state), unfix(d))
@@ -58,7 +58,7 @@ async def on_skip(turn: Turn, d: dict, _: str) -> None:
 
 
 async def on_time(turn: Turn, d: dict, arg: str) -> None:
-    options = texts.time_options(here(turn, d))
+    options = words.time_options(here(turn, d))
     if not arg.isdigit() or int(arg) >= len(options):
         await turn.answer(STALE_BUTTON)
         return

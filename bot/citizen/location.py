@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from telegram import ReplyKeyboardRemove
 
-from bot.citizen import texts
 from bot.citizen.photos import evidence
-from bot.citizen.prompts import (ask, category_prompt, city_core, go, here, registered, store,
-                                 unfix)
+from bot.citizen.prompts import ask, category_prompt, city_core, go, here, store, unfix
+from core.services.citizens.conversation import words
 from core.services.citizens.conversation.states import (ADDRESS_CONFIRM, CATEGORY, DUPLICATES, IDLE, LOCATION, SUMMARY,
                                 next_question)
 from bot.geocoding import GeocodingUnavailable, find_address
 from bot.router import Turn, location_keyboard
 from bot.texts import INVALID_LOCATION, STALE_BUTTON
 from core.area import valid_point
+from core.services.citizens.conversation.prompts import registered
 from core.services.citizens.reports import find_nearby, support_case
 
 #: Answers that belong to one category (or one law's criteria): dropped when it changes.
@@ -29,8 +29,8 @@ CATEGORY_ANSWERS = ("plate", "colour", "make_model", "signs")
 def outside(core) -> str:
     """A point (or an address) in no city served."""
     if core.many_cities:
-        return texts.OUTSIDE_ALL.format(cities=core.cities_named())
-    return texts.OUTSIDE.format(city=core.city.name, law=core.law.short)
+        return words.OUTSIDE_ALL.format(cities=core.cities_named())
+    return words.OUTSIDE.format(city=core.city.name, law=core.law.short)
 
 
 async def on_location(turn: Turn, d: dict | None = None) -> None:
@@ -59,15 +59,15 @@ async def on_location(turn: Turn, d: dict | None = None) -> None:
         return
     text = (msg.text or "").strip()
     if not text:
-        await turn.reply(texts.NEED_LOCATION, location_keyboard())
+        await turn.reply(words.NEED_LOCATION, location_keyboard())
         return
     if len(text) > 300:
-        await turn.reply(texts.TOO_LONG.format(n=300), location_keyboard())
+        await turn.reply(words.TOO_LONG.format(n=300), location_keyboard())
         return
     try:
         places = await find_address(turn.service("geocoder"), text, core.cities)
     except GeocodingUnavailable:
-        await turn.reply(texts.GEOCODER_DOWN, location_keyboard())
+        await turn.reply(words.GEOCODER_DOWN, location_keyboard())
         return
     inside: dict[str, tuple] = {}  # one place per city served, routed by the point
     for p in places:
@@ -75,8 +75,8 @@ async def on_location(turn: Turn, d: dict | None = None) -> None:
         if city is not None:
             inside.setdefault(city.slug, (city, p))
     if not places:
-        await turn.reply(texts.NOT_FOUND_ALL.format(cities=core.cities_named())
-                         if core.many_cities else texts.NOT_FOUND.format(city=core.city.name),
+        await turn.reply(words.NOT_FOUND_ALL.format(cities=core.cities_named())
+                         if core.many_cities else words.NOT_FOUND.format(city=core.city.name),
                          location_keyboard())
         return
     if not inside:
@@ -85,7 +85,7 @@ async def on_location(turn: Turn, d: dict | None = None) -> None:
     if len(inside) > 1:
         names = [c for c, _ in inside.values()]
         cities = ", ".join(c.label for c in names[:-1]) + " e " + names[-1].label
-        await turn.reply(texts.AMBIGUOUS.format(cities=cities,
+        await turn.reply(words.AMBIGUOUS.format(cities=cities,
                                                 example=f"{text}, {names[0].name}"),
                          location_keyboard())
         return
@@ -108,7 +108,7 @@ async def placed(turn: Turn, d: dict, city) -> None:
     said = registered(turn.core, d)
     if turn.conv.state in (IDLE, CATEGORY) or "category" not in d:
         await store(turn, CATEGORY, d)
-        question, markup = category_prompt(law, d)
+        question, markup = category_prompt(turn.core, d)
         await turn.reply(said + question, markup)
         return
     if d["category"] not in law.categories:
@@ -116,8 +116,8 @@ async def placed(turn: Turn, d: dict, city) -> None:
         for key in ("category", *CATEGORY_ANSWERS):
             d.pop(key, None)
         await store(turn, CATEGORY, d)
-        question, markup = category_prompt(law, d)
-        await turn.reply(said + texts.CATEGORY_ELSEWHERE.format(
+        question, markup = category_prompt(turn.core, d)
+        await turn.reply(said + words.CATEGORY_ELSEWHERE.format(
             city=city.label, what=f"o tipo “{chosen.label}”" if chosen
             else "o tipo que você escolheu"), markup)
         return
@@ -160,7 +160,7 @@ async def on_address(turn: Turn, d: dict, arg: str) -> None:
         return
     d.pop("pending", None)
     await store(turn, LOCATION, d)
-    await turn.reply(texts.ADDRESS_AGAIN_ALL if turn.core.many_cities else
+    await turn.reply(words.ADDRESS_AGAIN_ALL if turn.core.many_cities else
                      "Tudo bem. Envie a localização pelo botão 📍 (ou pelo clipe 📎 → "
                      "Localização, marcando o ponto no mapa), ou digite o endereço de novo.",
                      location_keyboard())

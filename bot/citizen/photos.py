@@ -7,18 +7,20 @@ import logging
 
 from bot import attachments
 from bot.citizen import texts
-from bot.citizen.prompts import button, category_prompt, city_core, location_question, store
+from bot.citizen.prompts import button, category_prompt, store
+from core.services.citizens.conversation import words
 from core.services.citizens.conversation.states import CATEGORY, LOCATION, PHOTOS
 from bot.router import Turn, inline, location_keyboard, send_or_queue
 from bot.state import BotState
 from core.services.cases.evidence import EvidenceIn
+from core.services.citizens.conversation.prompts import location_question
 from core.services.citizens.reports import MAX_PHOTOS
 
 log = logging.getLogger(__name__)
 
 #: The report takes photos (or images sent as files), never videos or stickers.
-PHOTOS_ONLY = attachments.Policy(not_taken=texts.NOT_IMAGE, video=texts.NO_VIDEO,
-                                 sticker=texts.NO_STICKER, nothing=texts.NEED_PHOTO,
+PHOTOS_ONLY = attachments.Policy(not_taken=words.NOT_IMAGE, video=words.NO_VIDEO,
+                                 sticker=words.NO_STICKER, nothing=words.NEED_PHOTO,
                                  too_big=texts.TOO_BIG)
 
 
@@ -36,9 +38,9 @@ async def on_photo(turn: Turn, d: dict | None = None) -> None:
         state = LOCATION if turn.core.many_cities else CATEGORY
     item, refusal = attachments.read(msg, PHOTOS_ONLY)
     if refusal is None and len(d["photos"]) >= MAX_PHOTOS:
-        refusal = texts.PHOTO_MAX
+        refusal = words.PHOTO_MAX
     if refusal is None and any(p["unique_id"] == item.unique_id for p in d["photos"]):
-        refusal = texts.PHOTO_SEEN
+        refusal = words.PHOTO_SEEN
     if refusal is None:
         sha, refusal = await attachments.fetch(turn.bot, turn.core, item, PHOTOS_ONLY)
     if refusal is not None:
@@ -57,18 +59,18 @@ async def on_photo(turn: Turn, d: dict | None = None) -> None:
 async def ack_photos(bot, out: BotState, chat_id: int, core, state: str, d: dict) -> None:
     n = len(d["photos"])
     if state == LOCATION:  # several cities: photos before the location, asked now
-        await send_or_queue(bot, out, chat_id, f"📷 {texts.photos_received(n)} para a sua "
+        await send_or_queue(bot, out, chat_id, f"📷 {words.photos_received(n)} para a sua "
                             f"denúncia. {location_question(core, d)}", location_keyboard())
         return
     if state == CATEGORY:  # photos before the category: ask it now
-        question, markup = category_prompt(city_core(core, d).law, d)
+        question, markup = category_prompt(core, d)
         await send_or_queue(bot, out, chat_id,
-                            f"📷 {texts.photos_received(n)} para a sua denúncia. {question}",
+                            f"📷 {words.photos_received(n)} para a sua denúncia. {question}",
                             markup)
         return
     more = (f"Pode enviar mais {MAX_PHOTOS - n} ou tocar em Pronto." if n < MAX_PHOTOS
             else "Esse é o máximo; toque em Pronto.")
-    await send_or_queue(bot, out, chat_id, f"📷 {texts.photos_received(n)}. {more}",
+    await send_or_queue(bot, out, chat_id, f"📷 {words.photos_received(n)}. {more}",
                         inline([[("✅ Pronto", button(d, "done"))]]))
 
 

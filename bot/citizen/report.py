@@ -20,6 +20,7 @@ from bot.citizen.answers import on_plate, on_text, on_sign, on_signs_done, on_sk
 from bot.citizen.location import location_accepted, on_address, on_duplicate, on_location
 from bot.citizen.photos import evidence, on_photo
 from bot.citizen.prompts import ask, button, go, here, unfix
+from core.services.citizens.conversation import words
 from core.services.citizens.conversation.states import (CATEGORY, COLOUR, DESCRIPTION, FIXABLE, IDLE, LOCATION,
                                 MAKE_MODEL, PHOTOS, PLATE, PREFIX, SUMMARY, TIME_THERE,
                                 button_allowed, questions)
@@ -84,7 +85,7 @@ async def on_message(turn: Turn) -> None:
     if handler is not None:
         await handler(turn)
         return
-    await ask(turn, state, texts.NEED_BUTTON + "\n\n")
+    await ask(turn, state, words.NEED_BUTTON + "\n\n")
 
 
 # ----------------------------------------------------------------------------- buttons
@@ -120,7 +121,7 @@ async def _category(turn: Turn, d: dict, code: str) -> None:
 
 async def on_photos_done(turn: Turn, d: dict, _: str) -> None:
     if not d.get("photos"):
-        await turn.answer(texts.NEED_PHOTO_FIRST, alert=True)
+        await turn.answer(words.NEED_PHOTO_FIRST, alert=True)
         return
     await turn.answer()
     if d.get("fixing"):

@@ -10,9 +10,10 @@ from __future__ import annotations
 from bot import attachments
 from bot.citizen import texts as citizen_texts
 from bot.inspector import texts
+from core.services.citizens.conversation import words
 
-PHOTOS = attachments.Policy(not_taken=citizen_texts.NOT_IMAGE, video=texts.PHOTO_ONLY,
-                            sticker=citizen_texts.NO_STICKER, nothing=citizen_texts.NEED_PHOTO,
+PHOTOS = attachments.Policy(not_taken=words.NOT_IMAGE, video=texts.PHOTO_ONLY,
+                            sticker=words.NO_STICKER, nothing=words.NEED_PHOTO,
                             too_big=citizen_texts.TOO_BIG, download_too_big=texts.FILE_TOO_BIG)
 PHOTOS_OR_VIDEOS = attachments.Policy(
     not_taken=texts.NOT_MEDIA, video=texts.NEED_MEDIA, sticker=texts.NEED_MEDIA,

@@ -11,7 +11,7 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from bot.citizen.texts import time_options
+from core.services.citizens.conversation.words import time_options
 from core.storage.models import Case, ConversationState, Evidence
 from tests.support.bot_chat import (MARIA, full_report, jpeg, pin, press, said, send_photos,
                                     start_report, vehicle_questions)

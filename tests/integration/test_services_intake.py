@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from core.services.citizens.conversation import words
 from core.services.staff import counter_intake as intake
 from core.services.errors import InvalidInput
 from core.services.citizens.reports import ReportIn, submit_report
@@ -121,7 +122,6 @@ async def test_the_contact_is_erased_with_the_reporters_data(core, photo, clock)
 def test_the_panel_asks_the_bots_questions_for_every_category(slug):
     """One list of questions for both channels: the bot's conversation table and the panel's
     form ask the same ones, in the same order, with the same words."""
-    from bot.citizen import texts
     from core.services.citizens.conversation import states
     from core.laws import get_law
     from core.services.citizens import questions as rq
@@ -131,8 +131,8 @@ def test_the_panel_asks_the_bots_questions_for_every_category(slug):
         bot = [s.split(":", 1)[1] for s in states.questions(law, code)
                if s != states.SUMMARY]
         assert panel == bot, code
-    assert rq.COLOUR.prompt == texts.ASK_COLOUR
-    assert rq.TIME_THERE.prompt == texts.ASK_TIME_THERE
+    assert rq.COLOUR.prompt == words.ASK_COLOUR
+    assert rq.TIME_THERE.prompt == words.ASK_TIME_THERE
 
 
 async def test_dracena_cases_open_at_the_counter_too(make_core, photo):

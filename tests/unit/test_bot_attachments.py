@@ -12,12 +12,12 @@ from telegram import Message
 from telegram.error import BadRequest
 
 from bot import attachments
-from bot.citizen import texts as citizen_texts
 from bot.citizen.photos import PHOTOS_ONLY
 from bot.inspector import texts as inspector_texts
 from bot.inspector.media import PHOTOS, PHOTOS_OR_VIDEOS
 from bot.owner import texts as owner_texts
 from bot.owner.actions import APPEAL_FILES
+from core.services.citizens.conversation import words
 from bot.texts import FILE_TOO_BIG, FILE_UNKNOWN
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
@@ -49,12 +49,12 @@ def test_the_largest_size_of_a_photo_is_fetched_in_every_flow():
 
 
 @pytest.mark.parametrize("media, policy, refusal", [
-    (VIDEO, PHOTOS_ONLY, citizen_texts.NO_VIDEO),
-    (ROUND, PHOTOS_ONLY, citizen_texts.NO_VIDEO),
-    (STICKER, PHOTOS_ONLY, citizen_texts.NO_STICKER),
-    (_document("application/pdf"), PHOTOS_ONLY, citizen_texts.NOT_IMAGE),
-    (_document("video/mp4"), PHOTOS_ONLY, citizen_texts.NOT_IMAGE),
-    ({"text": "oi"}, PHOTOS_ONLY, citizen_texts.NEED_PHOTO),
+    (VIDEO, PHOTOS_ONLY, words.NO_VIDEO),
+    (ROUND, PHOTOS_ONLY, words.NO_VIDEO),
+    (STICKER, PHOTOS_ONLY, words.NO_STICKER),
+    (_document("application/pdf"), PHOTOS_ONLY, words.NOT_IMAGE),
+    (_document("video/mp4"), PHOTOS_ONLY, words.NOT_IMAGE),
+    ({"text": "oi"}, PHOTOS_ONLY, words.NEED_PHOTO),
     (VIDEO, PHOTOS, inspector_texts.PHOTO_ONLY),  # the affixed notice must be legible
     (_document("application/pdf"), PHOTOS_OR_VIDEOS, inspector_texts.NOT_MEDIA),
     ({"text": "oi"}, PHOTOS_OR_VIDEOS, inspector_texts.NEED_MEDIA),
