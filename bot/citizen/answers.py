@@ -1,87 +1,61 @@
-"""The questions after the location: plate, colour, make/model, time in place, the
-abandonment signs and the description (typed, skipped or chosen with a button)."""
+"""The questions after the location, as Telegram takes them: plate, colour, make/model, time
+in place, the abandonment signs and the description (typed, skipped or chosen with a button).
+What each answer means is the core's (core.services.citizens.conversation.answers); here it is
+read from the update and the outcome shown."""
 from __future__ import annotations
 
-from bot.citizen.prompts import after, ask, button, go, here, signs_keyboard, store, unfix
-from core.services.citizens.conversation import words
-from core.services.citizens.conversation.states import (COLOUR, DESCRIPTION, MAKE_MODEL, PLATE, SIGNS, TIME_THERE)
-from bot.router import Turn, inline
+from bot.citizen.prompts import ask, go, render, signs_keyboard, store
+from bot.router import Turn
 from bot.texts import STALE_BUTTON
-from core.identifiers import InvalidIdentifier, normalize_plate
-from core.services.citizens.guidance import citizen_signs
-from core.services.citizens.reports import MAX_TEXT
-
-SHORT_TEXT = 120  # colour, make/model, how long
+from core.services.citizens.conversation import answers
+from core.services.citizens.conversation.answers import Refused, Taken
+from core.services.citizens.conversation.states import SIGNS
 
 
-async def on_plate(turn: Turn) -> None:
-    text = (turn.text or "").strip()
-    if not text:
-        await turn.reply(words.NEED_TEXT)
-        await ask(turn, PLATE)
+async def _outcome(turn: Turn, outcome: Taken | Refused) -> None:
+    if isinstance(outcome, Taken):
+        await go(turn, outcome.state, outcome.draft)
         return
-    try:
-        plate = normalize_plate(text)
-    except InvalidIdentifier as exc:
-        await turn.reply(f"{exc} Confira e envie de novo, ou toque em Pular.",
-                         inline([[("Pular", button(turn.conv.draft, "skip"))]]))
-        return
-    d = dict(turn.conv.draft, plate=plate.value)
-    await go(turn, after(turn, PLATE), unfix(d))
-
-
-_FIELD = {COLOUR: "colour", MAKE_MODEL: "make_model", TIME_THERE: "time_there",
-          DESCRIPTION: "description"}
+    if outcome.prompt is not None:
+        await turn.reply(*render(turn.conv.draft, outcome.prompt))
+    else:
+        await turn.reply(outcome.text)
+    if outcome.again:
+        await ask(turn, turn.conv.state)
 
 
 async def on_text(turn: Turn) -> None:
-    state = turn.conv.state
-    text = (turn.text or "").strip()
-    limit = MAX_TEXT if state == DESCRIPTION else SHORT_TEXT
-    if not text:
-        await turn.reply(words.NEED_TEXT)
-        await ask(turn, state)
-        return
-    if len(text) > limit:
-        await turn.reply(words.TOO_LONG.format(n=limit))
-        return
-    d = dict(turn.conv.draft, **{_FIELD[state]: text})
-    await go(turn, after(turn, state), unfix(d))
-
+    """A text typed for the plate, colour, make/model, time in place or description."""
+    await _outcome(turn, answers.typed(turn.core, turn.conv.draft, turn.conv.state, turn.text))
 
 
 async def on_skip(turn: Turn, d: dict, _: str) -> None:
     await turn.answer()
-    state = turn.conv.state
-    d.pop({PLATE: "plate", **_FIELD}[state], None)
-    await go(turn, after(turn, state), unfix(d))
+    await _outcome(turn, answers.skipped(turn.core, d, turn.conv.state))
 
 
 async def on_time(turn: Turn, d: dict, arg: str) -> None:
-    options = words.time_options(here(turn, d))
-    if not arg.isdigit() or int(arg) >= len(options):
+    taken = answers.time_chosen(turn.core, d, arg)
+    if taken is None:
         await turn.answer(STALE_BUTTON)
         return
     await turn.answer()
-    d["time_there"] = options[int(arg)]
-    await go(turn, after(turn, TIME_THERE), unfix(d))
+    await _outcome(turn, taken)
 
 
 async def on_sign(turn: Turn, d: dict, code: str) -> None:
-    law = here(turn, d).law
-    codes = {c.code for c in citizen_signs(law, d["category"])}
-    if code not in codes:
+    toggled = answers.sign_toggled(turn.core, d, code)
+    if toggled is None:
         await turn.answer(STALE_BUTTON)
         return
-    signs = list(d.get("signs", []))
-    signs.remove(code) if code in signs else signs.append(code)
-    d["signs"] = [c.code for c in law.criteria if c.code in signs]
+    d, marked = toggled
     await store(turn, SIGNS, d)
-    await turn.answer("Marcado." if code in signs else "Desmarcado.")
+    await turn.answer("Marcado." if marked else "Desmarcado.")
     await turn.query.edit_message_reply_markup(signs_keyboard(turn))
 
 
 async def on_signs_done(turn: Turn, d: dict, _: str) -> None:
     await turn.answer()
-    await go(turn, after(turn, SIGNS), unfix(d))
+    await _outcome(turn, answers.signs_done(turn.core, d))
+
 

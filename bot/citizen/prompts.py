@@ -16,7 +16,7 @@ from core.services.citizens.conversation.prompts import (DUPLICATES_INTRO, Promp
                                                          candidate_caption, category,
                                                          city_core, duplicates, question,
                                                          signs)
-from core.services.citizens.conversation.states import DUPLICATES, SUMMARY, next_question
+from core.services.citizens.conversation.states import DUPLICATES
 from core.services.context import Core
 
 __all__ = ["city_core"]  # the draft's city, for the modules beside this one
@@ -80,13 +80,6 @@ async def go(turn: Turn, state: str, draft: dict) -> None:
 def unfix(d: dict) -> dict:
     d.pop("fixing", None)
     return d
-
-
-def after(turn: Turn, answered: str) -> str:
-    d = turn.conv.draft
-    if d.get("fixing"):
-        return SUMMARY
-    return next_question(here(turn).law, d["category"], answered)
 
 
 async def show_candidates(turn: Turn, before: str = "") -> None:

@@ -16,7 +16,7 @@ import secrets
 from telegram import ReplyKeyboardRemove
 
 from bot.citizen import texts
-from bot.citizen.answers import on_plate, on_text, on_sign, on_signs_done, on_skip, on_time
+from bot.citizen.answers import on_sign, on_signs_done, on_skip, on_text, on_time
 from bot.citizen.location import location_accepted, on_address, on_duplicate, on_location
 from bot.citizen.photos import evidence, on_photo
 from bot.citizen.prompts import ask, button, go, here, unfix
@@ -75,7 +75,7 @@ async def on_message(turn: Turn) -> None:
         await turn.mark()
         return
     handler = {PHOTOS: on_photo, LOCATION: on_location,
-               PLATE: on_plate, COLOUR: on_text, MAKE_MODEL: on_text,
+               PLATE: on_text, COLOUR: on_text, MAKE_MODEL: on_text,
                TIME_THERE: on_text, DESCRIPTION: on_text}.get(state)
     if state == CATEGORY and starts_report(msg):  # more photos, or the pin, before the type
         handler = on_location if msg.location is not None or msg.venue is not None else on_photo
