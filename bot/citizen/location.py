@@ -4,7 +4,8 @@ cases nearby the citizen may support instead of opening a new one.
 The pin decides the city (core.city_at): the report goes to the prefeitura of the municipality
 where the point is, under its law. A point in no city served is refused, naming them, and
 what was already given stays in the draft. With several cities served and no category yet
-(the location comes first: core/services/citizens/conversation/states.py), the category is asked next, from that
+(the location comes first: core/services/citizens/conversation/states.py), the category is
+asked next, from that
 city's list; a category chosen before that the city's law has not is asked again."""
 from __future__ import annotations
 
@@ -13,17 +14,16 @@ from telegram import ReplyKeyboardRemove
 from bot.citizen.photos import evidence
 from bot.citizen.prompts import ask, category_prompt, city_core, go, here, store, unfix
 from core.services.citizens.conversation import words
-from core.services.citizens.conversation.states import (ADDRESS_CONFIRM, CATEGORY, DUPLICATES, IDLE, LOCATION, SUMMARY,
-                                next_question)
+from core.services.citizens.conversation.states import (ADDRESS_CONFIRM, CATEGORY, DUPLICATES,
+                                                        IDLE, LOCATION, SUMMARY, next_question)
 from bot.geocoding import GeocodingUnavailable, find_address
 from bot.router import Turn, location_keyboard
 from bot.texts import INVALID_LOCATION, STALE_BUTTON
 from core.area import valid_point
 from core.services.citizens.conversation.prompts import registered
+from core.services.citizens.conversation.report import CATEGORY_ANSWERS
 from core.services.citizens.reports import find_nearby, support_case
 
-#: Answers that belong to one category (or one law's criteria): dropped when it changes.
-CATEGORY_ANSWERS = ("plate", "colour", "make_model", "signs")
 
 
 def outside(core) -> str:

@@ -19,14 +19,14 @@ from bot.citizen import texts
 from bot.citizen.answers import on_sign, on_signs_done, on_skip, on_text, on_time
 from bot.citizen.location import location_accepted, on_address, on_duplicate, on_location
 from bot.citizen.photos import evidence, on_photo
-from bot.citizen.prompts import ask, button, go, here, unfix
-from core.services.citizens.conversation import words
-from core.services.citizens.conversation.states import (CATEGORY, COLOUR, DESCRIPTION, FIXABLE, IDLE, LOCATION,
-                                MAKE_MODEL, PHOTOS, PLATE, PREFIX, SUMMARY, TIME_THERE,
-                                button_allowed, questions)
-from bot.router import Turn, inline
+from bot.citizen.prompts import ask, go, here, render
+from bot.router import Turn
 from bot.texts import STALE_BUTTON
-from core.services.citizens.conversation import steps
+from core.services.citizens.conversation import report as conversation, steps, words
+from core.services.citizens.conversation.answers import Refused, Taken
+from core.services.citizens.conversation.states import (CATEGORY, COLOUR, DESCRIPTION, IDLE,
+                                                        LOCATION, MAKE_MODEL, PHOTOS, PLATE,
+                                                        PREFIX, TIME_THERE, button_allowed)
 from core.services.citizens.guidance import next_steps
 from core.services.citizens.reports import ReportIn, submit_report
 
@@ -102,35 +102,29 @@ async def on_button(turn: Turn) -> None:
 
 
 async def _category(turn: Turn, d: dict, code: str) -> None:
-    if code not in here(turn, d).law.categories:  # the city's law (the pin decided it)
+    taken = conversation.category_chosen(turn.core, d, code)
+    if taken is None:  # not a category of the city's law (the pin decided it)
         await turn.answer(STALE_BUTTON)
         return
     await turn.answer()
-    changed = d.get("category") not in (None, code)
-    d["category"] = code
-    if changed:  # answers of another category's questions no longer apply
-        for key in ("plate", "colour", "make_model", "signs"):
-            d.pop(key, None)
-    if d.get("fixing") and "lat" in d:
-        d.pop("fixing")
-        await location_accepted(turn, d)
-        return
-    await go(turn, PHOTOS, d)
-
+    await _go_on(turn, taken)
 
 
 async def on_photos_done(turn: Turn, d: dict, _: str) -> None:
-    if not d.get("photos"):
-        await turn.answer(words.NEED_PHOTO_FIRST, alert=True)
+    outcome = conversation.photos_done(d)
+    if isinstance(outcome, Refused):
+        await turn.answer(outcome.text, alert=True)
         return
     await turn.answer()
-    if d.get("fixing"):
-        await go(turn, SUMMARY, unfix(d))
+    await _go_on(turn, outcome)
+
+
+async def _go_on(turn: Turn, taken: Taken) -> None:
+    """To the next state, or, the location being known, on to what follows it."""
+    if taken.state == conversation.LOCATED:
+        await location_accepted(turn, taken.draft)
         return
-    if "lat" in d:  # a pin sent before the category (a report started by it)
-        await location_accepted(turn, d)
-        return
-    await go(turn, LOCATION, d)
+    await go(turn, taken.state, taken.draft)
 
 
 async def _confirm(turn: Turn, d: dict, _: str) -> None:
@@ -162,25 +156,16 @@ async def _confirm(turn: Turn, d: dict, _: str) -> None:
 
 async def _fix(turn: Turn, d: dict, field: str) -> None:
     await turn.answer()
-    allowed = [s for s in FIXABLE if s in (CATEGORY, PHOTOS, LOCATION)
-               or s in _questions(turn, d)]
     if not field:
-        rows = [[(FIXABLE[s], button(d, "fix", s.removeprefix(PREFIX)))] for s in allowed]
-        await turn.reply("O que você quer corrigir?", inline(rows))
+        await turn.reply(*render(d, conversation.fix_menu(turn.core, d)))
         return
-    state = PREFIX + field
-    if state not in allowed:
+    taken = conversation.fix_chosen(turn.core, d, field)
+    if taken is None:
         await turn.answer(STALE_BUTTON)
         return
-    d["fixing"] = True
-    if state == PHOTOS:
-        d["photos"] = []
-        await turn.reply("As fotos anteriores foram descartadas. Envie as novas.")
-    await go(turn, state, d)
-
-
-def _questions(turn: Turn, d: dict) -> list[str]:
-    return questions(here(turn, d).law, d["category"])
+    if taken.state == PHOTOS:
+        await turn.reply(conversation.PHOTOS_DROPPED)
+    await go(turn, taken.state, taken.draft)
 
 
 _BUTTONS = {"cat": _category, "done": on_photos_done, "addr": on_address, "dup": on_duplicate,

@@ -59,3 +59,31 @@ async def test_signs_keep_the_laws_order_and_unknown_ones_are_stale(core):
     assert not marked and d["signs"] == [listed[1]]
     assert answers.sign_toggled(core, d, "not_a_sign") is None
     assert answers.time_chosen(core, d, "9") is None and answers.time_chosen(core, d, "x") is None
+
+
+async def test_another_category_drops_the_answers_of_the_first(core):
+    from core.services.citizens.conversation import report
+    d = _draft(plate="ABC1D23", colour="prata", description="perto da escola")
+    out = report.category_chosen(core, d, "large_furniture")
+    assert out is not None and out.state == states.PHOTOS
+    assert "plate" not in out.draft and "colour" not in out.draft
+    assert out.draft["description"] == "perto da escola"  # asked of every category: kept
+    assert report.category_chosen(core, d, "not_in_this_law") is None
+
+
+async def test_pronto_needs_a_photo_and_a_pin_sent_first_skips_the_location(core):
+    from core.services.citizens.conversation import report
+    assert isinstance(report.photos_done(_draft()), Refused)
+    with_photo = _draft(photos=[{"sha": "0" * 64}])
+    assert report.photos_done(with_photo).state == states.LOCATION
+    assert report.photos_done(dict(with_photo, lat=-19.46, lon=-45.6)).state == report.LOCATED
+
+
+async def test_corrigir_offers_only_the_categorys_questions_and_new_photos_replace(core):
+    from core.services.citizens.conversation import report
+    furniture = _draft(category="large_furniture", photos=[{"sha": "0" * 64}])
+    labels = [c.label for c in report.fix_menu(core, furniture).choices]
+    assert "Placa" not in labels and "Fotos" in labels and "Descrição" in labels
+    assert report.fix_chosen(core, furniture, "plate") is None  # not asked: stale
+    photos = report.fix_chosen(core, furniture, "photos")
+    assert photos is not None and photos.draft["photos"] == [] and photos.draft["fixing"]

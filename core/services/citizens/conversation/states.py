@@ -59,7 +59,7 @@ class Edge:
 class Step:
     state: str
     expects: str  # what the bot accepts here
-    buttons: tuple[str, ...]  # callback actions valid here ("rep:<draft>.<question>:<action>[:arg]")
+    buttons: tuple[str, ...]  # actions valid here (Telegram: "rep:<draft>.<n>:<action>[:arg]")
     edges: tuple[Edge, ...]  # where the accepted input leads
     asked: str | None = None  # a question after the location: when it is asked (ALWAYS, ...)
 
