@@ -38,9 +38,6 @@ DESCRIPTION_MANY = (
 SHORT_DESCRIPTION_MANY = "Denuncie às prefeituras de {cities}: fotos e local, protocolo e avisos."
 SHORT_DESCRIPTION_ANY = ("Denuncie à prefeitura do seu município: fotos e local, protocolo e "
                          "avisos do caso.")
-INVALID_LOCATION = ("Essa localização não é válida (coordenadas fora do mapa). Envie a "
-                    "localização pelo botão 📍 ou pelo clipe 📎 → Localização, marcando o ponto "
-                    "no mapa.")
 FILE_UNKNOWN = ("Não consegui baixar esse arquivo: o Telegram não o encontrou (pode ter "
                 "expirado ou sido apagado). Envie de novo, por favor, pela câmera ou galeria. "
                 "O que você já tinha enviado continua guardado.")

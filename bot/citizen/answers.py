@@ -4,34 +4,21 @@ What each answer means is the core's (core.services.citizens.conversation.answer
 read from the update and the outcome shown."""
 from __future__ import annotations
 
-from bot.citizen.prompts import ask, go, render, signs_keyboard, store
+from bot.citizen.prompts import show, signs_keyboard, store
 from bot.router import Turn
 from bot.texts import STALE_BUTTON
 from core.services.citizens.conversation import answers
-from core.services.citizens.conversation.answers import Refused, Taken
 from core.services.citizens.conversation.states import SIGNS
-
-
-async def _outcome(turn: Turn, outcome: Taken | Refused) -> None:
-    if isinstance(outcome, Taken):
-        await go(turn, outcome.state, outcome.draft)
-        return
-    if outcome.prompt is not None:
-        await turn.reply(*render(turn.conv.draft, outcome.prompt))
-    else:
-        await turn.reply(outcome.text)
-    if outcome.again:
-        await ask(turn, turn.conv.state)
 
 
 async def on_text(turn: Turn) -> None:
     """A text typed for the plate, colour, make/model, time in place or description."""
-    await _outcome(turn, answers.typed(turn.core, turn.conv.draft, turn.conv.state, turn.text))
+    await show(turn, answers.typed(turn.core, turn.conv.draft, turn.conv.state, turn.text))
 
 
 async def on_skip(turn: Turn, d: dict, _: str) -> None:
     await turn.answer()
-    await _outcome(turn, answers.skipped(turn.core, d, turn.conv.state))
+    await show(turn, answers.skipped(turn.core, d, turn.conv.state))
 
 
 async def on_time(turn: Turn, d: dict, arg: str) -> None:
@@ -40,7 +27,7 @@ async def on_time(turn: Turn, d: dict, arg: str) -> None:
         await turn.answer(STALE_BUTTON)
         return
     await turn.answer()
-    await _outcome(turn, taken)
+    await show(turn, taken)
 
 
 async def on_sign(turn: Turn, d: dict, code: str) -> None:
@@ -56,6 +43,6 @@ async def on_sign(turn: Turn, d: dict, code: str) -> None:
 
 async def on_signs_done(turn: Turn, d: dict, _: str) -> None:
     await turn.answer()
-    await _outcome(turn, answers.signs_done(turn.core, d))
+    await show(turn, answers.signs_done(turn.core, d))
 
 

@@ -12,6 +12,8 @@ from bot import buttons
 from bot.router import Turn, inline, location_keyboard
 from core.services.cases.evidence import public_photo
 from core.services.citizens.conversation import steps, words
+from core.services.citizens.conversation.answers import Refused, Taken
+from core.services.citizens.conversation.location import settle
 from core.services.citizens.conversation.prompts import (DUPLICATES_INTRO, Prompt,
                                                          candidate_caption, category,
                                                          city_core, duplicates, question,
@@ -77,9 +79,24 @@ async def go(turn: Turn, state: str, draft: dict) -> None:
     await ask(turn, state)
 
 
-def unfix(d: dict) -> dict:
-    d.pop("fixing", None)
-    return d
+async def show(turn: Turn, outcome: Taken | Refused) -> None:
+    """What the conversation understood (Taken: stored with its next state, then that state's
+    question, or the wording `outcome.prompt` gives it now, under `outcome.said`), or why not
+    (Refused: its text or prompt, then the question asked again where it says so)."""
+    if isinstance(outcome, Taken):
+        outcome = await settle(turn.core, outcome)  # the location known: what follows it
+        await store(turn, outcome.state, outcome.draft)
+        if outcome.prompt is not None:
+            await turn.reply(*render(turn.conv.draft, outcome.prompt.before(outcome.said)))
+        else:
+            await ask(turn, outcome.state, outcome.said)
+        return
+    if outcome.prompt is not None:
+        await turn.reply(*render(turn.conv.draft, outcome.prompt))
+    else:
+        await turn.reply(outcome.text)
+    if outcome.again:
+        await ask(turn, turn.conv.state)
 
 
 async def show_candidates(turn: Turn, before: str = "") -> None:

@@ -17,13 +17,13 @@ from telegram import ReplyKeyboardRemove
 
 from bot.citizen import texts
 from bot.citizen.answers import on_sign, on_signs_done, on_skip, on_text, on_time
-from bot.citizen.location import location_accepted, on_address, on_duplicate, on_location
+from bot.citizen.location import on_address, on_duplicate, on_location
 from bot.citizen.photos import evidence, on_photo
-from bot.citizen.prompts import ask, go, here, render
+from bot.citizen.prompts import ask, go, here, render, show
 from bot.router import Turn
 from bot.texts import STALE_BUTTON
 from core.services.citizens.conversation import report as conversation, steps, words
-from core.services.citizens.conversation.answers import Refused, Taken
+from core.services.citizens.conversation.answers import Refused
 from core.services.citizens.conversation.states import (CATEGORY, COLOUR, DESCRIPTION, IDLE,
                                                         LOCATION, MAKE_MODEL, PHOTOS, PLATE,
                                                         PREFIX, TIME_THERE, button_allowed)
@@ -107,7 +107,7 @@ async def _category(turn: Turn, d: dict, code: str) -> None:
         await turn.answer(STALE_BUTTON)
         return
     await turn.answer()
-    await _go_on(turn, taken)
+    await show(turn, taken)
 
 
 async def on_photos_done(turn: Turn, d: dict, _: str) -> None:
@@ -116,15 +116,7 @@ async def on_photos_done(turn: Turn, d: dict, _: str) -> None:
         await turn.answer(outcome.text, alert=True)
         return
     await turn.answer()
-    await _go_on(turn, outcome)
-
-
-async def _go_on(turn: Turn, taken: Taken) -> None:
-    """To the next state, or, the location being known, on to what follows it."""
-    if taken.state == conversation.LOCATED:
-        await location_accepted(turn, taken.draft)
-        return
-    await go(turn, taken.state, taken.draft)
+    await show(turn, outcome)
 
 
 async def _confirm(turn: Turn, d: dict, _: str) -> None:

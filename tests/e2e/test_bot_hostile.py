@@ -9,7 +9,8 @@ import math
 import pytest
 from sqlalchemy import select
 
-from bot.texts import FILE_TOO_BIG, FILE_UNKNOWN, INVALID_LOCATION
+from bot.texts import FILE_TOO_BIG, FILE_UNKNOWN
+from core.services.citizens.conversation.words import INVALID_LOCATION
 from sandbox.standin.botapi import User
 from core.storage.models import Case, ConversationState, Person
 from core.text import clean_data, clean_text

@@ -4,4 +4,4 @@ their LGPD rights over their own data (/meusdados); asked once after the closing
 object is gone (followup: a "não" reopens the diligence).
 
 May import: core's pure rules, core.storage, and core.services.{context, errors, cases,
-inspectors, messaging, public, staff}."""
+geocoding, inspectors, messaging, public, staff} (geocoding: the report's typed address)."""

@@ -29,6 +29,8 @@ FIELDS = {PLATE: "plate", COLOUR: "colour", MAKE_MODEL: "make_model",
 class Taken:
     draft: dict[str, Any]
     state: str  # the next state (its question is asked next)
+    said: str = ""  # an acknowledgement shown above the question ("📍 Local registrado: …")
+    prompt: Prompt | None = None  # the state's question worded for this moment instead
 
 
 @dataclass(frozen=True)

@@ -72,8 +72,18 @@ AMBIGUOUS = ("Encontrei esse endereço em mais de uma cidade: {cities}. Digite d
              "nome da cidade (ex.: {example}) ou envie a localização pelo botão 📍.")
 #: The pin is in a city whose law has not the category chosen before.
 CATEGORY_ELSEWHERE = "A lei de {city} não tem {what}. Escolha de novo, entre os tipos de lá:"
+ADDRESS_AGAIN = ("Tudo bem. Envie a localização pelo botão 📍 (ou pelo clipe 📎 → Localização, "
+                 "marcando o ponto no mapa), ou digite o endereço de novo.")
 ADDRESS_AGAIN_ALL = ("Tudo bem. Envie a localização pelo botão 📍 (ou pelo clipe 📎 → Localização, "
-              "marcando o ponto no mapa), ou digite o endereço de novo com o nome da cidade.")
+                     "marcando o ponto no mapa), ou digite o endereço de novo com o nome da "
+                     "cidade.")
+#: "É este": the citizen's photos join an open case nearby instead of a new report.
+SUPPORTED = ("Obrigado! Suas fotos foram juntadas ao caso {protocol}, que já está em "
+             "andamento. Você vai receber aqui os avisos deste caso (para parar, use "
+             "/minhas). Consulte quando quiser: /status {protocol}")
+INVALID_LOCATION = ("Essa localização não é válida (coordenadas fora do mapa). Envie a "
+                    "localização pelo botão 📍 ou pelo clipe 📎 → Localização, marcando o ponto "
+                    "no mapa.")
 NEED_BUTTON = "Use os botões da mensagem acima para responder."
 TOO_LONG = "Texto longo demais (máximo de {n} caracteres). Resuma e envie de novo."
 NEED_TEXT = "Responda com um texto curto, ou use os botões."
