@@ -22,13 +22,12 @@ from bot.citizen.photos import evidence, on_photo
 from bot.citizen.prompts import ask, go, here, render, show
 from bot.router import Turn
 from bot.texts import STALE_BUTTON
-from core.services.citizens.conversation import report as conversation, steps, words
+from core.services.citizens.conversation import receipt, report as conversation, steps, words
 from core.services.citizens.conversation.answers import Refused
 from core.services.citizens.conversation.states import (CATEGORY, COLOUR, DESCRIPTION, IDLE,
                                                         LOCATION, MAKE_MODEL, PHOTOS, PLATE,
                                                         PREFIX, TIME_THERE, button_allowed)
-from core.services.citizens.guidance import next_steps
-from core.services.citizens.reports import ReportIn, submit_report
+from core.services.citizens.reports import submit_report
 
 log = logging.getLogger(__name__)
 
@@ -121,29 +120,10 @@ async def on_photos_done(turn: Turn, d: dict, _: str) -> None:
 
 async def _confirm(turn: Turn, d: dict, _: str) -> None:
     await turn.answer()
-    report = ReportIn(category=d["category"], lat=d["lat"], lon=d["lon"],
-                      photos=evidence(d), address=d.get("address"),
-                      neighbourhood=d.get("neighbourhood"), plate=d.get("plate"),
-                      colour=d.get("colour"), make_model=d.get("make_model"),
-                      time_there=d.get("time_there"), signs=tuple(d.get("signs", ())),
-                      description=d.get("description"))
     core = here(turn, d)  # the city of the pin, under its law
-    done = await submit_report(core, turn.user_id, report, display_name=turn.display_name,
-                               also=turn.hook(clear=True))
-    law = core.law
-    steps = done.next_steps or next_steps(law, d["category"])
-    track = law.categories[d["category"]].track
-    where = law.state_text(track, law.tracks[track].initial)  # plain words, not a state name
-    city = f" na Prefeitura de {core.city.label}" if core.many_cities else ""
-    lines = [f"✅ Denúncia registrada{city}! Protocolo: {done.protocol}",
-             where.where if where else f"Situação: {done.state_label}", "",
-             "O que acontece agora:"]
-    lines += [f"{i}. {s}" for i, s in enumerate(steps, 1)]
-    body = "\n".join(lines)
-    footer = [f"Acompanhe com /status {done.protocol} ou /minhas.", texts.UPDATES_HERE,
-              "Obrigado por ajudar a cidade!"]
-    footer = [f for f in footer if f not in body]  # a sentence the steps already say: once
-    await turn.reply(body + "\n\n" + " ".join(footer), ReplyKeyboardRemove())
+    done = await submit_report(core, turn.user_id, receipt.report(d, evidence(d)),
+                               display_name=turn.display_name, also=turn.hook(clear=True))
+    await turn.reply(receipt.receipt(core, d, done), ReplyKeyboardRemove())
 
 
 async def _fix(turn: Turn, d: dict, field: str) -> None:

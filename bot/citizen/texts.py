@@ -124,8 +124,6 @@ DEEP_LINK_UNKNOWN = ("Este link não foi reconhecido ou ainda não está dispon�
 RESUMING = "Você tem uma denúncia em andamento. Vamos continuar de onde parou (ou /cancelar).\n\n"
 #: Before the pending question, after /ajuda, /minhas, /status... in the middle of a report.
 BACK_TO_REPORT = "↩️ Continuando sua denúncia (ou /cancelar):\n\n"
-#: Where the citizen hears of the case's steps (the laws' next steps say it in these words).
-UPDATES_HERE = "Você recebe aqui um aviso a cada etapa."
 
 TOO_BIG = ("Esse arquivo é grande demais (máximo de 20 MB). Envie a foto normalmente pela "
            "câmera ou galeria, que o Telegram a reduz.")
