@@ -2,8 +2,6 @@
 buttons ("notif:off:<protocol>", "notif:on:<protocol>")."""
 from __future__ import annotations
 
-import re
-
 from telegram import ReplyKeyboardRemove
 
 from bot import buttons
@@ -12,18 +10,16 @@ from bot.citizen.prompts import ask, city_core
 from core.services.citizens.conversation.states import FOLLOWUP, PREFIX as REPORT
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
-from core.formatting import fmt_date
 from core.services.messaging.conversation import IDLE
 from core.services.errors import USER_ERRORS
-from core.services.citizens.case_status import PublicCaseView, my_cases, set_notifications, status_view
-
-PROTOCOL = re.compile(r"^\d{4}-\d{6}$")
+from core.services.citizens.case_status import my_cases, set_notifications, status_view
+from core.services.citizens.conversation import tracking
+from core.services.citizens.conversation.tracking import PROTOCOL, case_text
 
 
 def typed_protocol(turn: Turn) -> str | None:
     """A protocol number typed alone (AAAA-NNNNNN), understood as /status."""
-    text = (turn.text or "").strip()
-    return text if PROTOCOL.match(text) else None
+    return tracking.typed_protocol(turn.text)
 
 
 async def resume(turn: Turn) -> None:
@@ -92,33 +88,14 @@ async def in_report(turn: Turn) -> None:
     await report.on_message(turn)
 
 
-def render_case(v: PublicCaseView) -> str:
-    lines = [f"Protocolo {v.protocol} — {v.category_label}"]
-    if v.city:  # several cities served: whose case it is
-        lines.append(f"Município: {v.city}")
-    if not (v.is_open and v.situation):  # open: the plain words below say where it stands
-        lines.append(f"Situação: {v.state_label}")
-    if v.address:
-        lines.append(f"Local: {v.address}")
-    lines.append(f"Aberto em {fmt_date(v.created)}")
-    if v.steps:
-        lines.append("Etapas:")
-        lines += [f"• {fmt_date(s.day)} — {s.label}" for s in v.steps]
-    lines.append(f"Próximo passo: {v.next_step_text()}")
-    if v.notify is not None:
-        lines.append("Avisos: " + ("ligados" if v.notify else "desligados"))
-    return "\n".join(lines)
-
-
 def notify_button(protocol: str, on: bool):
-    if on:
-        return inline([[("🔕 Parar avisos deste caso", buttons.notifications(protocol, on=False))]])
-    return inline([[("🔔 Retomar avisos deste caso", buttons.notifications(protocol, on=True))]])
+    """The switch under a case whose updates are `on`: it turns them off (or on)."""
+    return inline([[(tracking.switch_label(on), buttons.notifications(protocol, on=not on))]])
 
 
 async def status(turn: Turn) -> None:
     if not turn.args or not PROTOCOL.match(turn.args[0]):
-        await turn.reply("Envie o número do protocolo assim: /status 2026-000123")
+        await turn.reply(tracking.STATUS_USAGE)
     else:
         await _show_status(turn, turn.args[0])
     await resume(turn)
@@ -130,18 +107,18 @@ async def _show_status(turn: Turn, protocol: str) -> None:
     except USER_ERRORS as exc:  # unknown protocol: said plainly, the report goes on
         await turn.reply(exc.message)
         return
-    await turn.reply(render_case(view))
+    await turn.reply(case_text(view))
 
 
 async def mine(turn: Turn) -> None:
     views = await my_cases(turn.core, turn.user_id)
     if not views:
-        await turn.reply("Você ainda não tem denúncias. Use /denunciar para registrar uma.")
+        await turn.reply(tracking.NO_CASES)
         await resume(turn)
         return
-    await turn.reply(f"Suas denúncias ({len(views)}):")
+    await turn.reply(tracking.mine_header(len(views)))
     for v in views:
-        await turn.reply(render_case(v), notify_button(v.protocol, bool(v.notify))
+        await turn.reply(case_text(v), notify_button(v.protocol, bool(v.notify))
                          if v.is_open else None)
     await resume(turn)
 
@@ -153,13 +130,13 @@ async def on_notify_button(turn: Turn) -> None:
         return
     on = parts[1] == "on"
     if not await set_notifications(turn.core, turn.user_id, parts[2], on):
-        await turn.answer("Você não acompanha esse caso.")
+        await turn.answer(tracking.NOT_FOLLOWING)
         return
-    await turn.answer("Avisos retomados." if on else "Avisos desligados para este caso.")
+    await turn.answer(tracking.UPDATES_ON if on else tracking.UPDATES_OFF)
     view = next((v for v in await my_cases(turn.core, turn.user_id)
                  if v.protocol == parts[2]), None)
     if view is not None:
-        await turn.edit(render_case(view), notify_button(view.protocol, on))
+        await turn.edit(case_text(view), notify_button(view.protocol, on))
 
 
 async def on_unsub_button(turn: Turn) -> None:
@@ -169,7 +146,7 @@ async def on_unsub_button(turn: Turn) -> None:
         await turn.answer(STALE_BUTTON)
         return
     if not await set_notifications(turn.core, turn.user_id, parts[1], False):
-        await turn.answer("Você não acompanha esse caso.")
+        await turn.answer(tracking.NOT_FOLLOWING)
         return
-    await turn.answer("Avisos desligados para este caso.")
+    await turn.answer(tracking.UPDATES_OFF)
     await turn.query.edit_message_reply_markup(notify_button(parts[1], False))

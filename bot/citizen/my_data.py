@@ -11,17 +11,13 @@ from bot.texts import STALE_BUTTON
 from core.services.citizens import my_data
 from core.services.messaging.conversation import Conversation
 
-ASK = "🗑️ Pedir a eliminação dos meus dados"
-CONFIRM = "Sim, eliminar"
-KEEP = "Não, manter"
-KEPT = "Tudo bem: nada foi apagado. Seus dados continuam como estavam."
-
 
 async def show(turn: Turn) -> None:
     messages = await my_data.my_data(turn.core, turn.user_id)
     for i, text in enumerate(messages):
         last = i == len(messages) - 1
-        await turn.reply(text, inline([[(ASK, buttons.my_data("ask"))]]) if last else None)
+        ask = inline([[(my_data.ASK_DELETION, buttons.my_data("ask"))]])
+        await turn.reply(text, ask if last else None)
     await resume(turn)
 
 
@@ -32,9 +28,9 @@ async def on_button(turn: Turn) -> None:
     if action == "ask":
         await turn.answer()
         text = await my_data.preview_deletion(turn.core, turn.user_id)
-        await turn.reply(text + "\n\nConfirma a eliminação?",
-                         inline([[(CONFIRM, buttons.my_data("yes")),
-                                   (KEEP, buttons.my_data("no"))]]))
+        await turn.reply(text + "\n\n" + my_data.CONFIRM_DELETION,
+                         inline([[(my_data.CONFIRM, buttons.my_data("yes")),
+                                   (my_data.KEEP, buttons.my_data("no"))]]))
     elif action == "yes":
         await turn.answer("Pedido registrado.")
         answer = await my_data.delete_my_data(turn.core, turn.user_id)
@@ -47,6 +43,6 @@ async def on_button(turn: Turn) -> None:
                 await turn.reply(text)
     elif action == "no":
         await turn.answer()
-        await turn.edit(KEPT)
+        await turn.edit(my_data.KEPT)
     else:
         await turn.answer(STALE_BUTTON)

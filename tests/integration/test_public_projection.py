@@ -13,7 +13,7 @@ import json
 
 from sqlalchemy import select
 
-from bot.citizen.info import render_case
+from core.services.citizens.conversation.tracking import case_text as render_case
 from core.services.staff import counter_intake as intake
 from core.services.public import access as public_access
 from core.services.public import map as pub

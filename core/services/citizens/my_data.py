@@ -49,6 +49,11 @@ REMOVED = {"messages": "textos de mensagens", "draft": "rascunho", "reports": "v
            "name": "nome do perfil", "account": "conta"}
 ERASED_PAYLOAD = {"erased": "LGPD art. 18, VI"}
 MESSAGES_SHOWN = 10
+#: The choices under /meusdados's answer and the deletion's preview, and the answer to "Não".
+ASK_DELETION = "🗑️ Pedir a eliminação dos meus dados"
+CONFIRM_DELETION = "Confirma a eliminação?"
+CONFIRM, KEEP = "Sim, eliminar", "Não, manter"
+KEPT = "Tudo bem: nada foi apagado. Seus dados continuam como estavam."
 CHUNK = 3500  # a Telegram message holds 4096 characters
 
 
