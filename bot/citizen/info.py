@@ -5,7 +5,8 @@ from __future__ import annotations
 from telegram import ReplyKeyboardRemove
 
 from bot import buttons
-from bot.citizen import report, texts
+from bot.citizen import report
+from core.services.citizens.conversation import guide as texts
 from bot.citizen.prompts import ask, city_core
 from core.services.citizens.conversation.states import FOLLOWUP, PREFIX as REPORT
 from bot.router import Turn, inline

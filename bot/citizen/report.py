@@ -15,7 +15,7 @@ import secrets
 
 from telegram import ReplyKeyboardRemove
 
-from bot.citizen import texts
+from core.services.citizens.conversation import guide as texts
 from bot.citizen.answers import on_sign, on_signs_done, on_skip, on_text, on_time
 from bot.citizen.location import on_address, on_duplicate, on_location
 from bot.citizen.photos import evidence, on_photo

@@ -5,7 +5,7 @@ wrong plate read the same."""
 from __future__ import annotations
 
 from bot import buttons
-from bot.citizen.texts import DEEP_LINK_UNKNOWN
+from core.services.citizens.conversation.guide import DEEP_LINK_UNKNOWN
 from bot.owner import texts
 from bot.owner.states import ANSWER, CODE
 from bot.owner.view import send_view

@@ -1,6 +1,6 @@
 """The questions a report asks after the location, by category: one text for every channel
 (the bot's conversation, core/services/citizens/conversation/states.py and
-bot/citizen/texts.py, and the panel's counter intake).
+core.services.citizens.conversation.guide, and the panel's counter intake).
 
 Which are asked follows the category (core.laws): the plate only where the category has one,
 colour and make/model for vehicles, the abandonment signs where the law module lists signs

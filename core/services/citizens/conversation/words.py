@@ -1,6 +1,7 @@
 """The words of the citizen's report conversation: each question and each refusal, in
-Portuguese, one text for every face (Telegram, WhatsApp, the web). A face adds only what its
-platform needs (bot/citizen/texts.py: the greeting, the help, what Telegram does to a file)."""
+Portuguese, one text for every face (Telegram, WhatsApp, the web); the greeting, the help
+and the privacy notice are in guide.py. A face adds only what its platform needs (Telegram:
+what it does to a large file)."""
 from __future__ import annotations
 
 from core.services.citizens import questions as Q
