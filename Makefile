@@ -26,7 +26,7 @@ run: $(STAMP)
 # The fast loop (well under 2 minutes): style and likely bugs (ruff), types (mypy, the pydantic
 # plugin; rules and the shrinking list of modules not yet clean in pyproject.toml), the unit tests.
 check: $(STAMP)
-	$(PY) -m ruff check core bot admin sandbox benchmarks tests
+	$(PY) -m ruff check core bot admin sandbox whatsapp benchmarks tests
 	$(PY) -m mypy
 	$(PY) -m pytest -q -n 2 tests/unit
 

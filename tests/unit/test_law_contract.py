@@ -51,7 +51,7 @@ def _city_branches(source: str, filename: str = "<src>") -> list[str]:
 
 
 def _sources() -> list[Path]:
-    files = [p for d in ("core", "bot", "admin") for p in (ROOT / d).rglob("*.py")]
+    files = [p for d in ("core", "bot", "admin", "whatsapp") for p in (ROOT / d).rglob("*.py")]
     return sorted(p for p in files if LAWS not in p.parents)
 
 

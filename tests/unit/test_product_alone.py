@@ -12,7 +12,7 @@ from pathlib import Path
 from setuptools import find_packages
 
 ROOT = Path(__file__).resolve().parents[2]
-PRODUCT = ("core", "bot", "admin")
+PRODUCT = ("core", "bot", "admin", "whatsapp")
 
 
 def _modules(top: str) -> list[str]:
