@@ -111,6 +111,7 @@ NOT_OBJECTS = {
     "/diario-oficial/{kind}.{ext}": "an edital kind; its cases are the city's",
     "/diario-oficial/{kind}/publicar": "an edital kind; each protocol checked (load_here)",
     "/feriados/{id}/remover": "core.services.staff.calendar.remove_closure: the city's only",
+    "/feriados/{id}/corrigir": "core.services.staff.calendar.correct_closure: the city's only",
     "/usuarios/{id}/ativo": "core.services.staff.accounts.set_user_active: as missing",
 }
 

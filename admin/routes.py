@@ -39,6 +39,7 @@ def setup(app: web.Application) -> None:
     r.add_post("/tarifas", a.tariff_add)
     r.add_post("/feriados", a.closure_add)
     r.add_post("/feriados/{id:\\d+}/remover", a.closure_remove)
+    r.add_post("/feriados/{id:\\d+}/corrigir", a.closure_correct)
     r.add_get("/usuarios", a.users_page)
     r.add_post("/usuarios", a.user_add)
     r.add_post("/usuarios/{id:\\d+}/ativo", a.user_active)

@@ -1,7 +1,7 @@
 """Admin-only pages: inspectors, tariffs and calendar, panel users."""
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, time
 from decimal import Decimal
 
 from aiohttp import web
@@ -10,11 +10,13 @@ from admin import params
 from admin.files import file_response
 from admin.web import city_choices, core_of, redirect, render, require, user_of
 from core.formatting import fmt_date
-from core.parsing import ParseError, parse_date, parse_money
+from core.parsing import ParseError, parse_date, parse_money, parse_time
 from core.services import staff as pq
 from core.services.errors import InvalidInput
 from core.services.staff.accounts import ROLE_LABELS, create_user, list_users, set_user_active
-from core.services.staff.calendar import (CLOSURE_KINDS, add_closure, add_tariff, list_closures,
+from core.services.staff.calendar import (CLOSURE_KINDS, add_closure, add_tariff, closure_of,
+                                          correct_closure,
+                                          list_closures, moved_by_closures,
                                           remove_closure)
 from core.services.inspectors import day_notices as affixed_notices
 from core.services.inspectors import accounts as inspectors
@@ -26,6 +28,16 @@ def _date(raw: str, label: str, field: str) -> date:
         return parse_date(raw)
     except ParseError as exc:
         raise InvalidInput(f"{label}: {exc.message}", field) from None
+
+
+def _hour(raw: str, field: str) -> time | None:
+    """An optional hh:mm (blank: none)."""
+    if not raw.strip():
+        return None
+    try:
+        return parse_time(raw)
+    except ParseError as exc:
+        raise InvalidInput(exc.message, field) from None
 
 
 def _money(raw: str, field: str) -> Decimal:
@@ -98,6 +110,7 @@ async def tariffs_page(request: web.Request) -> web.Response:
     cal = await core.calendar()
     return render(request, "tariffs.html", {
         "groups": groups, "closures": closures, "kinds": CLOSURE_KINDS,
+        "moved": await moved_by_closures(core),
         "today": pq.today(core), "law_holidays": core.law.municipal_holidays,
         "codes": sorted({(t.code, t.label) for t in core.law.tariffs if t.currency == "BRL"}),
         "cal": cal})
@@ -132,9 +145,25 @@ async def closure_add(request: web.Request) -> web.StreamResponse:
     day = _date(str(form.get("date", "")), "Data", "date")
     moved = await add_closure(core_of(request), day, str(form.get("name", "")),
                               str(form.get("kind", "")), str(form.get("source", "")),
-                              user_of(request))
+                              user_of(request),
+                              closes_at=_hour(str(form.get("closes_at", "")), "closes_at"))
     raise redirect(request, "/tarifas", "Fechamento cadastrado; os próximos prazos o consideram. "
                    + closure_recount_line(moved))
+
+
+@require("admin")
+async def closure_correct(request: web.Request) -> web.StreamResponse:
+    form = await request.post()
+    closure = await closure_of(core_of(request), _path_id(request))  # this city's, or 404
+    day = _date(str(form.get("date", "")), "Data", "date")
+    redated, moved = await correct_closure(core_of(request), closure.id, day,
+                                           str(form.get("name", "")),
+                                           str(form.get("source", "")), user_of(request))
+    said = "Fechamento corrigido."
+    if redated:
+        said += (" Os prazos que a data anterior prorrogou continuam com a nova data. "
+                 + closure_recount_line(moved))
+    raise redirect(request, "/tarifas", said)
 
 
 @require("admin")

@@ -278,8 +278,8 @@ class Core:
         return cache.calendar
 
     def _build_calendar(self, rows: list[Closure]) -> LegalCalendar:
-        closures = [CalendarClosure(r.date, r.name, _closure_kind(r.kind), r.source)
-                    for r in rows]
+        closures = [CalendarClosure(r.date, r.name, _closure_kind(r.kind), r.source,
+                                    closes_at=r.closes_at) for r in rows]
         setting = self.law.settings.get("hours_deadline_end_of_day")
         end_of_day = bool(setting and setting.value)
         return LegalCalendar(self.city.uf, self.law.municipal_holidays, closures,

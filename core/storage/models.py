@@ -7,12 +7,13 @@ is restricted information (Lei 13.460/2017, art. 10, §7º) and never leaves the
 """
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, time
 from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import (JSON, BigInteger, Boolean, Date, Float, ForeignKey, Index, Integer,
-                        MetaData, Numeric, SmallInteger, String, Text, UniqueConstraint, text)
+                        MetaData, Numeric, SmallInteger, String, Text, Time, UniqueConstraint,
+                        text)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from core.storage.types import UTCDateTime, utcnow
@@ -355,6 +356,9 @@ class Closure(Base):
     name: Mapped[str] = mapped_column(String(200))
     kind: Mapped[str] = mapped_column(String(20))  # holiday / optional / decree
     source: Mapped[str] = mapped_column(String(300))
+    # An early closing: the hour the office closed (Lei 9.784/1999, art. 66, § 1º); None,
+    # closed all day (migration 0022)
+    closes_at: Mapped[time | None] = mapped_column(Time, nullable=True)
 
     __table_args__ = (UniqueConstraint("municipality", "date"),)
 

@@ -71,6 +71,8 @@ OBJECT_URLS = {
                            f"/fiscais/{MISSING_ID}/rota"),
     "/feriados/{id}/remover": ("admin", lambda o: f"/feriados/{o.closure_id}/remover",
                                f"/feriados/{MISSING_ID}/remover"),
+    "/feriados/{id}/corrigir": ("admin", lambda o: f"/feriados/{o.closure_id}/corrigir",
+                                f"/feriados/{MISSING_ID}/corrigir"),
     "/usuarios/{id}/ativo": ("admin", lambda o: f"/usuarios/{o.user_ids['staff']}/ativo",
                              f"/usuarios/{MISSING_ID}/ativo"),
     "/fotos/{id}/publica": ("staff", lambda o: f"/fotos/{o.evidence_id}/publica",

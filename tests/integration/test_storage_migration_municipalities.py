@@ -16,6 +16,9 @@ from core.storage.models import Case, Closure, Tariff
 from core.storage.models_city import Municipality
 from tests.support.migrations import downgrade
 
+CLOSURES = sa.table("closures", *(sa.column(c) for c in ("municipality", "date", "name",
+                                                           "kind", "source")))
+
 AT = datetime(2026, 11, 30, 12, tzinfo=timezone.utc)
 PERSONS = sa.table("persons", sa.column("id"), sa.column("telegram_id"),
                    sa.column("display_name"), sa.column("roles", sa.JSON),
@@ -41,8 +44,9 @@ async def _populate_dracena(db, add_old_case) -> dict:
                      currency="BRL", unit="dia", valid_from=date(2026, 1, 1),
                      article="Art. 7º", source="Decreto 1/2026", created_by="seed",
                      created_at=AT))
-        s.add(Closure(municipality="dracena", date=date(2026, 12, 8), name="Padroeira",
-                      kind="holiday", source="Lei municipal"))
+        await s.execute(sa.insert(CLOSURES).values(  # the table as it was then
+            municipality="dracena", date=date(2026, 12, 8), name="Padroeira", kind="holiday",
+            source="Lei municipal"))
         await s.execute(sa.insert(PERSONS).values(id=900, telegram_id=4242,
                                                   display_name="Joana", roles=["inspector"],
                                                   created_at=AT))
