@@ -27,9 +27,9 @@ _SUBCODES = {100: 2494010, 131008: 2494011, 131009: 2494012, 190: 2494013}
 
 class GraphError(Exception):
     def __init__(self, code: int, details: str | None = None, *, status: int | None = None,
-                 message: str | None = None) -> None:
+                 message: str | None = None, subcode: int | None = None) -> None:
         http, title = CODES.get(code, (400, "Error"))
-        self.code, self.details = code, details
+        self.code, self.details, self.subcode = code, details, subcode
         self.status = status or http
         self.message = message or f"(#{code}) {title}"
         super().__init__(self.message)
@@ -39,7 +39,7 @@ class GraphError(Exception):
             "message": self.message,
             "type": "OAuthException",
             "code": self.code,
-            "error_subcode": _SUBCODES.get(self.code, 2494000 + self.code % 1000),
+            "error_subcode": self.subcode or _SUBCODES.get(self.code, 2494000 + self.code % 1000),
             "fbtrace_id": "A" + secrets.token_urlsafe(16),
         }
         if self.details is not None:

@@ -169,7 +169,7 @@ class WhatsAppStandIn(ControlMixin):
             raise GraphError(100, status=400, message=(
                 f"Unsupported post request. Object with ID "
                 f"'{request.match_info['phone_number_id']}' does not exist, cannot be loaded "
-                "due to missing permissions, or does not support this operation."))
+                "due to missing permissions, or does not support this operation."), subcode=33)
 
     async def _handle_messages(self, request: web.Request) -> web.Response:
         raw = await request.read()
@@ -291,7 +291,8 @@ class WhatsAppStandIn(ControlMixin):
         if media is None:
             raise GraphError(100, status=400, message=(
                 f"Unsupported get request. Object with ID '{media_id}' does not exist, cannot "
-                "be loaded due to missing permissions, or does not support this operation."))
+                "be loaded due to missing permissions, or does not support this operation."),
+                subcode=33)
         return media
 
     # ------------------------------------------------------------ webhooks
