@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import functools
 import json
+from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from sandbox.standin.whatsapp.errors import GraphError, invalid
-from sandbox.standin.whatsapp.extract import EXTRACT_PATH
 
+# written by extract.py (not imported here, so that `python -m ...extract` runs it once)
+EXTRACT_PATH = Path(__file__).resolve().parent / "cloudapi-schemas.json"
 MESSAGE_TYPES = {
     "text": "TextMessage", "audio": "AudioMessage", "document": "DocumentMessage",
     "image": "ImageMessage", "location": "LocationMessage", "video": "VideoMessage",

@@ -99,9 +99,9 @@ def _amend(defs: dict[str, Any]) -> None:
     for coordinate in ("latitude", "longitude"):
         location[coordinate]["type"] = ["number", "string"]
     defs["InteractiveObject"]["properties"]["type"]["enum"].append("location_request_message")
-    defs["ActionObject"]["oneOf"].append(
-        {"required": ["name"], "properties": {"name": {"type": "string", "enum": ["send_location"]}}}
-    )
+    send_location = {"type": "string", "enum": ["send_location"]}
+    defs["ActionObject"]["oneOf"].append({"required": ["name"],
+                                          "properties": {"name": send_location}})
 
 
 def extract(yaml_path: Path) -> dict[str, Any]:
