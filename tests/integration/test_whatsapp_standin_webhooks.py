@@ -35,12 +35,26 @@ def value_of(body: bytes) -> dict:
     return change["value"]
 
 
+CHOICES = {"messaging_product": "whatsapp", "to": ANA, "type": "interactive", "interactive": {
+    "type": "button", "body": {"text": "Qual é a categoria?"},
+    "action": {"buttons": [{"type": "reply", "reply": {"id": "cat:veiculo", "title": "Veículo"}},
+                           {"type": "reply", "reply": {"id": "cat:movel", "title": "Móvel"}}]}}}
+COLOURS = {"messaging_product": "whatsapp", "to": ANA, "type": "interactive", "interactive": {
+    "type": "list", "body": {"text": "Qual é a cor?"},
+    "action": {"button": "Cores", "sections": [{"rows": [
+        {"id": "cor:azul", "title": "Azul", "description": "Cor do veículo"},
+        {"id": "cor:preto", "title": "Preto"}]}]}}}
+
+
 async def test_each_inbound_kind_arrives_signed_in_metas_envelope(wa, sink):
     await wa.user_text(ANA, "Tem um carro abandonado", name="Ana")
     await wa.user_image(ANA, b"\xff\xd8\xff jpeg", caption="foto")
     await wa.user_location(ANA, -23.55, -46.63, place="Praça")
-    await wa.user_button_reply(ANA, "cat:veiculo", "Veículo", context="wamid.anterior")
-    await wa.user_list_reply(ANA, "cor:azul", "Azul", description="Cor do veículo")
+    _, answer = await send(wa, CHOICES)
+    buttons_id = answer["messages"][0]["id"]
+    await send(wa, COLOURS)
+    await wa.user_button_reply(ANA, "cat:veiculo", context=buttons_id)
+    await wa.user_list_reply(ANA, "cor:azul")
     assert len(sink.received) == 5
     values = [value_of(r.body) for r in sink.received]
     for r, v in zip(sink.received, values):
@@ -57,8 +71,28 @@ async def test_each_inbound_kind_arrives_signed_in_metas_envelope(wa, sink):
     assert messages[2]["location"] == {"latitude": -23.55, "longitude": -46.63, "name": "Praça"}
     assert messages[3]["interactive"] == {"type": "button_reply", "button_reply": {
         "id": "cat:veiculo", "title": "Veículo"}}
-    assert messages[3]["context"]["id"] == "wamid.anterior"
-    assert messages[4]["interactive"]["list_reply"]["id"] == "cor:azul"
+    assert messages[3]["context"] == {"from": wa.display_phone_number, "id": buttons_id}
+    assert messages[4]["interactive"]["list_reply"] == {
+        "id": "cor:azul", "title": "Azul", "description": "Cor do veículo"}
+    assert messages[4]["context"]["id"] == wa.sent_to(ANA)[-1].id
+
+
+async def test_a_user_taps_only_what_the_face_showed(wa):
+    await wa.user_text(ANA, "oi")
+    with pytest.raises(LookupError):
+        await wa.user_button_reply(ANA, "cat:veiculo")  # no buttons were sent
+    await send(wa, CHOICES)
+    with pytest.raises(LookupError):
+        await wa.user_button_reply(ANA, "cat:outro")
+    with pytest.raises(LookupError):
+        await wa.user_list_reply(ANA, "cor:azul")
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{wa.base_url}/_standin/users/{ANA}/button_reply",
+                             json={"id": "cat:movel"}) as resp:
+            assert resp.status == 200
+        async with http.post(f"{wa.base_url}/_standin/users/{ANA}/button_reply",
+                             json={"id": "cat:nada"}) as resp:
+            assert resp.status == 404
 
 
 async def test_the_signature_fails_with_another_secret_or_another_body(wa, sink):

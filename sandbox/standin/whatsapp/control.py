@@ -5,6 +5,7 @@ deliver a webhook again, check a face's verify handshake."""
 from __future__ import annotations
 
 import base64
+import hashlib
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -25,7 +26,8 @@ class ControlMixin:
     async def user_image(self, wa_id: str, data: bytes, *, mime_type: str = "image/jpeg",
                          caption: str | None = None, name: str = "Cidadão") -> Delivery:
         media = self.store_media(data, mime_type)  # type: ignore[attr-defined]
-        image: dict[str, Any] = {"id": media.id, "mime_type": mime_type, "sha256": media.sha256}
+        digest = base64.b64encode(hashlib.sha256(data).digest()).decode()  # as the webhook has it
+        image: dict[str, Any] = {"id": media.id, "mime_type": mime_type, "sha256": digest}
         if caption is not None:
             image["caption"] = caption
         return await self._inbound(wa_id, name, "image", {"image": image}, None)
@@ -40,19 +42,51 @@ class ControlMixin:
             location["address"] = address
         return await self._inbound(wa_id, name, "location", {"location": location}, None)
 
-    async def user_button_reply(self, wa_id: str, button_id: str, title: str, *,
-                                context: str | None = None, name: str = "Cidadão") -> Delivery:
+    async def user_button_reply(self, wa_id: str, button_id: str, title: str | None = None, *,
+                                context: str | None = None, name: str = "Cidadão",
+                                check: bool = True) -> Delivery:
+        """The user taps a reply button of a message the face sent them (``context``: its id;
+        by default the last one with buttons). With check=True the button must be on it; the
+        title defaults to the button's."""
+        context, options = self._tapped(wa_id, "button", context, check)
+        if check and button_id not in options:
+            raise LookupError(f"no reply button {button_id!r} on {context}: {options}")
+        title = title if title is not None else options[button_id]["title"]
         reply = {"type": "button_reply", "button_reply": {"id": button_id, "title": title}}
         return await self._inbound(wa_id, name, "interactive", {"interactive": reply}, context)
 
-    async def user_list_reply(self, wa_id: str, row_id: str, title: str, *,
+    async def user_list_reply(self, wa_id: str, row_id: str, title: str | None = None, *,
                               description: str | None = None, context: str | None = None,
-                              name: str = "Cidadão") -> Delivery:
-        row: dict[str, Any] = {"id": row_id, "title": title}
-        if description is not None:
-            row["description"] = description
+                              name: str = "Cidadão", check: bool = True) -> Delivery:
+        """The user picks a row of a list the face sent them (as ``user_button_reply``)."""
+        context, options = self._tapped(wa_id, "list", context, check)
+        if check and row_id not in options:
+            raise LookupError(f"no list row {row_id!r} on {context}: {options}")
+        shown = options.get(row_id, {})
+        row: dict[str, Any] = {"id": row_id,
+                               "title": title if title is not None else shown["title"]}
+        if description is not None or shown.get("description") is not None:
+            row["description"] = description if description is not None else shown["description"]
         reply = {"type": "list_reply", "list_reply": row}
         return await self._inbound(wa_id, name, "interactive", {"interactive": reply}, context)
+
+    def _tapped(self, wa_id: str, kind: str, context: str | None,
+                check: bool) -> tuple[str | None, dict[str, dict]]:
+        """The message tapped (its id) and its options by id."""
+        shown = [s for s in self.sent_to(wa_id)
+                 if s.type == "interactive" and s.body["interactive"]["type"] == kind]
+        if context is not None:
+            shown = [s for s in shown if s.id == context]
+        if not shown:
+            if check:
+                raise LookupError(f"no {kind} message {context or ''} sent to {wa_id}")
+            return context, {}
+        action = shown[-1].body["interactive"]["action"]
+        if kind == "button":
+            options = {b["reply"]["id"]: b["reply"] for b in action["buttons"]}
+        else:
+            options = {r["id"]: r for sec in action["sections"] for r in sec["rows"]}
+        return shown[-1].id, options
 
     async def user_reads(self, message_id: str) -> Delivery:
         """The user read a message the face sent: a ``read`` status."""
@@ -108,7 +142,13 @@ class ControlMixin:
     async def _c_user(self, request: web.Request) -> web.Response:
         wa_id, kind = request.match_info["wa_id"], request.match_info["kind"]
         b = await _json(request)
-        name = b.get("name", "Cidadão")
+        try:
+            d = await self._user_kind(wa_id, kind, b, b.get("name", "Cidadão"))
+        except LookupError as e:
+            raise web.HTTPNotFound(text=str(e)) from None
+        return web.json_response({"message_id": d.message_id, "statuses": d.statuses})
+
+    async def _user_kind(self, wa_id: str, kind: str, b: dict, name: str) -> Delivery:
         if kind == "text":
             d = await self.user_text(wa_id, b["body"], name=name, context=b.get("context"))
         elif kind == "image":
@@ -119,15 +159,15 @@ class ControlMixin:
             d = await self.user_location(wa_id, b["latitude"], b["longitude"], name=name,
                                          place=b.get("place"), address=b.get("address"))
         elif kind == "button_reply":
-            d = await self.user_button_reply(wa_id, b["id"], b["title"], name=name,
+            d = await self.user_button_reply(wa_id, b["id"], b.get("title"), name=name,
                                              context=b.get("context"))
         elif kind == "list_reply":
-            d = await self.user_list_reply(wa_id, b["id"], b["title"], name=name,
+            d = await self.user_list_reply(wa_id, b["id"], b.get("title"), name=name,
                                            description=b.get("description"),
                                            context=b.get("context"))
         else:
-            raise web.HTTPNotFound(text=f"unknown kind {kind}")
-        return web.json_response({"message_id": d.message_id, "statuses": d.statuses})
+            raise LookupError(f"unknown kind {kind}")
+        return d
 
     async def _c_sent(self, request: web.Request) -> web.Response:
         return web.json_response([
