@@ -212,3 +212,12 @@ async def test_a_template_with_the_wrong_parameter_count_is_refused(wa):
                                     {"type": "text", "text": "VL-1"}]}]})
     error = graph_error(*await send(wa, body), 132000)
     assert "(1)" in error["error_data"]["details"] and "(3)" in error["error_data"]["details"]
+
+
+async def test_a_text_over_4096_characters_or_a_long_caption_is_refused(wa):
+    assert (await send(wa, message("text", {"body": "a" * 4096})))[0] == 200
+    error = graph_error(*await send(wa, message("text", {"body": "a" * 4097})), 100)
+    assert "4096" in error["error_data"]["details"]
+    graph_error(*await send(wa, message("text", {"body": "  "})), 131008)
+    image = message("image", {"link": "https://example.org/a.jpg", "caption": "c" * 1025})
+    graph_error(*await send(wa, image), 100)

@@ -207,3 +207,42 @@ async def test_without_the_right_token_everything_is_refused(wa, token, code):
 async def test_another_phone_number_id_is_refused(wa):
     status, answer = await graph(wa, "POST", "1234/messages", json={})
     graph_error(status, answer, 100)
+
+
+def shape(node, path=()) -> set[tuple]:
+    """Every key path with its value's JSON type (list positions folded)."""
+    if isinstance(node, dict):
+        return set().union(*(shape(v, (*path, k)) for k, v in node.items())) if node else set()
+    if isinstance(node, list):
+        return set().union(*(shape(v, (*path, "[]")) for v in node)) if node else set()
+    return {(path, type(node).__name__.replace("int", "float"))}
+
+
+async def test_each_inbound_webhook_has_the_shape_of_the_published_example(wa, sink):
+    from sandbox.standin.whatsapp.extract import find_yaml
+
+    path = find_yaml()
+    if path is None:
+        pytest.skip("business-messaging-api_v23.0.yaml is not in a shared/whatsapp/ folder "
+                    "beside the repository")
+    import yaml
+
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    examples = (doc["paths"]["/whatsapp/webhooks"]["post"]["requestBody"]["content"]
+                ["application/json"]["examples"])
+    await wa.user_text(ANA, "oi", name="Ana")
+    await wa.user_image(ANA, b"\xff\xd8\xff foto", caption="foto")
+    await wa.user_location(ANA, -23.55, -46.63, place="Praça", address="Rua A, 1")
+    await send(wa, CHOICES)
+    await wa.user_button_reply(ANA, "cat:veiculo")
+    await send(wa, COLOURS)
+    await wa.user_list_reply(ANA, "cor:azul")
+    names = ["Text Message", "Image Message", "Location Message",
+             "Interactive Button Reply Message", "Interactive List Reply Message"]
+    for name, received in zip(names, sink.received):
+        ours = shape(json.loads(received.body))
+        published = shape(examples[name]["value"])
+        assert ours <= published, (name, ours - published)
+        missing = {p for p, _ in published - ours}
+        assert missing <= {("entry", "[]", "changes", "[]", "value", "messages", "[]",
+                            "location", "url")}, (name, missing)

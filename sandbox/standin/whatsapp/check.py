@@ -28,6 +28,7 @@ _ACTION_BRANCH = {"list": 0, "button": 1, "product": 2, "product_list": 2,
                   "catalog_message": 3, "flow": 4, "call_permission_request": 5,
                   "location_request_message": 6}
 MAX_LIST_ROWS = 10
+MAX_TEXT, MAX_CAPTION = 4096, 1024
 # what the platform says for a length or count out of bounds, by the field's name
 _LENGTHS = {"title": "title", "id": "id", "description": "description", "text": "text",
             "button": "button", "body": "body"}
@@ -66,7 +67,26 @@ def check_message(body: Any) -> dict:
     _validate(MESSAGE_TYPES[kind], body)
     if kind == "interactive":
         _check_interactive(body["interactive"])
+    _check_lengths(body, kind)
     return body
+
+
+def _check_lengths(body: dict, kind: str) -> None:
+    """The platform's lengths the description leaves out: a text of 1 to 4,096 characters, a
+    caption of at most 1,024."""
+    if kind == "text":
+        text = body["text"].get("body")
+        if not isinstance(text, str) or not text.strip():
+            raise GraphError(131008, 'The parameter text["body"] is required.')
+        if len(text) > MAX_TEXT:
+            raise GraphError(100, f'Param text["body"] must be at most {MAX_TEXT} characters '
+                             "long.")
+    media = body.get(kind)
+    if kind in ("image", "document", "video") and isinstance(media, dict):
+        caption = media.get("caption")
+        if isinstance(caption, str) and len(caption) > MAX_CAPTION:
+            raise GraphError(100, f'Param {kind}["caption"] must be at most {MAX_CAPTION} '
+                             "characters long.")
 
 
 def _validate(name: str, body: dict) -> None:
