@@ -246,3 +246,28 @@ async def test_each_inbound_webhook_has_the_shape_of_the_published_example(wa, s
         missing = {p for p, _ in published - ours}
         assert missing <= {("entry", "[]", "changes", "[]", "value", "messages", "[]",
                             "location", "url")}, (name, missing)
+
+
+async def test_a_media_url_expires_after_five_minutes(wa):
+    media = wa.store_media(b"\xff\xd8\xff", "image/jpeg")
+    _, info = await graph(wa, "GET", media.id)
+    headers = {"Authorization": f"Bearer {wa.token}"}
+    wa.advance(5 * 60 + 1)
+    async with aiohttp.ClientSession() as http:
+        async with http.get(info["url"], headers=headers) as resp:
+            assert resp.status == 404
+    _, info = await graph(wa, "GET", media.id)  # a fresh URL answers again
+    async with aiohttp.ClientSession() as http:
+        async with http.get(info["url"], headers=headers) as resp:
+            assert resp.status == 200
+
+
+@pytest.mark.parametrize("mime, size", [("application/x-msdownload", 10),
+                                        ("image/jpeg", 5 * 1024 * 1024 + 1)])
+async def test_an_upload_of_a_refused_type_or_size_stores_nothing(wa, mime, size):
+    form = aiohttp.FormData()
+    form.add_field("messaging_product", "whatsapp")
+    form.add_field("file", b"x" * size, filename="f", content_type=mime)
+    status, answer = await graph(wa, "POST", f"{wa.phone_number_id}/media", data=form)
+    graph_error(status, answer, 131053)
+    assert wa.media == {}

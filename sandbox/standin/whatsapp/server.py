@@ -25,6 +25,9 @@ WINDOW_SECONDS = 24 * 3600
 MAX_MEDIA = 100 * 1024 * 1024  # documents; images are refused above 5 MB
 MAX_IMAGE = 5 * 1024 * 1024
 _FREE_FORM_EXEMPT = {"template"}
+URL_LIFETIME = 5 * 60  # a media URL answers for five minutes, then ask for a new one
+# what a face of this product uploads: photos and PDFs (the platform takes more kinds)
+UPLOAD_TYPES = frozenset({"image/jpeg", "image/png", "application/pdf", "text/plain"})
 
 
 @dataclass
@@ -245,8 +248,14 @@ class WhatsAppStandIn(ControlMixin):
                 raise GraphError(100, message="(#100) The parameter file is required.")
             data = upload.file.read()
             mime = str(form.get("type") or upload.content_type or "application/octet-stream")
+            if mime not in UPLOAD_TYPES:
+                raise GraphError(131053, f"Param file must be a file with one of the following "
+                                 f"types: {', '.join(sorted(UPLOAD_TYPES))}. Received file of "
+                                 f"type '{mime}'.")
             if mime.startswith("image/") and len(data) > MAX_IMAGE:
                 raise GraphError(131053, "Image file size exceeds the limit of 5 MB")
+            if len(data) > MAX_MEDIA:
+                raise GraphError(131053, "File size exceeds the limit of 100 MB")
             media = self.store_media(data, mime, upload.filename)
         except GraphError as e:
             return web.json_response(e.body(), status=e.status)
@@ -284,6 +293,9 @@ class WhatsAppStandIn(ControlMixin):
             media = self._media(request.query.get("mid", ""))
         except GraphError as e:
             return web.json_response(e.body(), status=e.status)
+        issued = request.query.get("ext", "")
+        if not issued.isdigit() or self.now() - int(issued) > URL_LIFETIME:
+            return web.Response(status=404, text="URL signature expired")
         return web.Response(body=media.data, content_type=media.mime_type)
 
     def _media(self, media_id: str) -> Media:
