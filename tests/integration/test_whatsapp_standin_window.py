@@ -78,3 +78,31 @@ async def test_outside_the_window_the_failure_can_come_as_a_status_webhook():
             assert statuses[0]["id"] == answer["messages"][0]["id"]
     finally:
         await sink.stop()
+
+
+async def test_a_rate_limit_a_test_asks_for_refuses_the_next_sends_only(wa):
+    await wa.user_text(JOAO, "Olá")
+    wa.fail_next(130429, times=2)
+    graph_error(*await send(wa, TEXT), 130429)
+    graph_error(*await send(wa, TEMPLATE), 130429)
+    assert (await send(wa, TEXT))[0] == 200
+    wa.fail_next(131056)
+    bad = {**TEXT, "text": {"body": "x", "bold": True}}
+    graph_error(*await send(wa, bad), 100)  # what is invalid is refused as such first
+    graph_error(*await send(wa, TEXT), 131056)
+
+
+async def test_an_undeliverable_user_is_told_in_a_failed_status():
+    sink = await WebhookSink().start()
+    try:
+        async with WhatsAppStandIn(webhook_url=sink.url, templates={"aviso_andamento": 1}) as wa:
+            wa.undeliverable(JOAO)
+            status, answer = await send(wa, TEMPLATE)
+            assert status == 200
+            await wa.drain()
+            statuses = [d.payload["entry"][0]["changes"][0]["value"]["statuses"][0]
+                        for d in wa.deliveries]
+            assert [(s["status"], s["errors"][0]["code"]) for s in statuses] == [
+                ("failed", 131026)]
+    finally:
+        await sink.stop()

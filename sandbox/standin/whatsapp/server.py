@@ -15,7 +15,7 @@ from aiohttp import ClientSession, web
 
 from sandbox.standin.whatsapp.check import check_message
 from sandbox.standin.whatsapp.control import ControlMixin
-from sandbox.standin.whatsapp.errors import GraphError, unauthorized
+from sandbox.standin.whatsapp.errors import CODES, GraphError, unauthorized
 from sandbox.standin.whatsapp.webhooks import Delivery, envelope, new_wamid, post
 
 DEFAULT_TOKEN = "EAAStandInAccessTokenForLocalTests0123456789"
@@ -101,6 +101,8 @@ class WhatsAppStandIn(ControlMixin):
         self.media: dict[str, Media] = {}
         self.deliveries: list[Delivery] = []
         self._ids = itertools.count(1)
+        self._faults: list[GraphError] = []
+        self._undeliverable: set[str] = set()
         self._tasks: set[asyncio.Task] = set()
         self._runner: web.AppRunner | None = None
         self._session: ClientSession | None = None
@@ -189,9 +191,25 @@ class WhatsAppStandIn(ControlMixin):
             return web.json_response(e.body(), status=e.status)
         return web.json_response(result)
 
+    # ------------------------------------------------------------ faults a test asks for
+
+    def fail_next(self, code: int = 130429, *, times: int = 1,
+                  details: str | None = None) -> None:
+        """The next `times` valid sends are refused with `code` (130429 throughput, 131056 pair
+        rate limit, 131000 the platform's own failure...), after the checks a send must pass."""
+        self._faults.extend([GraphError(code, details or CODES.get(code, (400, "Error"))[1])]
+                            * times)
+
+    def undeliverable(self, wa_id: str) -> None:
+        """Sends to this user are accepted, then fail in a status webhook with 131026 (not on
+        WhatsApp, blocked the business, an old app)."""
+        self._undeliverable.add(wa_id)
+
     def accept(self, body: Any) -> dict:
         """A send checked as the platform checks it: its answer, or the GraphError."""
         body = check_message(body)
+        if self._faults:
+            raise self._faults.pop(0)
         if body.get("status") == "read":
             self.read.append(body["message_id"])
             return {"success": True}
@@ -208,6 +226,8 @@ class WhatsAppStandIn(ControlMixin):
         self._check_media(body)
         sent = Sent(new_wamid(), to, body, self.now())
         self.sent.append(sent)
+        if window_error is None and to in self._undeliverable:
+            window_error = GraphError(131026, "Message Undeliverable.")
         if window_error is not None:
             self._status_later(sent, "failed", window_error)
         elif self.send_statuses:
