@@ -221,3 +221,8 @@ async def test_a_text_over_4096_characters_or_a_long_caption_is_refused(wa):
     graph_error(*await send(wa, message("text", {"body": "  "})), 131008)
     image = message("image", {"link": "https://example.org/a.jpg", "caption": "c" * 1025})
     graph_error(*await send(wa, image), 100)
+
+
+async def test_a_recipient_that_is_not_a_phone_number_is_refused(wa):
+    error = graph_error(*await send(wa, message("text", {"body": "oi"}, to="abc")), 100)
+    assert "abc" in error["error_data"]["details"]

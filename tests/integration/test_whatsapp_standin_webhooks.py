@@ -104,6 +104,19 @@ async def test_the_signature_fails_with_another_secret_or_another_body(wa, sink)
     assert not signature_valid(r.body, None, wa.app_secret)
 
 
+async def test_the_signature_holds_for_the_raw_body_only_as_metas_does(wa, sink):
+    """Meta's JSON escapes non-ASCII and slashes: re-serializing the parsed body changes the
+    bytes, so a face must check the signature of the body as received."""
+    await wa.user_text(ANA, "Carro na calçada, ver https://exemplo.org/a")
+    r = sink.received[0]
+    assert b"\\u00e7" in r.body and b"\\/" in r.body
+    assert json.loads(r.body)["entry"][0]["changes"][0]["value"]["messages"][0]["text"] == {
+        "body": "Carro na calçada, ver https://exemplo.org/a"}
+    again = json.dumps(json.loads(r.body), ensure_ascii=False).encode()
+    assert signature_valid(r.body, r.signature, wa.app_secret)
+    assert not signature_valid(again, r.signature, wa.app_secret)
+
+
 async def test_a_redelivery_is_the_same_message_byte_for_byte(wa, sink):
     first = await wa.user_text(ANA, "oi")
     assert await wa.redeliver_message(first.message_id) == 200
@@ -116,6 +129,10 @@ async def test_a_redelivery_is_the_same_message_byte_for_byte(wa, sink):
     ids = {value_of(r.body)["messages"][0]["id"] for r in sink.received}
     assert ids == {first.message_id}
     assert first.statuses == [200, 200, 200]
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{wa.base_url}/_standin/redeliver",
+                             json={"message_id": "wamid.nenhum"}) as resp:
+            assert resp.status == 404
 
 
 async def test_statuses_follow_an_accepted_send(sink):

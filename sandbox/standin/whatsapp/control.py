@@ -90,7 +90,10 @@ class ControlMixin:
 
     async def user_reads(self, message_id: str) -> Delivery:
         """The user read a message the face sent: a ``read`` status."""
-        sent = next(s for s in self.sent if s.id == message_id)  # type: ignore[attr-defined]
+        found = [s for s in self.sent if s.id == message_id]  # type: ignore[attr-defined]
+        if not found:
+            raise LookupError(f"no message {message_id} was sent")
+        sent = found[0]
         sent.statuses.append("read")
         return await self.deliver({"statuses": [{  # type: ignore[attr-defined]
             "id": sent.id, "status": "read", "timestamp": str(int(self.now())),  # type: ignore
@@ -102,9 +105,11 @@ class ControlMixin:
 
     async def redeliver_message(self, message_id: str) -> int | None:
         """Deliver again the webhook that carried a user's message (same bytes, same id)."""
-        delivery = next(d for d in reversed(self.deliveries)  # type: ignore[attr-defined]
-                        if d.message_id == message_id)
-        return await self.redeliver(delivery)  # type: ignore[attr-defined]
+        found = [d for d in self.deliveries  # type: ignore[attr-defined]
+                 if d.message_id == message_id]
+        if not found:
+            raise LookupError(f"no webhook carried message {message_id}")
+        return await self.redeliver(found[-1])  # type: ignore[attr-defined]
 
     async def verify(self, url: str, verify_token: str) -> dict[str, Any]:
         return await verify_endpoint(url, verify_token)
@@ -177,7 +182,10 @@ class ControlMixin:
         ])
 
     async def _c_redeliver(self, request: web.Request) -> web.Response:
-        status = await self.redeliver_message((await _json(request))["message_id"])
+        try:
+            status = await self.redeliver_message((await _json(request))["message_id"])
+        except LookupError as e:
+            raise web.HTTPNotFound(text=str(e)) from None
         return web.json_response({"status": status})
 
     async def _c_verify(self, request: web.Request) -> web.Response:

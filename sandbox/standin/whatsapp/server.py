@@ -214,6 +214,9 @@ class WhatsAppStandIn(ControlMixin):
             self.read.append(body["message_id"])
             return {"success": True}
         to = _digits(body["to"])
+        if not 8 <= len(to) <= 15:
+            raise GraphError(100, message="(#100) Invalid parameter", details=(
+                f"Param to ({body['to']}) is not a valid WhatsApp phone number"))
         if body["type"] == "template":
             self._check_template(body["template"])
         window_error = None
@@ -345,7 +348,7 @@ class WhatsAppStandIn(ControlMixin):
     async def deliver(self, value: dict, message_id: str | None = None) -> Delivery:
         """Sign and POST one webhook (kept in ``deliveries``; not sent without a webhook URL)."""
         payload = envelope(self.waba_id, self.phone_number_id, self.display_phone_number, value)
-        delivery = Delivery(json.dumps(payload, ensure_ascii=False).encode(), message_id)
+        delivery = Delivery(meta_json(payload), message_id)
         self.deliveries.append(delivery)
         await self.redeliver(delivery)
         return delivery
@@ -362,6 +365,14 @@ class WhatsAppStandIn(ControlMixin):
         """Wait until the status webhooks already scheduled are delivered."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def meta_json(payload: dict) -> bytes:
+    """JSON as Meta writes its webhooks: compact, non-ASCII escaped (``\\u00e7``), slashes
+    escaped (``\\/``). A face that checks the signature of re-serialized JSON instead of the raw
+    body fails here as it would in production."""
+    text = json.dumps(payload, ensure_ascii=True, separators=(",", ":"))
+    return text.replace("/", "\\/").encode()
 
 
 def _digits(number: str) -> str:
