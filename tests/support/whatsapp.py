@@ -1,0 +1,96 @@
+"""Helpers for the WhatsApp Cloud API stand-in's tests: a signature check as a face must do it,
+a webhook endpoint that records what it receives, and raw Graph API calls."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+
+import aiohttp
+from aiohttp import web
+
+from sandbox.standin.whatsapp import WhatsAppStandIn
+
+
+def signature_valid(body: bytes, header: str | None, app_secret: str) -> bool:
+    """``X-Hub-Signature-256: sha256=<hex>`` checked against the raw body, in constant time."""
+    if not header or not header.startswith("sha256="):
+        return False
+    expected = hmac.new(app_secret.encode(), body, hashlib.sha256).hexdigest()
+    return hmac.compare_digest(expected, header[len("sha256="):])
+
+
+@dataclass
+class Received:
+    body: bytes
+    signature: str | None
+
+
+@dataclass
+class WebhookSink:
+    """A face's webhook as far as the platform sees it: it answers the verify handshake for its
+    token and records each POST (raw body and signature)."""
+
+    verify_token: str = "token-de-verificacao"
+    received: list[Received] = field(default_factory=list)
+    url: str = ""
+    runner: web.AppRunner | None = None
+
+    async def start(self) -> "WebhookSink":
+        app = web.Application()
+        app.router.add_get("/whatsapp/webhook", self._verify)
+        app.router.add_post("/whatsapp/webhook", self._post)
+        self.runner = web.AppRunner(app, access_log=None)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        host, port = self.runner.addresses[0][:2]
+        self.url = f"http://{host}:{port}/whatsapp/webhook"
+        return self
+
+    async def stop(self) -> None:
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    async def _verify(self, request: web.Request) -> web.Response:
+        q = request.query
+        if q.get("hub.mode") == "subscribe" and q.get("hub.verify_token") == self.verify_token:
+            return web.Response(text=q.get("hub.challenge", ""))
+        return web.Response(status=403)
+
+    async def _post(self, request: web.Request) -> web.Response:
+        self.received.append(Received(await request.read(),
+                                      request.headers.get("X-Hub-Signature-256")))
+        return web.Response(text="ok")
+
+
+async def graph(wa: WhatsAppStandIn, method: str, path: str, *, json: object = None,
+                token: str | None = "default", data: object = None) -> tuple[int, object]:
+    """One raw call to the stand-in's Graph API (``path`` after the version)."""
+    headers = {}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {wa.token if token == 'default' else token}"
+    async with aiohttp.ClientSession() as http:
+        async with http.request(method, f"{wa.graph_url}/{path}", json=json, data=data,
+                                headers=headers) as resp:
+            if resp.content_type == "application/json":
+                return resp.status, await resp.json()
+            return resp.status, await resp.read()
+
+
+async def send(wa: WhatsAppStandIn, body: dict, **kw) -> tuple[int, dict]:
+    status, answer = await graph(wa, "POST", f"{wa.phone_number_id}/messages", json=body, **kw)
+    assert isinstance(answer, dict)
+    return status, answer
+
+
+def graph_error(status: int, answer: dict, code: int, http_status: int = 400) -> dict:
+    """Graph's error shape; returns the error object."""
+    assert status == http_status, answer
+    assert set(answer) == {"error"}, answer
+    error = answer["error"]
+    assert {"message", "type", "code", "error_subcode", "fbtrace_id"} <= set(error), error
+    assert error["code"] == code, error
+    if code >= 131000:  # the Cloud API's own codes carry their title: "(#131009) Parameter..."
+        assert error["message"].startswith(f"(#{code})"), error
+    return error
