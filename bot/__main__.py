@@ -1,6 +1,9 @@
 """`python -m bot`: the Telegram bot, by long polling or (WEBHOOK_URL set) a webhook served
-by aiohttp. Without TELEGRAM_BOT_TOKEN it says what to set and exits with status 2, or, at a
-terminal in a checkout that has it, hands over to the local sandbox (`python -m sandbox`, run as
+by aiohttp, and the WhatsApp face beside it whenever WHATSAPP_PHONE_NUMBER_ID,
+WHATSAPP_ACCESS_TOKEN and WHATSAPP_APP_SECRET are set (whatsapp.app; alone, with the
+deadline sweep, when there is no Telegram token). Without either it says what to set and
+exits with status 2, or, at a terminal in a checkout that has it, hands over to the local
+sandbox (`python -m sandbox`, run as
 its own program: the product never imports the sandbox package, which the wheel leaves out)."""
 from __future__ import annotations
 
@@ -17,7 +20,8 @@ Via Livre (bot): falta TELEGRAM_BOT_TOKEN.
   1. No Telegram, crie o bot com o @BotFather e copie o token que ele fornece.
   2. Coloque TELEGRAM_BOT_TOKEN=<token> no arquivo .env (copie o .env.example) ou no ambiente.
   Opcional: TELEGRAM_API_URL (servidor Bot API próprio), WEBHOOK_URL e WEBHOOK_SECRET
-  (webhook em vez de long polling), NOMINATIM_URL (geocodificação). Veja o .env.example."""
+  (webhook em vez de long polling), NOMINATIM_URL (geocodificação). Veja o .env.example.
+  Só WhatsApp: defina WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_ACCESS_TOKEN e WHATSAPP_APP_SECRET."""
 
 
 def main() -> int:
@@ -25,6 +29,12 @@ def main() -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     settings = Settings()
+    if not settings.telegram_bot_token.strip() and settings.whatsapp_enabled:
+        try:
+            asyncio.run(serve_whatsapp(settings))
+        except KeyboardInterrupt:
+            pass
+        return 0
     if not settings.telegram_bot_token.strip():
         print(NO_TOKEN, file=sys.stderr)
         if not sys.stdin.isatty() or importlib.util.find_spec("sandbox") is None:
@@ -45,6 +55,35 @@ def main() -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+async def serve_whatsapp(settings: Settings, stop_event: asyncio.Event | None = None) -> None:
+    """The WhatsApp face alone (no Telegram): its webhook and sender, and the deadline sweep,
+    until SIGTERM or SIGINT (or `stop_event`)."""
+    import signal
+
+    from bot.geocoding import Geocoder
+    from bot.loops import LoopSettings, sweep_loop
+    from core.services.context import Core
+    from whatsapp.app import WhatsAppFace
+
+    stop = stop_event or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    core = await Core.open(settings)
+    geocoder = Geocoder(settings.nominatim_url, core.area,
+                        timeout_s=settings.geocoding_timeout_s)
+    face = await WhatsAppFace.start(core, geocoder)
+    sweep = asyncio.create_task(sweep_loop(core, LoopSettings(), face.wake, "whatsapp"))
+    try:
+        await stop.wait()
+    finally:
+        sweep.cancel()
+        await asyncio.gather(sweep, return_exceptions=True)
+        await face.stop()
+        await geocoder.close()
+        await core.close()
 
 
 def run_polling(settings: Settings) -> None:

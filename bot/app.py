@@ -98,6 +98,9 @@ async def _post_init(app: Application) -> None:
     if st.send_limits is not None:
         await st.send_limits.start(sender_is_dead)  # before the first message: on_start sends
     await on_start(app.bot, st.core, st.router)  # username, menus, descriptions (bot.startup)
+    if st.settings.whatsapp_enabled:  # the WhatsApp face beside this one, on its listener
+        from whatsapp.app import WhatsAppFace
+        st.whatsapp = await WhatsAppFace.start(st.core, st.geocoder)
     wake = st.outbox_wake = asyncio.Event()
     st.tasks = [
         asyncio.create_task(outbox_loop(app.bot, st.core, st.loops, wake, st.delivery),
@@ -113,6 +116,9 @@ async def _post_shutdown(app: Application) -> None:
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    if st.whatsapp is not None:
+        await st.whatsapp.stop()
+        st.whatsapp = None
     await st.geocoder.close()
     await st.chat_locks.close()
 

@@ -46,6 +46,7 @@ class BotState:
     #: webhook calls waiting for their update to be handled (bot.webhook, several workers)
     webhook_waiters: dict[int, asyncio.Future] = field(default_factory=dict)
     album_timers: dict[Any, asyncio.Task] = field(default_factory=dict)
+    whatsapp: Any = None  # the WhatsApp face (whatsapp.app.WhatsAppFace) when it is set up
     # -- what bot.dispatch caches on SQLite (one process: the only writer) ------------------
     conversations: OrderedDict[int, Conversation | None] = field(default_factory=OrderedDict)
     conversations_complete: bool = False  # every stored conversation is in `conversations`

@@ -42,6 +42,24 @@ class Settings(BaseSettings):
                                      "before the pause (Telegram allows short bursts): a "
                                      "step's answer in parts — album, pin, text — goes at once")
 
+    # WhatsApp (Cloud API): the face runs whenever the number, token and app secret are set
+    whatsapp_phone_number_id: str = ""
+    whatsapp_access_token: str = ""
+    whatsapp_app_secret: str = ""  # signs every webhook (X-Hub-Signature-256)
+    whatsapp_verify_token: str = ""  # the subscription handshake's hub.verify_token
+    whatsapp_graph_url: str = "https://graph.facebook.com/v23.0"
+    whatsapp_webhook_listen: str = "127.0.0.1"
+    whatsapp_webhook_port: int = 8444
+    #: the approved template for a case's update after the 24 hours (body: {{1}} the
+    #: protocol, {{2}} the new situation); empty: such updates wait for the person to write
+    whatsapp_template_update: str = ""
+    whatsapp_template_language: str = "pt_BR"
+
+    @property
+    def whatsapp_enabled(self) -> bool:
+        return bool(self.whatsapp_phone_number_id and self.whatsapp_access_token
+                    and self.whatsapp_app_secret)
+
     # City area and geocoding
     city_center_lat: float | None = None
     city_center_lon: float | None = None

@@ -149,7 +149,11 @@ def routes(app: web.Application, *, app_secret: str, verify_token: str,
             messages, statuses = parse(json.loads(body))
         except (ValueError, NotAnEnvelope):
             return web.Response(status=400, text="Corpo inválido.")
-        await receive(messages, statuses)
+        try:
+            await receive(messages, statuses)
+        except Exception:  # ours, not the sender's: Meta delivers it again later
+            log.exception("whatsapp webhook: a delivery could not be taken")
+            return web.Response(status=503, text="Tente novamente mais tarde.")
         return web.Response(text="ok")
 
     app.router.add_get(PATH, handshake)

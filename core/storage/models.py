@@ -40,6 +40,7 @@ class Person(Base):
     __tablename__ = "persons"
     id: Mapped[int] = mapped_column(primary_key=True)
     telegram_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
+    whatsapp_id: Mapped[str | None] = mapped_column(String(20), index=True, unique=True)
     display_name: Mapped[str | None] = mapped_column(String(200))
     roles: Mapped[list[Any]] = mapped_column(default=list)  # e.g. ["citizen", "inspector"]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -285,6 +286,8 @@ class OutboxMessage(Base):
     __tablename__ = "outbox"
     id: Mapped[int] = mapped_column(primary_key=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: "telegram" or "whatsapp" (there `chat_id` is the person's number as digits)
+    channel: Mapped[str] = mapped_column(String(10), default="telegram", server_default="telegram")
     chat_id: Mapped[int] = mapped_column(BigInteger)
     kind: Mapped[str] = mapped_column(String(40))
     payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
@@ -301,7 +304,7 @@ class OutboxMessage(Base):
     __table_args__ = (
         Index("ix_outbox_due", "status", "next_attempt_at"),
         # Per-chat order: "is an earlier message of this chat still undelivered?" (migration 0005)
-        Index("ix_outbox_chat_undelivered", "chat_id", "id",
+        Index("ix_outbox_chat_undelivered", "channel", "chat_id", "id",
               sqlite_where=text("status IN ('pending', 'sending')"),
               postgresql_where=text("status IN ('pending', 'sending')")),
     )

@@ -39,6 +39,7 @@ from core.storage.models import ChatPace, OutboxMessage, Person
 from core.storage.types import utcnow
 
 PENDING, SENDING, SENT, FAILED = "pending", "sending", "sent", "failed"
+TELEGRAM, WHATSAPP = "telegram", "whatsapp"  # the channels; each has its own sender
 UNDELIVERED = (PENDING, SENDING)
 LEASE = timedelta(seconds=60)
 BACKOFF_BASE = timedelta(seconds=5)
@@ -61,11 +62,13 @@ class ClaimedMessage:
 
 
 async def enqueue(session: AsyncSession, chat_id: int, kind: str, payload: Mapping[str, Any],
-                  dedupe_key: str, not_before: datetime | None = None) -> bool:
+                  dedupe_key: str, not_before: datetime | None = None,
+                  channel: str = TELEGRAM) -> bool:
     """Queue a message in the caller's transaction. False if `dedupe_key` was already queued.
-    (A message with `not_before` in the future holds its chat's later messages until then.)"""
+    (A message with `not_before` in the future holds its chat's later messages until then.)
+    `chat_id` is a chat of `channel` (on WhatsApp, the person's number as digits)."""
     now = utcnow()
-    values = {"chat_id": chat_id, "kind": kind, "payload": dict(payload),
+    values = {"channel": channel, "chat_id": chat_id, "kind": kind, "payload": dict(payload),
               "dedupe_key": dedupe_key, "status": PENDING, "attempts": 0,
               "created_at": now, "next_attempt_at": not_before or now}
     result = await session.execute(
@@ -78,27 +81,32 @@ def backoff(attempts: int) -> timedelta:
     return min(BACKOFF_BASE * (2 ** max(0, attempts - 1)), BACKOFF_MAX)
 
 
-def _heads(now: datetime):
+def _heads(now: datetime, channel: str):
     """Due messages that are the oldest undelivered one of their chat, in chats not paused
     by Telegram's per-chat limit (core.storage.send_limits: a claimed message never waits
     for its chat while other chats could go)."""
     earlier = aliased(OutboxMessage)
     ahead = select(earlier.id).where(
-        earlier.chat_id == OutboxMessage.chat_id, earlier.status.in_(UNDELIVERED),
+        earlier.channel == OutboxMessage.channel, earlier.chat_id == OutboxMessage.chat_id,
+        earlier.status.in_(UNDELIVERED),
         earlier.id < OutboxMessage.id).exists()
     paused = select(ChatPace.chat_id).where(ChatPace.chat_id == OutboxMessage.chat_id,
                                             ChatPace.busy_until > now.timestamp()).exists()
-    return (OutboxMessage.status.in_(UNDELIVERED), OutboxMessage.next_attempt_at <= now, ~ahead,
-            ~paused)
+    if channel != TELEGRAM:  # Telegram's per-chat pace is Telegram's alone
+        return (OutboxMessage.channel == channel, OutboxMessage.status.in_(UNDELIVERED),
+                OutboxMessage.next_attempt_at <= now, ~ahead)
+    return (OutboxMessage.channel == channel, OutboxMessage.status.in_(UNDELIVERED),
+            OutboxMessage.next_attempt_at <= now, ~ahead, ~paused)
 
 
 async def claim_due(db: Database, limit: int = 20, now: datetime | None = None,
-                    lease: timedelta = LEASE, sender: str | None = None) -> list[ClaimedMessage]:
+                    lease: timedelta = LEASE, sender: str | None = None,
+                    channel: str = TELEGRAM) -> list[ClaimedMessage]:
     """Claim up to `limit` chat heads due at `now` (pending, or sending with an expired lease),
     at most one per chat, oldest due first, in a short transaction of their own, for
     `sender` (see `release_claims_of`)."""
     now = now or utcnow()
-    due = _heads(now)
+    due = _heads(now, channel)
     async with db.read() as session:  # nothing due (the usual case): no write lock taken
         if (await session.execute(select(OutboxMessage.id).where(*due).limit(1))).first() is None:
             return []
@@ -117,7 +125,7 @@ async def claim_due(db: Database, limit: int = 20, now: datetime | None = None,
             .execution_options(synchronize_session=False))
         blocked = set((await session.execute(select(Person.telegram_id).where(
             Person.telegram_id.in_({r.chat_id for r in rows}),
-            Person.blocked_bot_at.is_not(None)))).scalars().all())
+            Person.blocked_bot_at.is_not(None)))).scalars().all()) if channel == TELEGRAM else set()
         return [ClaimedMessage(r.id, r.chat_id, r.kind, dict(r.payload), r.dedupe_key,
                                r.attempts + 1, dict(r.progress or {}), r.chat_id in blocked)
                 for r in rows]

@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from core.storage import outbox
 from core.storage.db import migrate
 from core.storage.models import Case, OutboxMessage, Person, Subscription
+from tests.support.migrations import add_old_outbox, add_old_person
 
 AT = datetime(2026, 11, 30, 12, tzinfo=timezone.utc)
 
@@ -18,23 +19,20 @@ async def test_fake_chat_reporters_lose_their_chat_and_their_dead_letters(db_fac
     db = db_factory()
     await migrate(db.engine, "0013_map_cells")
     async with db.unit_of_work() as s:
-        counter = Person(telegram_id=-156, display_name="Atendimento no balcão",
-                         roles=["citizen"])
-        open311 = Person(telegram_id=-311, display_name="Open311", roles=["citizen"])
-        maria = Person(telegram_id=4242, display_name="Maria", roles=["citizen"])
-        s.add_all([counter, open311, maria])
-        await s.flush()
-        ids = {p.display_name: p.id for p in (counter, open311, maria)}
-        cases = [await add_old_case(s, reporter_id=p.id) for p in (counter, open311, maria)]
-        s.add_all([Subscription(person_id=p.id, case_id=c.id, notify=True, created_at=AT)
-                   for p, c in zip((counter, open311, maria), cases)])
+        ids = {name: await add_old_person(s, telegram_id=chat, display_name=name)
+               for name, chat in (("Atendimento no balcão", -156), ("Open311", -311),
+                                  ("Maria", 4242))}
+        people = list(ids.values())
+        cases = [await add_old_case(s, reporter_id=p) for p in people]
+        s.add_all([Subscription(person_id=p, case_id=c.id, notify=True, created_at=AT)
+                   for p, c in zip(people, cases)])
         for i, (chat, status) in enumerate(((-156, outbox.FAILED), (-156, outbox.FAILED),
                                             (-311, outbox.PENDING), (4242, outbox.SENT),
                                             (4242, outbox.FAILED))):
-            s.add(OutboxMessage(chat_id=chat, kind="case_update", payload={"text": "x"},
-                                dedupe_key=f"case:{cases[0].id}:ev:{i}", status=status,
-                                created_at=AT, next_attempt_at=AT,
-                                last_error="400: Chat not found" if chat < 0 else None))
+            await add_old_outbox(s, chat_id=chat, kind="case_update", payload={"text": "x"},
+                                 dedupe_key=f"case:{cases[0].id}:ev:{i}", status=status,
+                                 created_at=AT, next_attempt_at=AT,
+                                 last_error="400: Chat not found" if chat < 0 else None)
         case_ids = [c.id for c in cases]
 
     await migrate(db.engine)

@@ -10,7 +10,7 @@ from sqlalchemy import inspect, select
 from core.storage import email_outbox, outbox
 from core.storage.db import migrate
 from core.storage.models import Case, OutboxMessage, ReporterContact
-from tests.support.migrations import downgrade
+from tests.support.migrations import add_old_outbox, downgrade
 
 AT = datetime(2026, 11, 30, 12, tzinfo=timezone.utc)
 TABLES = {"email_outbox", "owner_emails", "email_stops"}
@@ -29,9 +29,9 @@ async def test_email_tables_join_a_populated_database(db_factory, add_old_case):
         case = await add_old_case(s)
         s.add(ReporterContact(case_id=case.id, name="Maria", email="maria@example.com",
                               channel="balcao", taken_by="clara", created_at=AT))
-        s.add(OutboxMessage(chat_id=4242, kind="case_update", payload={"text": "x"},
-                            dedupe_key="case:1:ev:1:p:1", status=outbox.FAILED,
-                            created_at=AT, next_attempt_at=AT, last_error="400"))
+        await add_old_outbox(s, chat_id=4242, kind="case_update", payload={"text": "x"},
+                             dedupe_key="case:1:ev:1:p:1", status=outbox.FAILED,
+                             created_at=AT, next_attempt_at=AT, last_error="400")
         case_id = case.id
 
     await migrate(db.engine)

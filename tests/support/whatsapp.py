@@ -94,3 +94,36 @@ def graph_error(status: int, answer: dict, code: int, http_status: int = 400) ->
     if code >= 131000:  # the Cloud API's own codes carry their title: "(#131009) Parameter..."
         assert error["message"].startswith(f"(#{code})"), error
     return error
+
+
+# -- a person's side of the report over WhatsApp (tests/e2e/test_whatsapp_report.py) ---------
+
+def options(sent) -> dict[str, str]:
+    """A sent interactive message's choices: reply id → title (its description after)."""
+    inter = sent.body.get("interactive", {}) if sent.type == "interactive" else {}
+    action = inter.get("action", {})
+    out = {b["reply"]["id"]: b["reply"]["title"] for b in action.get("buttons", [])}
+    for section in action.get("sections", []):
+        for row in section["rows"]:
+            out[row["id"]] = " ".join(filter(None, [row["title"], row.get("description")]))
+    return out
+
+
+def last_text(wa: WhatsAppStandIn, wa_id: str) -> str:
+    return wa.sent_to(wa_id)[-1].text or ""
+
+
+def texts_since(wa: WhatsAppStandIn, wa_id: str, since: int) -> str:
+    return "\n---\n".join(s.text or "" for s in wa.sent_to(wa_id)[since:])
+
+
+async def tap(wa: WhatsAppStandIn, wa_id: str, label: str):
+    """Tap the choice whose words contain `label` on the newest message that has one."""
+    for sent in reversed(wa.sent_to(wa_id)):
+        for reply_id, title in options(sent).items():
+            if label in title:
+                kind = sent.body["interactive"]["type"]
+                if kind == "button":
+                    return await wa.user_button_reply(wa_id, reply_id, context=sent.id)
+                return await wa.user_list_reply(wa_id, reply_id, context=sent.id)
+    raise AssertionError(f"no choice {label!r}; last: {[s.body for s in wa.sent_to(wa_id)[-2:]]}")

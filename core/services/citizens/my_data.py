@@ -97,7 +97,7 @@ async def collect(core: Core, s: AsyncSession, telegram_id: int) -> MyData:
     person = await _person(s, telegram_id)
     draft = await s.get(ConversationState, telegram_id)
     messages = (await s.execute(select(OutboxMessage).where(
-        OutboxMessage.chat_id == telegram_id).order_by(OutboxMessage.id.desc()))).scalars().all()
+        OutboxMessage.channel == "telegram", OutboxMessage.chat_id == telegram_id).order_by(OutboxMessage.id.desc()))).scalars().all()
     if person is None and draft is None and not messages:
         out.lines.append("Nenhum dado pessoal seu está guardado (além do seu identificador do "
                          "Telegram, que recebemos a cada mensagem e não guardamos).")
@@ -236,6 +236,7 @@ async def _plan(core: Core, s: AsyncSession, telegram_id: int, apply: bool) -> E
     # sent again); those still to be delivered are left to go out
     sent = [i for i, payload in (await s.execute(select(OutboxMessage.id, OutboxMessage.payload)
                                                  .where(OutboxMessage.chat_id == telegram_id,
+                                                        OutboxMessage.channel == "telegram",
                                                         OutboxMessage.status == "sent"))).all()
             if not (payload or {}).get("erased")]
     if apply and sent:

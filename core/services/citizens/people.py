@@ -19,3 +19,16 @@ async def person_for(s: AsyncSession, telegram_id: int, display_name: str | None
         s.add(person)
         await s.flush()
     return person
+
+
+async def person_on_whatsapp(s: AsyncSession, wa_id: str,
+                             display_name: str | None = None) -> Person:
+    """The person with this WhatsApp id (their number), created on first contact."""
+    person = (await s.execute(select(Person).where(Person.whatsapp_id == wa_id))
+              ).scalar_one_or_none()
+    if person is None:
+        person = Person(whatsapp_id=wa_id, display_name=clean_optional(display_name),
+                        roles=["citizen"])
+        s.add(person)
+        await s.flush()
+    return person

@@ -23,7 +23,7 @@ from core.parsing import ParseError, parse_text
 from core.services.context import Core, SessionHook
 from core.services.errors import InvalidInput, NotFound
 from core.services.cases.evidence import EvidenceIn, attach
-from core.services.citizens.people import person_for
+from core.services.citizens.people import person_for, person_on_whatsapp
 from core.storage.geo import cell_of
 from core.storage.group_commit import GroupCommit
 from core.storage.models import Case, Event, Evidence, Person, Subscription, SupportingReport
@@ -150,13 +150,15 @@ def outside(core: Core, here=None) -> str:
 async def submit_report(core: Core, telegram_id: int | None, report: ReportIn, *,
                         display_name: str | None = None,
                         also: SessionHook | None = None,
-                        with_case: CaseHook | None = None) -> Submitted:
+                        with_case: CaseHook | None = None,
+                        whatsapp_id: str | None = None) -> Submitted:
     """Open a case from a citizen's report (Dores Art. 4º caput / Dracena Art. 1º): a protocol
     AAAA-NNNNNN, the photos as evidence, the reporter subscribed to its updates (a reporter
     without Telegram, `telegram_id` None, is a person of this report only, with no chat and
     no subscription: core.services.messaging.contact_updates tells them). `also` runs
     in the same transaction (the bot clears its draft there, so a retry cannot report twice),
     and so does `with_case` with the new case (the counter intake records its contact there).
+    A reporter on WhatsApp (`whatsapp_id`, `telegram_id` None) follows the case there.
     Concurrent calls are committed in groups (see the module docstring)."""
     report = _clean(report)
     display_name = clean_optional(display_name)
@@ -167,7 +169,7 @@ async def submit_report(core: Core, telegram_id: int | None, report: ReportIn, *
             raise InvalidInput("Não encontramos o arquivo enviado. Envie a foto novamente.")
     now = core.now()
     job = _Job(core, telegram_id, report, norm, display_name, also, now,
-               now.astimezone(core.tz).year, with_case)
+               now.astimezone(core.tz).year, with_case, whatsapp_id)
     return await _SUBMISSIONS.submit(core.db, job)
 
 
@@ -193,6 +195,7 @@ class _Job:
     now: datetime
     local_year: int
     with_case: CaseHook | None = None
+    whatsapp_id: str | None = None
 
 
 async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
@@ -203,8 +206,19 @@ async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
         select(Person).where(Person.telegram_id.in_(wanted)))).scalars()} if wanted else {}
     people: dict[int, Person] = {}  # id(job) → its reporter
     new_people = []
+    on_whatsapp = {j.whatsapp_id for j in batch if j.whatsapp_id is not None}
+    by_wa = {p.whatsapp_id: p for p in (await s.execute(
+        select(Person).where(Person.whatsapp_id.in_(on_whatsapp)))).scalars()
+    } if on_whatsapp else {}
     for j in batch:  # person_for(): created on first contact
-        if j.telegram_id is None:  # no Telegram: a person of this report only, with no chat
+        if j.telegram_id is None and j.whatsapp_id is not None:
+            if j.whatsapp_id not in by_wa:
+                by_wa[j.whatsapp_id] = Person(whatsapp_id=j.whatsapp_id,
+                                              display_name=j.display_name, roles=["citizen"])
+                new_people.append(by_wa[j.whatsapp_id])
+            people[id(j)] = by_wa[j.whatsapp_id]
+            continue
+        if j.telegram_id is None:  # no chat: a person of this report only
             people[id(j)] = Person(telegram_id=None, display_name=j.display_name,
                                    roles=["citizen"])
             new_people.append(people[id(j)])
@@ -262,7 +276,7 @@ async def _write_group(s: AsyncSession, batch: list[_Job]) -> list[Submitted]:
                     telegram_file_unique_id=p.telegram_file_unique_id,
                     path=core.evidence.relative_path(p.sha256), uploaded_by=person.id,
                     created_at=j.now))
-        if person.telegram_id is not None:  # follows the case in the bot
+        if person.telegram_id is not None or person.whatsapp_id is not None:  # in its chat
             subscriptions.append(dict(person_id=person.id, case_id=case.id, notify=True,
                                       created_at=j.now))
         # the case's first event: created in this transaction, so no earlier one exists
@@ -321,7 +335,8 @@ async def find_nearby(core: Core, category: str, lat: float, lon: float,
 async def support_case(core: Core, protocol: str, telegram_id: int | None,
                        photos: list[EvidenceIn] = (), note: str | None = None, *,
                        display_name: str | None = None,
-                       also: SessionHook | None = None) -> str:
+                       also: SessionHook | None = None,
+                       whatsapp_id: str | None = None) -> str:
     """"É este": the citizen's report supports an open case of this Core's city; they follow
     its updates. A
     reporter without Telegram (`telegram_id` None: an Open311 client's) is a person of this
@@ -336,7 +351,9 @@ async def support_case(core: Core, protocol: str, telegram_id: int | None,
             raise NotFound(NOT_FOUND)
         if not case.is_open:
             raise InvalidInput(f"O caso {case.protocol} já foi encerrado. Faça uma nova denúncia.")
-        if telegram_id is None:
+        if telegram_id is None and whatsapp_id is not None:
+            person = await person_on_whatsapp(s, whatsapp_id, display_name)
+        elif telegram_id is None:
             person = Person(telegram_id=None, display_name=display_name, roles=["citizen"])
             s.add(person)
             await s.flush()
@@ -344,10 +361,11 @@ async def support_case(core: Core, protocol: str, telegram_id: int | None,
             person = await person_for(s, telegram_id, display_name)
         shas = [(await attach(core, s, case.id, p, person.id)).sha256 for p in photos]
         s.add(SupportingReport(case_id=case.id, person_id=person.id, note=note, photos=shas))
-        sub = None if telegram_id is None else (await s.execute(select(Subscription).where(
+        in_chat = telegram_id is not None or whatsapp_id is not None
+        sub = None if not in_chat else (await s.execute(select(Subscription).where(
             Subscription.case_id == case.id, Subscription.person_id == person.id))
         ).scalar_one_or_none()
-        if sub is None and telegram_id is not None:
+        if sub is None and in_chat:
             s.add(Subscription(person_id=person.id, case_id=case.id, notify=True))
         await append_event(s, case, ActorRef(Actor.CITIZEN.value, person.id, None), "support",
                            None, {"photos": shas}, at=core.now())

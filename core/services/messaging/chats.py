@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from core.services.messaging.delivery import REPLY
 from core.storage.db import Database, translate_errors
 from core.storage.models import OutboxMessage, Person
-from core.storage.outbox import UNDELIVERED
+from core.storage.outbox import TELEGRAM, UNDELIVERED
 
 NAMESPACE = 0x5649  # first key of the two-key advisory locks taken per chat ("VI")
 LOCK_TIMEOUT_S = 30  # a chat held longer than this (a hung worker): StorageUnavailable
@@ -80,6 +80,7 @@ async def chat_state(db: Database, chat_id: int) -> tuple[bool, bool]:
         blocked = (await s.execute(select(Person.blocked_bot_at.is_not(None)).where(
             Person.telegram_id == chat_id))).scalar()
         held = (await s.execute(select(OutboxMessage.id).where(
-            OutboxMessage.chat_id == chat_id, OutboxMessage.kind == REPLY,
+            OutboxMessage.channel == TELEGRAM, OutboxMessage.chat_id == chat_id,
+            OutboxMessage.kind == REPLY,
             OutboxMessage.status.in_(UNDELIVERED)).limit(1))).first()
     return bool(blocked), held is not None

@@ -269,6 +269,7 @@ async def chats_with_queued_replies(core: Core, chat_ids: set[int] | None = None
     """Chats with a queued reply not yet delivered (all of them, or among `chat_ids`): the
     bot's next replies to them go through the outbox too, so they keep their order."""
     q = select(OutboxMessage.chat_id).where(OutboxMessage.kind == REPLY,
+                                            OutboxMessage.channel == outbox.TELEGRAM,
                                             OutboxMessage.status.in_(outbox.UNDELIVERED))
     if chat_ids is not None:
         if not chat_ids:
@@ -279,9 +280,9 @@ async def chats_with_queued_replies(core: Core, chat_ids: set[int] | None = None
 
 
 # -- the sender's side (bot/sender.py, bot/loops.py): the faces reach the outbox through here ---
-from core.storage.outbox import (FAILED, ClaimedMessage, claim_due, mark_failed,  # noqa: E402
-                                 mark_sent, release, release_claims_of,
+from core.storage.outbox import (FAILED, WHATSAPP, ClaimedMessage, claim_due,  # noqa: E402
+                                 mark_failed, mark_sent, release, release_claims_of,
                                  release_orphaned_claims, save_progress)
 
-__all__ = ["FAILED", "ClaimedMessage", "claim_due", "mark_failed", "mark_sent", "release",
+__all__ = ["FAILED", "WHATSAPP", "ClaimedMessage", "claim_due", "mark_failed", "mark_sent", "release",
            "release_claims_of", "release_orphaned_claims", "save_progress", "utcnow"]

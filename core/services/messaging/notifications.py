@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Mapping
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.formatting import fmt_date
@@ -41,10 +41,10 @@ async def notify_subscribers(s: AsyncSession, case: Case, t: Transition, state_l
     mention the reporter), and so are the addresses owners left on the web owner page."""
     await notify_owners(s, case, t, state_label, given, deadline, seq, settings)
     rows = (await s.execute(
-        select(Subscription.person_id, Person.telegram_id)
+        select(Subscription.person_id, Person.telegram_id, Person.whatsapp_id)
         .join(Person, Person.id == Subscription.person_id)
         .where(Subscription.case_id == case.id, Subscription.notify.is_(True),
-               Person.telegram_id.is_not(None)))).all()
+               or_(Person.telegram_id.is_not(None), Person.whatsapp_id.is_not(None))))).all()
     lines = [f"Atualização do protocolo {case.protocol}: {state_label}."]
     reason = given.get("public_reason") or given.get("reason")
     if reason and not case.is_open:
@@ -55,13 +55,16 @@ async def notify_subscribers(s: AsyncSession, case: Case, t: Transition, state_l
     text = "\n".join(lines)
     # a reporter without Telegram: by the contact they gave, or on the panel's list
     await tell_contact(s, case, text, seq, settings)
-    for person_id, chat_id in rows:
-        await outbox.enqueue(s, chat_id, "case_update",
-                             {"text": text, "protocol": case.protocol,
-                              "buttons": [[{"text": "Parar avisos deste caso",
-                                            "intent": "case.unsubscribe",
-                                            "case": case.protocol}]]},
-                             dedupe_key=f"case:{case.id}:ev:{seq}:p:{person_id}")
+    for person_id, chat_id, wa_id in rows:
+        payload = {"text": text, "protocol": case.protocol, "state": state_label,
+                   "buttons": [[{"text": "Parar avisos deste caso",
+                                 "intent": "case.unsubscribe", "case": case.protocol}]]}
+        key = f"case:{case.id}:ev:{seq}:p:{person_id}"
+        if chat_id is not None:
+            await outbox.enqueue(s, chat_id, "case_update", payload, dedupe_key=key)
+        else:  # on WhatsApp: a template, once the 24 hours are past (whatsapp.sender)
+            await outbox.enqueue(s, int(wa_id), "case_update", payload, dedupe_key=key,
+                                 channel=outbox.WHATSAPP)
 
 
 async def law_of(s: AsyncSession, case: Case):

@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection
 
 from core.storage import models_lgpd  # noqa: F401  (its tables, in Base's metadata)
 from core.storage import models_email  # noqa: F401
+from core.storage import models_whatsapp  # noqa: F401
 from core.storage import models_city  # noqa: F401
 from core.storage import models_tally  # noqa: F401
 from core.storage.models import Base

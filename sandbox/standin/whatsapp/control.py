@@ -19,12 +19,12 @@ if TYPE_CHECKING:
 class ControlMixin:
     """The user's side. Each ``user_*`` returns the webhook delivery (its ``message_id``)."""
 
-    async def user_text(self, wa_id: str, body: str, *, name: str = "Cidadão",
+    async def user_text(self, wa_id: str, body: str, *, name: str | None = None,
                         context: str | None = None) -> Delivery:
         return await self._inbound(wa_id, name, "text", {"text": {"body": body}}, context)
 
     async def user_image(self, wa_id: str, data: bytes, *, mime_type: str = "image/jpeg",
-                         caption: str | None = None, name: str = "Cidadão") -> Delivery:
+                         caption: str | None = None, name: str | None = None) -> Delivery:
         media = self.store_media(data, mime_type)  # type: ignore[attr-defined]
         digest = base64.b64encode(hashlib.sha256(data).digest()).decode()  # as the webhook has it
         image: dict[str, Any] = {"id": media.id, "mime_type": mime_type, "sha256": digest}
@@ -33,7 +33,7 @@ class ControlMixin:
         return await self._inbound(wa_id, name, "image", {"image": image}, None)
 
     async def user_location(self, wa_id: str, latitude: float, longitude: float, *,
-                            name: str = "Cidadão", place: str | None = None,
+                            name: str | None = None, place: str | None = None,
                             address: str | None = None) -> Delivery:
         location: dict[str, Any] = {"latitude": latitude, "longitude": longitude}
         if place is not None:
@@ -43,7 +43,7 @@ class ControlMixin:
         return await self._inbound(wa_id, name, "location", {"location": location}, None)
 
     async def user_button_reply(self, wa_id: str, button_id: str, title: str | None = None, *,
-                                context: str | None = None, name: str = "Cidadão",
+                                context: str | None = None, name: str | None = None,
                                 check: bool = True) -> Delivery:
         """The user taps a reply button of a message the face sent them (``context``: its id;
         by default the last one with buttons). With check=True the button must be on it; the
@@ -57,7 +57,7 @@ class ControlMixin:
 
     async def user_list_reply(self, wa_id: str, row_id: str, title: str | None = None, *,
                               description: str | None = None, context: str | None = None,
-                              name: str = "Cidadão", check: bool = True) -> Delivery:
+                              name: str | None = None, check: bool = True) -> Delivery:
         """The user picks a row of a list the face sent them (as ``user_button_reply``)."""
         context, options = self._tapped(wa_id, "list", context, check)
         if check and row_id not in options:
@@ -114,10 +114,13 @@ class ControlMixin:
     async def verify(self, url: str, verify_token: str) -> dict[str, Any]:
         return await verify_endpoint(url, verify_token)
 
-    async def _inbound(self, wa_id: str, name: str, kind: str, content: dict,
+    async def _inbound(self, wa_id: str, name: str | None, kind: str, content: dict,
                        context: str | None) -> Delivery:
+        """`name`: the profile's name from now on (the platform sends it with every message;
+        by default the one the user had, at first "Cidadão")."""
         now = self.now()  # type: ignore[attr-defined]
         self.last_inbound[wa_id] = now  # type: ignore[attr-defined]
+        name = name or self.profiles.get(wa_id, "Cidadão")  # type: ignore[attr-defined]
         self.profiles[wa_id] = name  # type: ignore[attr-defined]
         message: dict[str, Any] = {"from": wa_id, "id": new_wamid(),
                                    "timestamp": str(int(now)), "type": kind, **content}
@@ -148,12 +151,12 @@ class ControlMixin:
         wa_id, kind = request.match_info["wa_id"], request.match_info["kind"]
         b = await _json(request)
         try:
-            d = await self._user_kind(wa_id, kind, b, b.get("name", "Cidadão"))
+            d = await self._user_kind(wa_id, kind, b, b.get("name"))
         except LookupError as e:
             raise web.HTTPNotFound(text=str(e)) from None
         return web.json_response({"message_id": d.message_id, "statuses": d.statuses})
 
-    async def _user_kind(self, wa_id: str, kind: str, b: dict, name: str) -> Delivery:
+    async def _user_kind(self, wa_id: str, kind: str, b: dict, name: str | None) -> Delivery:
         if kind == "text":
             d = await self.user_text(wa_id, b["body"], name=name, context=b.get("context"))
         elif kind == "image":

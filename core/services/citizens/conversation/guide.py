@@ -4,6 +4,8 @@ Telegram, WhatsApp…) names the platform, what it tells us of the person and wh
 it."""
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 
 from core.services.context import Core
@@ -14,12 +16,50 @@ class Channel:
     name: str  # "Telegram"
     identity: str  # what the platform tells us of the person, as the privacy notice says it
     operator: str  # who runs the platform the messages pass through
+    commands: bool = True  # "/denunciar" is a command there (else the word is typed)
 
 
 TELEGRAM = Channel("Telegram", "seu identificador do Telegram e o nome que aparece nele",
                    "Telegram Messenger Inc.")
 WHATSAPP = Channel("WhatsApp", "seu número de WhatsApp e o nome do seu perfil",
-                   "WhatsApp LLC (Meta Platforms)")
+                   "WhatsApp LLC (Meta Platforms)", commands=False)
+
+#: What a person can ask for at any moment; where the channel has no commands, by typing
+#: the word ("cancelar", "ajuda"), with or without the slash, in any case and accents.
+COMMANDS = ("denunciar", "minhas", "status", "privacidade", "meusdados", "ajuda", "cancelar")
+#: Words that greet (a first message): the welcome, and the report begins.
+GREETINGS = ("oi", "ola", "bom dia", "boa tarde", "boa noite", "menu", "inicio", "comecar",
+             "start")
+_COMMAND_REF = re.compile(r"/(" + "|".join(COMMANDS) + r")\b")
+_ALIASES = {"meus dados": "meusdados", "denuncia": "denunciar", "nova denuncia": "denunciar",
+            "help": "ajuda", "sair": "cancelar"}
+
+
+def for_channel(text: str, channel: Channel) -> str:
+    """`text` as `channel` reads it: "/cancelar" stays a command on Telegram; where there
+    are no commands it becomes the word to type, in bold ("*cancelar*")."""
+    return text if channel.commands else _COMMAND_REF.sub(r"*\1*", text)
+
+
+def _bare(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text.strip().casefold())
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return re.sub(r"\s+", " ", text.strip(" .!?*")).removeprefix("/")
+
+
+def command_typed(text: str | None) -> tuple[str, str] | None:
+    """The command a typed text asks for and its argument (("status", "2026-000123"),
+    ("start", "") for a greeting), or None: an answer, not a command."""
+    if not text or len(text) > 60:
+        return None
+    bare = _bare(text)
+    if bare in GREETINGS:
+        return "start", ""
+    word, _, arg = bare.partition(" ")
+    word = _ALIASES.get(bare, _ALIASES.get(word, word))
+    if word in COMMANDS and (not arg or word == "status" or bare in _ALIASES):
+        return word, arg.strip() if word == "status" else ""
+    return None
 
 
 def kinds(core: Core) -> str:

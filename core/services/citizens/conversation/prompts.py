@@ -205,6 +205,11 @@ def chosen(prompt: Prompt, typed: str) -> Choice | None:
     choices = prompt.choices
     if text.isdigit() and 1 <= int(text) <= len(choices):
         return choices[int(text) - 1]
-    wanted = _plain(text)
-    found = [c for c in choices if wanted and _plain(c.label) == wanted]
+    return named(prompt, text)
+
+
+def named(prompt: Prompt, typed: str) -> Choice | None:
+    """The choice whose words were typed ("pular", "Sim, é aqui"), never its number."""
+    wanted = _plain(typed.strip().rstrip("."))
+    found = [c for c in prompt.choices if wanted and _plain(c.label) == wanted]
     return found[0] if len(found) == 1 else None

@@ -88,3 +88,10 @@ INVALID_LOCATION = ("Essa localização não é válida (coordenadas fora do map
 NEED_BUTTON = "Use os botões da mensagem acima para responder."
 TOO_LONG = "Texto longo demais (máximo de {n} caracteres). Resuma e envie de novo."
 NEED_TEXT = "Responda com um texto curto, ou use os botões."
+#: A choice tapped on an earlier question (a channel whose old buttons stay tappable).
+STALE_CHOICE = "Essa opção é de uma pergunta anterior. Responda à última mensagem, por favor."
+#: A photo that could not be fetched from the platform (it may send it again).
+PHOTO_LOST = ("Não consegui receber essa foto. Envie-a novamente, por favor.")
+#: Something failed on our side: nothing the person gave is lost.
+OUR_FAULT = ("Tivemos um problema para registrar sua mensagem. Envie-a de novo em instantes; "
+             "o que você já informou está guardado.")

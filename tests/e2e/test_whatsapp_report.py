@@ -1,0 +1,174 @@
+"""A citizen's whole report over WhatsApp: the real webhook (whatsapp.app) over HTTP, signed
+by the strict Cloud API stand-in, beside the real Telegram bot where the inspector works —
+category, photo, pin, the category's questions, confirmation and protocol (Dores Lei
+3.043/2022, Art. 4º caput); the inspector's task in Telegram; four days later the update as
+an approved template (outside the 24 hours no free text may go); a redelivered webhook takes
+nothing twice; a badly signed one is refused and stores nothing."""
+from __future__ import annotations
+
+import asyncio
+
+import aiohttp
+import pytest
+from sqlalchemy import func, select
+
+from core.storage.timeline import ActorRef
+from core.services.cases.transitions import apply_transition
+from core.storage.models import Case, Evidence, OutboxMessage, Person, Subscription
+from core.storage.models_whatsapp import WhatsAppChat
+from bot.state import state_of
+from sandbox.harness import BotHarness
+from sandbox.standin.whatsapp.server import WhatsAppStandIn
+from tests.support.bot_chat import CENTRE, jpeg
+from tests.support.inspector import ANA, bind, task_message
+from tests.support.whatsapp import last_text, tap, texts_since
+from whatsapp.app import WhatsAppFace
+from whatsapp.webhook import sign
+
+MARIA = "5537999990001"
+TEMPLATE = "atualizacao_caso"
+STAFF = ActorRef("staff", None, "Servidora")
+
+
+@pytest.fixture
+async def world(make_core):
+    async with WhatsAppStandIn(templates={TEMPLATE: 2}) as wa:
+        core = await make_core(whatsapp_phone_number_id=wa.phone_number_id,
+                               whatsapp_access_token=wa.token,
+                               whatsapp_app_secret=wa.app_secret,
+                               whatsapp_verify_token="verifica",
+                               whatsapp_graph_url=wa.graph_url,
+                               whatsapp_template_update=TEMPLATE, whatsapp_webhook_port=0)
+        async with BotHarness(core) as bot:  # the bot starts the WhatsApp face beside it
+            face: WhatsAppFace = state_of(bot.app).whatsapp
+            wa.webhook_url = face.url
+            yield core, bot, wa, face
+
+
+async def report(wa: WhatsAppStandIn) -> str:
+    await wa.user_text(MARIA, "Oi", name="Maria")
+    assert "Olá, Maria!" in texts_since(wa, MARIA, 0)
+    await tap(wa, MARIA, "Veículo motorizado")
+    assert "fotos" in last_text(wa, MARIA)
+    await wa.user_image(MARIA, jpeg(1))
+    assert "1 foto recebida" in last_text(wa, MARIA)
+    await tap(wa, MARIA, "Pronto")
+    assert wa.sent_to(MARIA)[-1].body["interactive"]["type"] == "location_request_message"
+    await wa.user_location(MARIA, *CENTRE)
+    assert "placa" in last_text(wa, MARIA).lower()
+    await wa.user_text(MARIA, "abc1d23")
+    assert "cor" in last_text(wa, MARIA).lower()
+    await wa.user_text(MARIA, "Prata")
+    await tap(wa, MARIA, "Pular")  # make and model
+    await tap(wa, MARIA, "Mais de 30 dias")
+    await tap(wa, MARIA, "pneu")  # a sign of abandonment, marked
+    assert "Marcado." in last_text(wa, MARIA)
+    await tap(wa, MARIA, "Continuar")
+    await wa.user_text(MARIA, "Em frente à padaria")
+    summary = last_text(wa, MARIA)
+    assert "ABC1D23" in summary and "Prata" in summary
+    await tap(wa, MARIA, "Confirmar")
+    done = last_text(wa, MARIA)
+    assert "Protocolo: 2026-000001" in done and "Art. 4º" in done
+    assert "/status" not in done and "*status* 2026-000001" in done  # words to type here
+    return "2026-000001"
+
+
+async def test_whole_report_over_whatsapp_reaches_the_inspector_and_updates_as_template(world):
+    core, bot, wa, face = world
+    await bind(bot, ANA, "Ana Souza", "posturas", where=CENTRE)
+    protocol = await report(wa)
+    async with core.db.read() as s:
+        case = (await s.execute(select(Case))).scalar_one()
+        assert (case.protocol, case.plate, case.category) == (protocol, "ABC1D23",
+                                                             "motor_vehicle")
+        assert case.details["report"]["colour"] == "Prata"
+        assert case.description == "Em frente à padaria"
+        assert await s.scalar(select(func.count()).select_from(Evidence)) == 1
+        person = (await s.execute(select(Person).where(Person.whatsapp_id == MARIA))
+                  ).scalar_one()
+        assert (person.telegram_id, person.display_name) == (None, "Maria")
+        assert case.reporter_id == person.id
+        assert await s.scalar(select(func.count()).select_from(Subscription)) == 1
+        chat = await s.get(WhatsAppChat, MARIA)
+        assert chat is not None and chat.state == "idle" and chat.draft == {}
+    await task_message(bot, ANA, protocol)  # the inspector's task, in Telegram
+
+    # four days later the case moves: outside the 24 hours only the template may go
+    core.clock.advance(days=4)
+    wa.advance(4 * 24 * 3600)
+    before = len(wa.sent_to(MARIA))
+    await apply_transition(core, protocol, "refer_to_police", STAFF,
+                           {"theft_suspicion_reason": "Placa com registro de furto"})
+    face.wake.set()
+    for _ in range(100):
+        if len(wa.sent_to(MARIA)) > before:
+            break
+        await asyncio.sleep(0.05)
+    [update] = wa.sent_to(MARIA)[before:]
+    assert update.type == "template"
+    assert update.body["template"]["name"] == TEMPLATE
+    params = [p["text"] for p in update.body["template"]["components"][0]["parameters"]]
+    assert params[0] == protocol and params[1]
+    async with core.db.read() as s:
+        status = await s.scalar(select(OutboxMessage.status).where(
+            OutboxMessage.channel == "whatsapp"))
+    assert status == "sent"
+
+
+async def test_a_redelivered_webhook_takes_nothing_twice(world):
+    core, _bot, wa, _face = world
+    await wa.user_text(MARIA, "Oi")
+    await tap(wa, MARIA, "Veículo motorizado")
+    photo = await wa.user_image(MARIA, jpeg(2))
+    sent = len(wa.sent_to(MARIA))
+    assert await wa.redeliver_message(photo.message_id) == 200
+    assert len(wa.sent_to(MARIA)) == sent  # not acknowledged again
+    async with core.db.read() as s:
+        chat = await s.get(WhatsAppChat, MARIA)
+    assert len(chat.draft["photos"]) == 1
+
+
+async def test_a_tap_on_an_earlier_question_is_stale_and_stores_nothing(world):
+    core, _bot, wa, _face = world
+    await wa.user_text(MARIA, "Oi")
+    await tap(wa, MARIA, "Veículo motorizado")
+    await wa.user_image(MARIA, jpeg(3))
+    await tap(wa, MARIA, "Pronto")
+    await wa.user_location(MARIA, *CENTRE)
+    await wa.user_text(MARIA, "ABC1D23")  # the plate: now the colour is asked
+    pronto = next(s for s in reversed(wa.sent_to(MARIA)) if "Pronto" in str(s.body))
+    await tap(wa, MARIA, "Pular")  # the colour's "Pular": fine
+    async with core.db.read() as s:
+        state = (await s.get(WhatsAppChat, MARIA)).state
+    [(reply_id, _)] = [(b["reply"]["id"], b) for b in
+                       pronto.body["interactive"]["action"]["buttons"]]
+    await wa.user_button_reply(MARIA, reply_id, context=pronto.id)
+    assert "pergunta anterior" in texts_since(wa, MARIA, -2)
+    async with core.db.read() as s:
+        chat = await s.get(WhatsAppChat, MARIA)
+    assert chat.state == state and chat.draft["plate"] == "ABC1D23"
+
+
+async def test_a_badly_signed_webhook_is_refused_and_stores_nothing(world):
+    core, _bot, wa, face = world
+    delivery = await wa.user_text(MARIA, "Oi")
+    body = delivery.body.replace(b"Oi", b"Ol")
+    async with aiohttp.ClientSession() as http:
+        async with http.post(face.url, data=body, headers={
+                "X-Hub-Signature-256": sign("outro-segredo", body),
+                "Content-Type": "application/json"}) as r:
+            assert r.status == 403
+        async with http.post(face.url, data=body,
+                             headers={"Content-Type": "application/json"}) as r:
+            assert r.status == 401
+    async with core.db.read() as s:
+        assert await s.scalar(select(func.count()).select_from(WhatsAppChat)) == 1
+
+
+async def test_the_handshake_answers_only_the_verify_token(world):
+    _core, _bot, wa, face = world
+    assert (await wa.verify(face.url, "verifica"))["status"] == 200
+    assert (await wa.verify(face.url, "errado"))["status"] == 403
+
+

@@ -1,0 +1,303 @@
+"""The citizen on WhatsApp: each message a person sends is read into the conversation's input
+(core.services.citizens.conversation.step), the outcome stored with the message's id in one
+transaction (core.services.messaging.whatsapp_chats: a redelivered webhook does nothing
+twice), and the answer shown within WhatsApp's limits (whatsapp.render). One person's
+messages are taken one at a time, in the order they came; different people's in parallel.
+
+WhatsApp has no commands: the words are typed ("cancelar", "ajuda", "status 2026-000123"),
+and the texts the core writes with "/cancelar" read "*cancelar*" here (guide.for_channel).
+A first message that is not a photo or a pin is greeted, and the report begins at once."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core import media
+from core.services.cases.evidence import EvidenceIn, public_photo, store_upload
+from core.services.citizens.case_status import status_view
+from core.services.citizens.conversation import guide, receipt, step, steps, tracking, words
+from core.services.citizens.conversation.answers import Refused, Taken
+from core.services.citizens.conversation.location import Support
+from core.services.citizens.conversation.prompts import (DUPLICATES_INTRO, Prompt,
+                                                         candidate_caption, city_core,
+                                                         question)
+from core.services.citizens.conversation.states import (CATEGORY, DUPLICATES, IDLE, LOCATION,
+                                                        PREFIX, SIGNS)
+from core.services.citizens.reports import submit_report, support_case
+from core.services.context import Core
+from core.services.errors import USER_ERRORS
+from core.services.geocoding import Geocoder
+from core.services.messaging import whatsapp_chats as chats
+from core.services.messaging.conversation import AlreadyProcessed
+from whatsapp import render
+from whatsapp.graph import DEAD, Graph, GraphError
+from whatsapp.webhook import Inbound, Status
+
+log = logging.getLogger(__name__)
+CHANNEL = guide.WHATSAPP
+
+
+class CitizenFace:
+    def __init__(self, core: Core, graph: Graph, geocoder: Geocoder) -> None:
+        self.core, self.graph, self.geocoder = core, graph, geocoder
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    async def receive(self, messages: list[Inbound], statuses: list[Status]) -> None:
+        """A webhook's messages, each taken once, one person's in order."""
+        for status in statuses:
+            if status.status == "failed":
+                log.info("whatsapp message %s failed: %s", status.message_id,
+                         status.error_code)
+        for m in messages:
+            await self.take(m)
+
+    async def take(self, m: Inbound) -> None:
+        lock = self._locks.setdefault(m.wa_id, asyncio.Lock())
+        async with lock:
+            try:
+                if await chats.taken(self.core, m.message_id):
+                    return
+                await Turn(self, m).run()
+            finally:
+                if not lock.locked() or len(self._locks) > 10_000:
+                    self._locks.pop(m.wa_id, None)
+
+
+class Turn:
+    """One message and what is done with it."""
+
+    def __init__(self, face: CitizenFace, m: Inbound) -> None:
+        self.face, self.m, self.core = face, m, face.core
+        self.state: str = IDLE
+        self.draft: dict[str, Any] = {}
+
+    # -- storing and saying ----------------------------------------------------------------
+
+    def hook(self, state: str | None = None, draft: dict | None = None, *,
+             clear: bool = False) -> Callable[[AsyncSession], Any]:
+        async def run(s: AsyncSession) -> None:
+            await chats.record(s, self.m.wa_id, self.m.message_id, self.core.now(),
+                               state=state, draft=draft, clear=clear)
+        return run
+
+    async def commit(self, state: str | None = None, draft: dict | None = None, *,
+                     clear: bool = False) -> None:
+        """The message taken, with the chat's next state (raises AlreadyProcessed)."""
+        if state is not None and draft is not None:
+            draft = steps.advance(dict(draft), self.state, state, None)
+            self.state, self.draft = state, draft
+        async with self.core.db.unit_of_work() as s:
+            await self.hook(state, draft, clear=clear)(s)
+
+    async def say(self, prompt: Prompt | str) -> None:
+        p = prompt if isinstance(prompt, Prompt) else Prompt(prompt)
+        p = Prompt(guide.for_channel(p.text, CHANNEL), p.rows, p.location)
+        key = steps.key(self.draft) if "id" in self.draft else "-"
+        for body in render.messages(self.m.wa_id, p, key):
+            try:
+                await self.face.graph.send(body)
+            except GraphError as exc:  # the answer is lost, the step is stored: say so
+                log.warning("whatsapp reply to a chat not sent: %s", exc)
+                if exc.outcome == DEAD:
+                    return
+
+    async def ask(self, before: str = "") -> None:
+        """The question of the chat's state, with `before` on top."""
+        if self.state == DUPLICATES:
+            await self.candidates(before)
+            return
+        await self.say(question(self.core, self.draft, self.state).before(before))
+
+    async def candidates(self, before: str = "") -> None:
+        d = self.draft
+        await self.say(before + DUPLICATES_INTRO)
+        here = city_core(self.core, d)
+        for c in d.get("candidates", []):
+            caption = candidate_caption(c)[:1024]
+            data = await public_photo(here, c["photo"]) if c.get("photo") else None
+            if data is None:
+                await self.say(caption)
+                continue
+            try:  # another citizen's photo: the copy without EXIF/GPS
+                mid = await self.face.graph.upload(data, "image/jpeg", "caso.jpg")
+                await self.face.graph.send({
+                    "messaging_product": "whatsapp", "recipient_type": "individual",
+                    "to": self.m.wa_id, "type": "image",
+                    "image": {"id": mid, "caption": caption}})
+            except GraphError:
+                await self.say(caption)
+        await self.say(step.shown(self.core, DUPLICATES, d))
+
+    # -- the turn --------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        chat = await chats.load(self.core, self.m.wa_id)
+        self.state, self.draft = chat.state, chat.draft
+        try:
+            await self.face.graph.mark_read(self.m.message_id)
+        except GraphError:
+            pass  # a courtesy
+        try:
+            await self.dispatch()
+        except AlreadyProcessed:
+            log.info("whatsapp message taken twice at once; the second did nothing")
+        except USER_ERRORS as exc:  # said plainly; the draft as it was
+            try:
+                await self.commit()
+            except (AlreadyProcessed, *USER_ERRORS):
+                pass
+            await self.say(exc.message)
+            if self.state.startswith(PREFIX):
+                await self.ask()
+
+    async def dispatch(self) -> None:
+        m, reporting = self.m, self.state.startswith(PREFIX)
+        command = guide.command_typed(m.text) if m.kind == "text" else None
+        protocol = tracking.typed_protocol(m.text) if m.kind == "text" else None
+        if command is not None or protocol is not None:
+            name, arg = command or ("status", protocol or "")
+            await self.command(name, arg, reporting)
+            return
+        if not reporting:
+            if m.kind in ("image", "document", "location"):
+                self.draft = {"id": secrets.token_hex(3), "photos": []}
+                self.state = LOCATION if self.core.many_cities else CATEGORY
+                await self.answer(await self.said())
+                return
+            await self.begin(greet=True)
+            return
+        await self.answer(await self.said())
+
+    async def begin(self, greet: bool) -> None:
+        first = LOCATION if self.core.many_cities else CATEGORY
+        await self.commit(first, {"id": secrets.token_hex(3), "photos": []})
+        if greet:
+            await self.say(guide.welcome(self.core, self.m.name))
+        await self.ask()
+
+    async def command(self, name: str, arg: str, reporting: bool) -> None:
+        core = self.core
+        if name == "cancelar":
+            await self.commit(clear=True)
+            await self.say(guide.CANCELLED if reporting else guide.NOTHING_TO_CANCEL)
+            return
+        if name == "denunciar" or (name == "start" and not reporting):
+            if reporting:
+                await self.commit()
+                await self.ask(guide.RESUMING)
+                return
+            await self.begin(greet=name == "start")
+            return
+        await self.commit()
+        if name == "ajuda":
+            await self.say(guide.help_text(core))
+        elif name == "privacidade":
+            await self.say(guide.privacy(city_core(core, self.draft), every_city=True,
+                                         channel=CHANNEL))
+        elif name == "status":
+            if not tracking.PROTOCOL.match(arg):
+                await self.say(tracking.STATUS_USAGE)
+            else:
+                try:
+                    await self.say(tracking.case_text(await status_view(core, arg)))
+                except USER_ERRORS as exc:
+                    await self.say(exc.message)
+        else:  # minhas, meusdados: not on WhatsApp yet
+            await self.say(guide.IDLE_HINT)
+        if reporting:
+            await self.ask(guide.BACK_TO_REPORT)
+
+    async def said(self) -> step.Said:
+        """What the person sent, as the conversation reads it (a photo fetched and stored
+        first, with the same checks as every upload)."""
+        m = self.m
+        if m.kind == "text":
+            return step.Said(step.TEXT, text=m.text)
+        if m.kind == "location":
+            return step.Said(step.PIN, lat=m.lat, lon=m.lon)
+        if m.kind == "reply" and m.reply_id:
+            parsed = render.parse_reply(steps.key(self.draft), m.reply_id)
+            if parsed is None:
+                return step.Said(step.CHOICE)  # an earlier question's: stale
+            return step.Said(step.CHOICE, action=parsed[0], value=parsed[1])
+        if m.kind in ("image", "document") and m.media_id:
+            return await self.photo(m.media_id)
+        return step.Said(step.OTHER)
+
+    async def photo(self, media_id: str) -> step.Said:
+        if not step.takes_photo(self.core, self.state, self.draft):
+            return step.Said(step.OTHER)
+        refusal = step.photo_refused(self.core, self.state, self.draft, media_id)
+        if refusal is not None:
+            raise _Refusal(refusal)
+        try:
+            data, _ = await self.face.graph.download(media_id)
+            stored = await store_upload(self.core, data, (media.IMAGE,))
+        except GraphError as exc:
+            raise _Refusal(Prompt(words.PHOTO_LOST if exc.outcome != DEAD
+                                  else words.NOT_IMAGE)) from None
+        except media.MediaRefused as exc:
+            raise _Refusal(Prompt(exc.message)) from None
+        return step.Said(step.PHOTO, photo={"sha": stored.sha256, "mime": stored.mime,
+                                            "file_id": media_id, "unique_id": media_id})
+
+    async def answer(self, said: step.Said | None = None) -> None:
+        try:
+            outcome = await step.take(self.core, self.state, self.draft, said or step.Said(
+                step.OTHER), self.face.geocoder)
+        except _Refusal as r:
+            outcome = Refused("", again=False, prompt=r.prompt)
+        await self.show(outcome)
+
+    async def show(self, outcome: step.Outcome | None) -> None:
+        core, d = self.core, self.draft
+        if outcome is None:
+            await self.commit(self.state, d)
+            await self.ask(words.STALE_CHOICE + "\n\n")
+        elif isinstance(outcome, Taken):
+            await self.commit(outcome.state, outcome.draft)
+            if outcome.prompt is not None and self.state != DUPLICATES:
+                await self.say(outcome.prompt.before(outcome.said))
+            else:
+                await self.ask(outcome.said)
+        elif isinstance(outcome, Refused):
+            await self.commit(self.state, d)
+            await self.say(outcome.prompt if outcome.prompt is not None else outcome.text)
+            if outcome.again:
+                await self.ask()
+        elif isinstance(outcome, step.Toggled):
+            await self.commit(SIGNS, outcome.draft)
+            await self.ask("Marcado.\n\n" if outcome.marked else "Desmarcado.\n\n")
+        elif isinstance(outcome, step.Menu):
+            await self.commit(self.state, d)
+            await self.say(outcome.prompt)
+        elif isinstance(outcome, Support):
+            protocol = await support_case(city_core(core, d), outcome.protocol, None,
+                                          evidence(d), d.get("description"),
+                                          display_name=self.m.name, whatsapp_id=self.m.wa_id,
+                                          also=self.hook(clear=True))
+            self.draft = {}
+            await self.say(words.SUPPORTED.format(protocol=protocol))
+        elif isinstance(outcome, step.Confirmed):
+            here = city_core(core, d)
+            done = await submit_report(here, None, receipt.report(d, evidence(d)),
+                                       display_name=self.m.name, whatsapp_id=self.m.wa_id,
+                                       also=self.hook(clear=True))
+            self.draft = {}
+            await self.say(receipt.receipt(here, d, done))
+
+
+class _Refusal(Exception):
+    def __init__(self, prompt: Prompt) -> None:
+        super().__init__(prompt.text)
+        self.prompt = prompt
+
+
+def evidence(d: dict) -> list[EvidenceIn]:
+    """The draft's photos as evidence (WhatsApp's media id kept as the platform's reference)."""
+    return [EvidenceIn(p["sha"], p["mime"], "photo", None, None) for p in d.get("photos", [])]
