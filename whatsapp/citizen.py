@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from core import media
 from core.services.cases.evidence import EvidenceIn, public_photo, store_upload
-from core.services.citizens.case_status import status_view
+from core.services.citizens.case_status import my_cases, status_view
 from core.services.citizens.conversation import guide, receipt, step, steps, tracking, words
 from core.services.citizens.conversation.answers import Refused, Taken
 from core.services.citizens.conversation.location import Support
@@ -40,6 +40,9 @@ from whatsapp.webhook import Inbound, Status
 
 log = logging.getLogger(__name__)
 CHANNEL = guide.WHATSAPP
+MY_DATA_BY_DPO = ("Para ver os dados que guardamos sobre você ou pedir a eliminação, escreva ao "
+                  "encarregado de dados (DPO): {dpo}. Informe este número de WhatsApp; a "
+                  "resposta vem em até 15 dias (LGPD, art. 19, II).")
 
 
 class CitizenFace:
@@ -207,8 +210,15 @@ class Turn:
                     await self.say(tracking.case_text(await status_view(core, arg)))
                 except USER_ERRORS as exc:
                     await self.say(exc.message)
-        else:  # minhas, meusdados: not on WhatsApp yet
-            await self.say(guide.IDLE_HINT)
+        elif name == "minhas":
+            views = await my_cases(core, None, whatsapp_id=self.m.wa_id)
+            if not views:
+                await self.say(tracking.NO_CASES)
+            else:
+                await self.say(tracking.mine_header(len(views)) + "\n\n" + "\n\n".join(
+                    tracking.case_text(v) for v in views[:10]))
+        else:  # meusdados: answered by the city's data officer until the page exists here
+            await self.say(MY_DATA_BY_DPO.format(dpo=city_core(core, self.draft).city.dpo_contact))
         if reporting:
             await self.ask(guide.BACK_TO_REPORT)
 

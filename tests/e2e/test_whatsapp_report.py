@@ -172,3 +172,46 @@ async def test_the_handshake_answers_only_the_verify_token(world):
     assert (await wa.verify(face.url, "errado"))["status"] == 403
 
 
+
+
+async def test_words_typed_instead_of_commands_and_nothing_public_carries_the_person(world):
+    core, _bot, wa, _face = world
+    protocol = await report(wa)
+    await wa.user_text(MARIA, "minhas")
+    assert f"Protocolo {protocol}" in last_text(wa, MARIA)
+    await wa.user_text(MARIA, protocol)  # a protocol typed alone is its status
+    status = last_text(wa, MARIA)
+    assert f"Protocolo {protocol}" in status
+    await wa.user_text(MARIA, "Ajuda")
+    assert "Como denunciar" in last_text(wa, MARIA)
+    await wa.user_text(MARIA, "privacidade")
+    notice = last_text(wa, MARIA)
+    assert "seu número de WhatsApp" in notice and "WhatsApp LLC (Meta Platforms)" in notice
+    await wa.user_text(MARIA, "denunciar")  # a new report, then given up
+    await wa.user_text(MARIA, "cancelar")
+    assert "Denúncia cancelada" in last_text(wa, MARIA)
+    # the public projection of a WhatsApp report: neither the number nor the profile's name
+    from core.services.public.case import load_public
+    async with core.db.read() as s:
+        public = await load_public(core, s, protocol)
+    shown = repr(public) + status
+    assert MARIA not in shown and "Maria" not in shown
+
+
+async def test_bad_input_is_answered_in_portuguese_and_loses_nothing(world):
+    core, _bot, wa, _face = world
+    await wa.user_text(MARIA, "Oi")
+    await tap(wa, MARIA, "Veículo motorizado")
+    await wa.user_image(MARIA, b"not an image at all", mime_type="image/jpeg")
+    refusal = last_text(wa, MARIA)
+    assert "foto" in refusal.lower() or "imagem" in refusal.lower()
+    await wa.user_image(MARIA, jpeg(4))
+    await tap(wa, MARIA, "Pronto")
+    await wa.user_text(MARIA, "Rua que não existe em lugar nenhum 99999")
+    await wa.user_location(MARIA, *CENTRE)
+    await wa.user_text(MARIA, "placa?? não sei!!")  # not a plate: said so, asked again
+    assert "Pular" in str(wa.sent_to(MARIA)[-1].body)
+    async with core.db.read() as s:
+        chat = await s.get(WhatsAppChat, MARIA)
+    assert chat.state == "report:plate" and len(chat.draft["photos"]) == 1
+    assert "lat" in chat.draft

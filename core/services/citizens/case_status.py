@@ -103,15 +103,18 @@ async def status_view(core: Core, protocol: str) -> PublicCaseView:
                           None, c.situation, _city(core))
 
 
-async def my_cases(core: Core, telegram_id: int, limit: int = 20) -> list[PublicCaseView]:
-    """/minhas: the cases this person reported or follows, newest first, in every city served
-    (each told under its own city's law)."""
+async def my_cases(core: Core, telegram_id: int | None, limit: int = 20, *,
+                   whatsapp_id: str | None = None) -> list[PublicCaseView]:
+    """/minhas: the cases this person (by Telegram id, or by WhatsApp id) reported or
+    follows, newest first, in every city served (each told under its own city's law)."""
+    who = (Person.telegram_id == telegram_id if telegram_id is not None
+           else Person.whatsapp_id == whatsapp_id)
     async with core.db.read() as s:
         rows = (await s.execute(
             select(Case, Subscription.notify)
             .join(Subscription, Subscription.case_id == Case.id)
             .join(Person, Person.id == Subscription.person_id)
-            .where(Person.telegram_id == telegram_id)
+            .where(who)
             .order_by(Case.created_at.desc()).limit(limit))).all()
         return [await _view(core, s, case, notify) for case, notify in rows]
 
