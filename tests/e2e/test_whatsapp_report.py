@@ -215,3 +215,48 @@ async def test_bad_input_is_answered_in_portuguese_and_loses_nothing(world):
         chat = await s.get(WhatsAppChat, MARIA)
     assert chat.state == "report:plate" and len(chat.draft["photos"]) == 1
     assert "lat" in chat.draft
+
+
+async def _outbox_settled(core) -> str | None:
+    for _ in range(100):
+        async with core.db.read() as s:
+            status = await s.scalar(select(OutboxMessage.status).where(
+                OutboxMessage.channel == "whatsapp").order_by(OutboxMessage.id.desc()))
+        if status in ("sent", "failed"):
+            return status
+        await asyncio.sleep(0.05)
+    return status
+
+
+async def test_an_update_the_person_cannot_receive_is_a_dead_letter_with_a_masked_number(world):
+    core, _bot, wa, face = world
+    from core.services.messaging.delivery import dead_letters  # the panel's /entregas
+    protocol = await report(wa)
+    wa.fail_next(131026)  # the person cannot receive messages
+    await apply_transition(core, protocol, "open_diligence", STAFF, {})
+    face.wake.set()
+    assert await _outbox_settled(core) == "failed"
+    [dead] = await dead_letters(core)
+    assert dead.protocol == protocol and "não conseguiu entregar" in dead.error
+    assert dead.role.endswith(" — WhatsApp +55 37 •••••-0001") and MARIA not in dead.role
+
+
+async def test_a_rate_limit_waits_and_the_update_goes_after(world):
+    core, _bot, wa, face = world
+    protocol = await report(wa)
+    wa.fail_next(130429)
+    before = len(wa.sent_to(MARIA))
+    await apply_transition(core, protocol, "open_diligence", STAFF, {})
+    face.wake.set()
+    for _ in range(100):
+        async with core.db.read() as s:
+            error = await s.scalar(select(OutboxMessage.last_error).where(
+                OutboxMessage.channel == "whatsapp"))
+        if error:
+            break
+        await asyncio.sleep(0.05)
+    assert "Limite de envio" in error
+    async with core.db.read() as s:
+        status = await s.scalar(select(OutboxMessage.status).where(
+            OutboxMessage.channel == "whatsapp"))
+    assert status == "pending" and len(wa.sent_to(MARIA)) == before  # waits, not dead

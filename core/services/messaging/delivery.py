@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Mapping
 
-from sqlalchemy import func, select, update
+from sqlalchemy import and_, func, select, update
 
 from core.services.context import Core
 from core.services.errors import InvalidInput, NotFound
@@ -121,15 +121,27 @@ async def _telegram_dead_letters(core: Core, limit: int) -> list[DeadLetter]:
     async with core.db.read() as s:
         rows = (await s.execute(
             select(OutboxMessage, Person.roles, Person.blocked_bot_at)
-            .outerjoin(Person, Person.telegram_id == OutboxMessage.chat_id)
+            .outerjoin(Person, and_(OutboxMessage.channel == outbox.TELEGRAM,
+                                    Person.telegram_id == OutboxMessage.chat_id))
             .where(OutboxMessage.status == outbox.FAILED)
             .order_by(OutboxMessage.failed_at.desc(), OutboxMessage.id.desc())
             .limit(limit))).all()
         protocols = await _protocols(s, [m for m, _, _ in rows])
-    return [DeadLetter(m.id, _role(m, roles), KIND_LABELS.get(m.kind, m.kind),
+    return [DeadLetter(m.id, _role(m, roles) if m.channel == outbox.TELEGRAM
+                       else f"{ROLE_LABELS['citizen']} — WhatsApp {masked_number(m.chat_id)}",
+                       KIND_LABELS.get(m.kind, m.kind),
                        protocols.get(m.id), m.last_error or "—", m.attempts, m.created_at,
                        m.failed_at, blocked is not None)
             for m, roles, blocked in rows]
+
+
+def masked_number(number: int | str) -> str:
+    """A WhatsApp number as staff see it: the country and area code and the last four digits
+    ("+55 37 •••••-0001"); the whole number is personal data the page does not need."""
+    digits = str(number)
+    if len(digits) < 8:
+        return "•" * len(digits)
+    return f"+{digits[:2]} {digits[2:4]} •••••-{digits[-4:]}"
 
 
 async def dead_letter_count(core: Core) -> int:
