@@ -1,9 +1,10 @@
 """/denunciar: the report conversation (the table in
-core/services/citizens/conversation/states.py): its entry, the dispatch of messages and
-buttons, the category, the confirmation and "Corrigir". The prompts, photos, location and the
-later questions live in the modules beside it.
+core/services/citizens/conversation/states.py) as Telegram takes it: its entry, and each
+message or button read into the conversation's input, which the core takes
+(core.services.citizens.conversation.step, the same for every face) and this module shows.
+The prompts and the photos (albums, downloads) live in the modules beside it.
 
-Every handler follows one pattern: read the input, refuse it clearly (nothing written, the
+Every step follows one pattern: read the input, refuse it clearly (nothing written, the
 question asked again) or store it with the next state in one transaction, then answer.
 Buttons carry "rep:<draft id>.<question number>:<action>[:<arg>]"; one from another draft or
 an earlier question is stale and gets a polite answer, and a message replayed from earlier in
@@ -16,18 +17,16 @@ import secrets
 from telegram import ReplyKeyboardRemove
 
 from core.services.citizens.conversation import guide as texts
-from bot.citizen.answers import on_sign, on_signs_done, on_skip, on_text, on_time
-from bot.citizen.location import on_address, on_duplicate, on_location
 from bot.citizen.photos import evidence, on_photo
-from bot.citizen.prompts import ask, go, here, render, show
+from bot.citizen.prompts import ask, go, here, render, show, signs_keyboard, store
 from bot.router import Turn
 from bot.texts import STALE_BUTTON
-from core.services.citizens.conversation import receipt, report as conversation, steps, words
+from core.services.citizens.conversation import location, receipt, step, steps, words
 from core.services.citizens.conversation.answers import Refused
-from core.services.citizens.conversation.states import (CATEGORY, COLOUR, DESCRIPTION, IDLE,
-                                                        LOCATION, MAKE_MODEL, PHOTOS, PLATE,
-                                                        PREFIX, TIME_THERE, button_allowed)
-from core.services.citizens.reports import submit_report
+from core.services.citizens.conversation.location import Support
+from core.services.citizens.conversation.states import (CATEGORY, IDLE, LOCATION, PHOTOS,
+                                                        PREFIX, SIGNS)
+from core.services.citizens.reports import submit_report, support_case
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +57,10 @@ async def start_with(turn: Turn) -> None:
     served, the location first)."""
     msg = turn.message
     if msg.location is not None or msg.venue is not None:
-        await on_location(turn, _new_draft())
+        loc = msg.location or msg.venue.location
+        await show(turn, await location.pinned(turn.core, _new_draft(), turn.conv.state,
+                                               loc.latitude, loc.longitude,
+                                               turn.service("geocoder")))
     else:
         await on_photo(turn, _new_draft())
 
@@ -66,6 +68,9 @@ async def start_with(turn: Turn) -> None:
 # ----------------------------------------------------------------------------- messages
 
 async def on_message(turn: Turn) -> None:
+    """A message in the report: a photo (or an image file, or a video or sticker refused as
+    one) where the state keeps photos goes to the photos step (albums, downloads); any other
+    is read into the conversation's input and taken by the core (conversation.step)."""
     state, msg = turn.conv.state, turn.message
     if msg is None:
         return
@@ -73,73 +78,75 @@ async def on_message(turn: Turn) -> None:
         log.info("update %s replays message %s, already taken", turn.update_id, msg.message_id)
         await turn.mark()
         return
-    handler = {PHOTOS: on_photo, LOCATION: on_location,
-               PLATE: on_text, COLOUR: on_text, MAKE_MODEL: on_text,
-               TIME_THERE: on_text, DESCRIPTION: on_text}.get(state)
-    if state == CATEGORY and starts_report(msg):  # more photos, or the pin, before the type
-        handler = on_location if msg.location is not None or msg.venue is not None else on_photo
-    if (state == LOCATION and "category" not in turn.conv.draft
-            and (msg.photo or msg.document is not None)):  # several cities: before the pin
-        handler = on_photo
-    if handler is not None:
-        await handler(turn)
+    pinned = msg.location is not None or msg.venue is not None
+    if state == PHOTOS and not pinned and not msg.text or (
+            step.takes_photo(turn.core, state, turn.conv.draft)
+            and (msg.photo or msg.document is not None)):
+        await on_photo(turn)
         return
-    await ask(turn, state, words.NEED_BUTTON + "\n\n")
+    await take(turn, turn.conv.draft, said_in(msg))
+
+
+def said_in(msg) -> step.Said:
+    """What a Telegram message says, as the conversation reads it."""
+    if msg.location is not None or msg.venue is not None:
+        loc = msg.location or msg.venue.location
+        return step.Said(step.PIN, lat=loc.latitude, lon=loc.longitude)
+    if msg.text is not None:
+        return step.Said(step.TEXT, text=msg.text)
+    return step.Said(step.OTHER)
 
 
 # ----------------------------------------------------------------------------- buttons
 
 async def on_button(turn: Turn) -> None:
     """"rep:<draft>.<question>:<action>[:<arg>]"."""
-    parts, state, d = turn.data, turn.conv.state, dict(turn.conv.draft)
-    if len(parts) < 3 or not steps.current(d, parts[1]) or not button_allowed(state, parts[2]):
+    parts, d = turn.data, dict(turn.conv.draft)
+    if len(parts) < 3 or not steps.current(d, parts[1]):
         await turn.answer(STALE_BUTTON)
         return
-    action, arg = parts[2], ":".join(parts[3:])
-    handler = _BUTTONS[action]
-    await handler(turn, d, arg)
+    await take(turn, d, step.Said(step.CHOICE, action=parts[2], value=":".join(parts[3:])))
 
 
-async def _category(turn: Turn, d: dict, code: str) -> None:
-    taken = conversation.category_chosen(turn.core, d, code)
-    if taken is None:  # not a category of the city's law (the pin decided it)
+# ----------------------------------------------------------------------------- outcomes
+
+async def take(turn: Turn, d: dict, said: step.Said) -> None:
+    """What the conversation makes of `said` (core: conversation.step), shown as Telegram
+    shows it: a button answered first, a refusal of "Pronto" as an alert, a sign marked on
+    the same message."""
+    outcome = await step.take(turn.core, turn.conv.state, d, said, turn.service("geocoder"))
+    tapped = said.kind == step.CHOICE
+    if outcome is None:  # not a choice of the question shown now
         await turn.answer(STALE_BUTTON)
         return
-    await turn.answer()
-    await show(turn, taken)
-
-
-async def on_photos_done(turn: Turn, d: dict, _: str) -> None:
-    outcome = conversation.photos_done(d)
-    if isinstance(outcome, Refused):
+    if tapped and said.action == "done" and isinstance(outcome, Refused):
         await turn.answer(outcome.text, alert=True)
         return
+    if isinstance(outcome, step.Toggled):
+        await store(turn, SIGNS, outcome.draft)
+        await turn.answer("Marcado." if outcome.marked else "Desmarcado.")
+        await turn.query.edit_message_reply_markup(signs_keyboard(turn))
+        return
     await turn.answer()
-    await show(turn, outcome)
+    if isinstance(outcome, step.Menu):
+        await turn.reply(*render(d, outcome.prompt))
+    elif isinstance(outcome, step.Confirmed):
+        await _confirm(turn, outcome.draft)
+    elif isinstance(outcome, Support):
+        protocol = await support_case(here(turn, d), outcome.protocol, turn.user_id,
+                                      evidence(d), d.get("description"),
+                                      display_name=turn.display_name,
+                                      also=turn.hook(clear=True))
+        await turn.reply(words.SUPPORTED.format(protocol=protocol), ReplyKeyboardRemove())
+    elif isinstance(outcome, Refused) and not tapped and outcome.prompt is None \
+            and outcome.text == words.NEED_BUTTON:
+        await ask(turn, turn.conv.state, words.NEED_BUTTON + "\n\n")
+    else:
+        await show(turn, outcome)
 
 
-async def _confirm(turn: Turn, d: dict, _: str) -> None:
-    await turn.answer()
+async def _confirm(turn: Turn, d: dict) -> None:
     core = here(turn, d)  # the city of the pin, under its law
     done = await submit_report(core, turn.user_id, receipt.report(d, evidence(d)),
                                display_name=turn.display_name, also=turn.hook(clear=True))
     await turn.reply(receipt.receipt(core, d, done), ReplyKeyboardRemove())
-
-
-async def _fix(turn: Turn, d: dict, field: str) -> None:
-    await turn.answer()
-    if not field:
-        await turn.reply(*render(d, conversation.fix_menu(turn.core, d)))
-        return
-    taken = conversation.fix_chosen(turn.core, d, field)
-    if taken is None:
-        await turn.answer(STALE_BUTTON)
-        return
-    if taken.state == PHOTOS:
-        await turn.reply(conversation.PHOTOS_DROPPED)
-    await go(turn, taken.state, taken.draft)
-
-
-_BUTTONS = {"cat": _category, "done": on_photos_done, "addr": on_address, "dup": on_duplicate,
-            "skip": on_skip, "time": on_time, "sign": on_sign, "signs": on_signs_done,
-            "ok": _confirm, "fix": _fix}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.citizen import report
+from core.services.citizens.conversation import step
 from core.services.citizens.conversation.states import (CATEGORY, FIX, FIXABLE, LOCATION, STATES, SUMMARY,
                                 questions)
 from core.laws import registry
@@ -48,7 +48,7 @@ def test_no_edge_between_questions_that_no_category_takes():
 
 def test_every_button_the_bot_answers_is_in_the_table_and_back():
     in_table = {b for s in STATES for b in s.buttons}
-    assert in_table == set(report._BUTTONS)
+    assert in_table == set(step.ACTIONS)  # each taken by the core, for every face
     assert set(FIXABLE) <= {s.state for s in STATES} and (SUMMARY, FIX) in TABLE
 
 

@@ -9,7 +9,8 @@ report), location.Support (join an open case), `Toggled` (a sign marked), `Menu`
 A text in a state that waits for a choice is read as the choice it names (its number in the
 numbered list, or its words: prompts.chosen), so a channel without buttons, or a person who
 types "pular" instead of tapping, is understood the same way. In a state that takes a typed
-answer, only the choice's own words count ("Pular"), never a number: "2" may be an answer."""
+answer, only the choice's own words count ("Pular"), never a number: "2" may be an answer;
+and the summary is confirmed only by its word, never by a number typed."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,12 +22,15 @@ from core.services.citizens.conversation.prompts import (Prompt, chosen, duplica
                                                          question)
 from core.services.citizens.conversation.states import (CATEGORY, COLOUR, DESCRIPTION,
                                                         DUPLICATES, LOCATION, MAKE_MODEL,
-                                                        PHOTOS, PLATE, TIME_THERE,
+                                                        PHOTOS, PLATE, SUMMARY, TIME_THERE,
                                                         button_allowed)
 from core.services.context import Core
 from core.services.geocoding import Geocoder
 
 TEXT, PHOTO, PIN, CHOICE, OTHER = "text", "photo", "pin", "choice", "other"
+
+#: The choices the conversation answers (each one an action of the state table, states.py).
+ACTIONS = frozenset({"cat", "done", "addr", "dup", "skip", "time", "sign", "signs", "ok", "fix"})
 
 #: States whose question is answered by typing (a choice there is named by its words only).
 TYPED = (PLATE, COLOUR, MAKE_MODEL, TIME_THERE, DESCRIPTION)
@@ -103,7 +107,7 @@ async def take(core: Core, state: str, d: dict[str, Any], said: Said,
         d = dict(d, photos=list(d.get("photos", [])) + [said.photo])
         return Taken(d, landing, prompt=photos.kept(core, landing, d))
     if said.kind == PIN and said.lat is not None and said.lon is not None:
-        if state not in (LOCATION, CATEGORY, PHOTOS):
+        if state not in (LOCATION, CATEGORY):  # in PHOTOS a pin would skip "Pronto"
             return Refused(words.NEED_BUTTON if state not in TYPED else words.NEED_TEXT)
         return await _settled(core, await location.pinned(core, d, state, said.lat, said.lon,
                                                           geocoder))
@@ -119,11 +123,14 @@ async def _text(core: Core, state: str, d: dict[str, Any], text: str,
     if state == LOCATION:
         return await _settled(core, await location.address_typed(core, d, text, geocoder))
     prompt = shown(core, state, d)
-    choice = named(prompt, text) if state in TYPED else chosen(prompt, text)
+    # by number where a list is read; confirming the report only by its word
+    choice = named(prompt, text) if state in (*TYPED, SUMMARY) else chosen(prompt, text)
     if choice is not None:
         return await _choice(core, state, d, choice.action, choice.value or "")
     if state in TYPED:
         return await _settled(core, answers.typed(core, d, state, text))
+    if state == PHOTOS:
+        return Refused("", again=False, prompt=photos.refusal(PHOTOS, words.NEED_PHOTO))
     return Refused(words.NEED_BUTTON)
 
 
