@@ -1,4 +1,4 @@
-"""`python -m benchmarks [--quick] [--only storage|bot|fair|admin|public|workers|panel|route]`.
+"""`python -m benchmarks [--quick] [--only storage|bot|fair|admin|public|workers|panel|route|whatsapp]`.
 
 Runs the storage benchmark, then `benchmarks.bot_bench`, `benchmarks.fairness_bench` and
 `benchmarks.admin_bench`, `benchmarks.public_bench` and `benchmarks.workers_bench` (PostgreSQL;
@@ -19,7 +19,7 @@ SUITES = {"storage": "benchmarks.storage_bench", "bot": "benchmarks.bot_bench",
           "fair": "benchmarks.fairness_bench",
           "admin": "benchmarks.admin_bench", "public": "benchmarks.public_bench",
           "workers": "benchmarks.workers_bench", "panel": "benchmarks.panel_bench",
-          "route": "benchmarks.route_bench"}
+          "route": "benchmarks.route_bench", "whatsapp": "benchmarks.whatsapp_bench"}
 
 
 def main(argv: list[str] | None = None) -> int:

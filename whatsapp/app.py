@@ -53,7 +53,8 @@ class WhatsAppFace:
         async def receive(messages: list[webhook.Inbound],
                           statuses: list[webhook.Status]) -> None:
             await self.citizen.receive(messages, statuses)
-            self.wake.set()  # a person wrote: their waiting updates may go now
+            if messages:
+                self.wake.set()  # a person wrote: their waiting updates may go now
 
         webhook.routes(app, app_secret=s.whatsapp_app_secret,
                        verify_token=s.whatsapp_verify_token, receive=receive)

@@ -49,6 +49,7 @@ class CitizenFace:
     def __init__(self, core: Core, graph: Graph, geocoder: Geocoder) -> None:
         self.core, self.graph, self.geocoder = core, graph, geocoder
         self._locks: dict[str, asyncio.Lock] = {}
+        self._receipts: set[asyncio.Task] = set()
 
     async def receive(self, messages: list[Inbound], statuses: list[Status]) -> None:
         """A webhook's messages, each taken once, one person's in order."""
@@ -63,12 +64,26 @@ class CitizenFace:
         lock = self._locks.setdefault(m.wa_id, asyncio.Lock())
         async with lock:
             try:
-                if await chats.taken(self.core, m.message_id):
+                chat = await chats.load(self.core, m.wa_id, m.message_id)
+                if chat is None:  # taken before: a redelivery
                     return
-                await Turn(self, m).run()
+                self._read_receipt(m.message_id)
+                await Turn(self, m).run(chat)
             finally:
                 if not lock.locked() or len(self._locks) > 10_000:
                     self._locks.pop(m.wa_id, None)
+
+
+    def _read_receipt(self, message_id: str) -> None:
+        """The blue ticks, sent beside the answer (a courtesy: its failure changes nothing)."""
+        async def mark() -> None:
+            try:
+                await self.graph.mark_read(message_id)
+            except GraphError:
+                pass
+        task = asyncio.get_running_loop().create_task(mark())
+        self._receipts.add(task)
+        task.add_done_callback(self._receipts.discard)
 
 
 class Turn:
@@ -138,13 +153,8 @@ class Turn:
 
     # -- the turn --------------------------------------------------------------------------
 
-    async def run(self) -> None:
-        chat = await chats.load(self.core, self.m.wa_id)
+    async def run(self, chat: chats.Chat) -> None:
         self.state, self.draft = chat.state, chat.draft
-        try:
-            await self.face.graph.mark_read(self.m.message_id)
-        except GraphError:
-            pass  # a courtesy
         try:
             await self.dispatch()
         except AlreadyProcessed:

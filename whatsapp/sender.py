@@ -24,6 +24,7 @@ from whatsapp.render import TEXT_MAX
 log = logging.getLogger(__name__)
 SENDER = "whatsapp"
 RETRY = timedelta(seconds=30)
+QUIET_S = 0.5
 NO_TEMPLATE = ("Fora da janela de 24 horas do WhatsApp e sem modelo aprovado configurado "
                "(WHATSAPP_TEMPLATE_UPDATE): a pessoa não pôde ser avisada por aqui.")
 
@@ -97,6 +98,11 @@ async def run(core: Core, graph: Graph, wake: asyncio.Event, stop: asyncio.Event
         try:
             while await send_due(core, graph) and not stop.is_set():
                 pass
+            # nothing due: a burst of wake-ups (every webhook wakes the sender) costs one
+            # pass per QUIET_S, not one query per message received
+            quiet = asyncio.ensure_future(stop.wait())
+            await asyncio.wait([quiet], timeout=QUIET_S)
+            quiet.cancel()
         except StorageUnavailable as exc:
             log.warning("whatsapp outbox: database unavailable (%s)", exc)
         except Exception:

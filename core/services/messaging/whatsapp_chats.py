@@ -35,18 +35,16 @@ class Chat:
     last_inbound_at: datetime | None = None
 
 
-async def load(core: Core, wa_id: str) -> Chat:
+async def load(core: Core, wa_id: str, message_id: str | None = None) -> Chat | None:
+    """The chat as stored (a new one when there is none), or None when `message_id` was
+    taken before (a redelivered webhook): one read for both."""
     async with core.db.read() as s:
+        if message_id is not None and await s.get(WhatsAppSeen, message_id) is not None:
+            return None
         row = await s.get(WhatsAppChat, wa_id)
     if row is None:
         return Chat(wa_id)
     return Chat(wa_id, row.state, dict(row.draft or {}), row.last_inbound_at)
-
-
-async def taken(core: Core, message_id: str) -> bool:
-    """Was this message taken before (a redelivered webhook)?"""
-    async with core.db.read() as s:
-        return await s.get(WhatsAppSeen, message_id) is not None
 
 
 async def record(s: AsyncSession, wa_id: str, message_id: str | None, now: datetime, *,
