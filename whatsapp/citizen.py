@@ -109,8 +109,8 @@ class Turn:
         if state is not None and draft is not None:
             draft = steps.advance(dict(draft), self.state, state, None)
             self.state, self.draft = state, draft
-        async with self.core.db.unit_of_work() as s:
-            await self.hook(state, draft, clear=clear)(s)
+        await chats.write(self.core, self.m.wa_id, self.m.message_id, state=state,
+                          draft=draft, clear=clear)
 
     async def say(self, prompt: Prompt | str) -> None:
         p = prompt if isinstance(prompt, Prompt) else Prompt(prompt)

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from core.services.context import Core
 from core.services.messaging.conversation import IDLE, AlreadyProcessed
 from core.storage.dialect import insert_ignore
+from core.storage.group_commit import GroupCommit
 from core.storage.models_whatsapp import WhatsAppChat, WhatsAppSeen
 from core.text import clean_data
 
@@ -71,6 +72,62 @@ async def record(s: AsyncSession, wa_id: str, message_id: str | None, now: datet
     if state is not None:
         changes.update(state=stmt.excluded.state, draft=stmt.excluded.draft)
     await s.execute(stmt.on_conflict_do_update(index_elements=["wa_id"], set_=changes))
+
+
+# -- grouped writes (the face's per-message step) ---------------------------------------------
+#
+# Most messages end in one small write: the message id taken, the chat's next state. As the
+# Telegram bot's (core.services.messaging.conversation.write), concurrent writes of different
+# chats share one transaction (core.storage.group_commit): one INSERT of the ids (ON CONFLICT
+# DO NOTHING RETURNING), one upsert of the chats. A write whose id was taken before is
+# AlreadyProcessed and writes nothing. Durable when `write` returns.
+
+@dataclass(eq=False)
+class _Write:
+    wa_id: str
+    message_id: str
+    state: str | None
+    draft: dict[str, Any] | None
+    now: datetime
+
+
+async def write(core: Core, wa_id: str, message_id: str, *, state: str | None = None,
+                draft: dict[str, Any] | None = None, clear: bool = False) -> None:
+    """`record` in a transaction of its own, shared with other chats' concurrent writes."""
+    if clear:
+        state, draft = IDLE, {}
+    await _WRITES.submit(core.db, _Write(wa_id, message_id, state,
+                                         clean_data(dict(draft or {})), core.now()))
+
+
+async def _write_group(s: AsyncSession, batch: list[_Write]) -> list[Any]:
+    conn = await s.connection()
+    module = sqlite if conn.dialect.name == "sqlite" else postgresql
+    seen = WhatsAppSeen.__table__
+    stmt = (module.insert(seen).values([{"message_id": w.message_id, "seen_at": w.now}
+                                        for w in batch])
+            .on_conflict_do_nothing(index_elements=["message_id"])
+            .returning(seen.c.message_id))
+    inserted = set((await conn.execute(stmt)).scalars())
+    results: list[Any] = []
+    for w in batch:
+        if w.message_id not in inserted:
+            results.append(AlreadyProcessed(w.message_id))
+            continue
+        results.append(None)
+        values = {"wa_id": w.wa_id, "updated_at": w.now, "last_inbound_at": w.now,
+                  "state": w.state or IDLE, "draft": w.draft or {}}
+        up = module.insert(WhatsAppChat.__table__).values(**values)
+        changes = {"last_inbound_at": up.excluded.last_inbound_at,
+                   "updated_at": up.excluded.updated_at}
+        if w.state is not None:
+            changes.update(state=up.excluded.state, draft=up.excluded.draft)
+        await conn.execute(up.on_conflict_do_update(index_elements=["wa_id"], set_=changes))
+    return results
+
+
+_WRITES: GroupCommit[_Write, Any] = GroupCommit(_write_group, max_group=64,
+                                                key=lambda w: w.wa_id)
 
 
 def window_open(last_inbound_at: datetime | None, now: datetime) -> bool:
