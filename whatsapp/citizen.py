@@ -23,7 +23,8 @@ from core.services.citizens.case_status import my_cases, status_view
 from core.services.citizens.conversation import guide, receipt, step, steps, tracking, words
 from core.services.citizens.conversation.answers import Refused, Taken
 from core.services.citizens.conversation.location import Support
-from core.services.citizens.conversation.prompts import (DUPLICATES_INTRO, Prompt,
+from core.services.citizens import my_data
+from core.services.citizens.conversation.prompts import (DUPLICATES_INTRO, Choice, Prompt,
                                                          candidate_caption, city_core,
                                                          question)
 from core.services.citizens.conversation.states import (CATEGORY, DUPLICATES, IDLE, LOCATION,
@@ -40,9 +41,7 @@ from whatsapp.webhook import Inbound, Status
 
 log = logging.getLogger(__name__)
 CHANNEL = guide.WHATSAPP
-MY_DATA_BY_DPO = ("Para ver os dados que guardamos sobre você ou pedir a eliminação, escreva ao "
-                  "encarregado de dados (DPO): {dpo}. Informe este número de WhatsApp; a "
-                  "resposta vem em até 15 dias (LGPD, art. 19, II).")
+LGPD = "lgpd"  # the key of the choices under "meus dados" (not a question of the report)
 
 
 class CitizenFace:
@@ -112,10 +111,11 @@ class Turn:
         await chats.write(self.core, self.m.wa_id, self.m.message_id, state=state,
                           draft=draft, clear=clear)
 
-    async def say(self, prompt: Prompt | str) -> None:
+    async def say(self, prompt: Prompt | str, key: str | None = None) -> None:
+        """`prompt` shown; its choices carry `key` (by default the question's)."""
         p = prompt if isinstance(prompt, Prompt) else Prompt(prompt)
         p = Prompt(guide.for_channel(p.text, CHANNEL), p.rows, p.location)
-        key = steps.key(self.draft) if "id" in self.draft else "-"
+        key = key or (steps.key(self.draft) if "id" in self.draft else "-")
         for body in render.messages(self.m.wa_id, p, key):
             try:
                 await self.face.graph.send(body)
@@ -176,6 +176,9 @@ class Turn:
             name, arg = command or ("status", protocol or "")
             await self.command(name, arg, reporting)
             return
+        if m.kind == "reply" and (m.reply_id or "").startswith(LGPD + ":"):
+            await self.data_choice((m.reply_id or "").split(":")[-1], reporting)
+            return
         if not reporting:
             if m.kind in ("image", "document", "location"):
                 self.draft = {"id": secrets.token_hex(3), "photos": []}
@@ -227,9 +230,31 @@ class Turn:
             else:
                 await self.say(tracking.mine_header(len(views)) + "\n\n" + "\n\n".join(
                     tracking.case_text(v) for v in views[:10]))
-        else:  # meusdados: answered by the city's data officer until the page exists here
-            await self.say(MY_DATA_BY_DPO.format(dpo=city_core(core, self.draft).city.dpo_contact))
+        else:  # meusdados (LGPD art. 18, II): everything kept, then the deletion offered
+            parts = await my_data.my_data(core, my_data.Account.whatsapp(self.m.wa_id))
+            for part in parts[:-1]:
+                await self.say(part)
+            await self.say(Prompt(parts[-1], ((Choice(my_data.ASK_DELETION, "lgpd", "ask"),),)),
+                           key=LGPD)
         if reporting:
+            await self.ask(guide.BACK_TO_REPORT)
+
+    async def data_choice(self, choice: str, reporting: bool) -> None:
+        """The choices under "meus dados": see what a deletion removes and keeps, confirm it
+        (LGPD art. 18, VI) or keep everything."""
+        acc = my_data.Account.whatsapp(self.m.wa_id)
+        await self.commit()
+        if choice == "ask":
+            preview = await my_data.preview_deletion(self.core, acc)
+            await self.say(Prompt(preview + "\n\n" + my_data.CONFIRM_DELETION,
+                                  ((Choice(my_data.CONFIRM, "lgpd", "yes"),
+                                    Choice(my_data.KEEP, "lgpd", "no")),)), key=LGPD)
+        elif choice == "yes":
+            for part in await my_data.delete_my_data(self.core, acc):
+                await self.say(part)
+        else:
+            await self.say(my_data.KEPT)
+        if reporting and choice != "yes":
             await self.ask(guide.BACK_TO_REPORT)
 
     async def said(self) -> step.Said:

@@ -277,3 +277,26 @@ async def test_a_rate_limit_waits_and_the_update_goes_after(world):
         status = await s.scalar(select(OutboxMessage.status).where(
             OutboxMessage.channel == "whatsapp"))
     assert status == "pending" and len(wa.sent_to(MARIA)) == before  # waits, not dead
+
+
+async def test_meus_dados_shows_what_is_kept_and_deletes_what_the_law_allows(world):
+    """LGPD art. 18, II (access) and VI (deletion), art. 16, I (an open case's report kept)."""
+    core, _bot, wa, _face = world
+    from core.services.citizens.my_data import requests_list
+    protocol = await report(wa)
+    await wa.user_text(MARIA, "meus dados")
+    shown = texts_since(wa, MARIA, -3)
+    assert f"número de WhatsApp: {MARIA}" in shown and protocol in shown
+    assert "nome do seu perfil do WhatsApp: Maria" in shown
+    await tap(wa, MARIA, "Pedir a eliminação")
+    assert "Confirma a eliminação?" in last_text(wa, MARIA)
+    await tap(wa, MARIA, "Sim, eliminar")
+    answer = last_text(wa, MARIA)
+    assert "Pedido de eliminação atendido" in answer and protocol in answer  # kept: open
+    async with core.db.read() as s:
+        person = (await s.execute(select(Person).where(Person.whatsapp_id == MARIA))
+                  ).scalar_one()
+    assert person.display_name is None  # the profile's name is gone; the number stays
+    rows = await requests_list(core)
+    assert [r.kind for r in rows] == ["deletion", "access"]
+    assert all(r.who == "WhatsApp +55 37 •••••-0001" for r in rows)

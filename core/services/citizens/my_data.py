@@ -36,6 +36,7 @@ from core.storage.models import (Case, CaseOwner, ConversationState, Evidence, I
                                  InviteCode, OutboxMessage, OwnerLink, Person, Subscription,
                                  SupportingReport)
 from core.storage.models_lgpd import DataRequest
+from core.storage.models_whatsapp import WhatsAppChat
 from core.storage.timeline import ActorRef, append_event
 
 ACCESS, DELETION = "access", "deletion"
@@ -55,6 +56,60 @@ CONFIRM_DELETION = "Confirma a eliminação?"
 CONFIRM, KEEP = "Sim, eliminar", "Não, manter"
 KEPT = "Tudo bem: nada foi apagado. Seus dados continuam como estavam."
 CHUNK = 3500  # a Telegram message holds 4096 characters
+
+
+# -- whose data --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Account:
+    """The person asking, as their channel knows them: a Telegram id, or a WhatsApp number.
+    A request is recorded by it (DataRequest.telegram_id holds the chat's id on its channel,
+    details["channel"] says which), so the record outlives the person's row."""
+    channel: str  # "telegram" / "whatsapp" (core.storage.outbox's channels)
+    id: int | str
+
+    @classmethod
+    def whatsapp(cls, wa_id: str) -> Account:
+        return cls("whatsapp", wa_id)
+
+    @property
+    def chat_id(self) -> int:
+        return int(self.id)
+
+    @property
+    def platform(self) -> str:
+        return "WhatsApp" if self.channel == "whatsapp" else "Telegram"
+
+    @property
+    def identity(self) -> str:
+        """"seu identificador do Telegram" / "seu número de WhatsApp"."""
+        return ("seu número de WhatsApp" if self.channel == "whatsapp"
+                else "seu identificador do Telegram")
+
+    def of_person(self):
+        return (Person.whatsapp_id == str(self.id) if self.channel == "whatsapp"
+                else Person.telegram_id == self.chat_id)
+
+
+def _account(who: int | Account) -> Account:
+    return who if isinstance(who, Account) else Account("telegram", who)
+
+
+async def _draft(s: AsyncSession, acc: Account) -> Any:
+    """The report being written in the person's chat (None: none)."""
+    if acc.channel == "whatsapp":
+        chat = await s.get(WhatsAppChat, str(acc.id))
+        return chat if chat is not None and chat.state != "idle" else None
+    return await s.get(ConversationState, acc.chat_id)
+
+
+def masked(row_id: int, channel: str | None) -> str:
+    """How the panel names the requester: a Telegram id as it is; a WhatsApp number masked
+    (core.services.messaging.delivery.masked_number)."""
+    if channel == "whatsapp":
+        from core.services.messaging.delivery import masked_number
+        return f"WhatsApp {masked_number(row_id)}"
+    return str(row_id)
 
 
 # -- what is kept -----------------------------------------------------------------------------
@@ -85,25 +140,27 @@ def _case_line(core: Core, c: Case, photos: int) -> str:
     return "; ".join(parts)
 
 
-async def _person(s: AsyncSession, telegram_id: int) -> Person | None:
-    return (await s.execute(select(Person).where(Person.telegram_id == telegram_id))
-            ).scalar_one_or_none()
+async def _person(s: AsyncSession, acc: Account) -> Person | None:
+    return (await s.execute(select(Person).where(acc.of_person()))).scalar_one_or_none()
 
 
-async def collect(core: Core, s: AsyncSession, telegram_id: int) -> MyData:
-    """Everything kept about this Telegram account, in plain words."""
+async def collect(core: Core, s: AsyncSession, who: int | Account) -> MyData:
+    """Everything kept about this account (Telegram or WhatsApp), in plain words."""
+    acc = _account(who)
     out = MyData([f"Seus dados guardados {_keepers(core)} (LGPD, Lei 13.709/2018, art. 18, "
                   "II):"])
-    person = await _person(s, telegram_id)
-    draft = await s.get(ConversationState, telegram_id)
+    person = await _person(s, acc)
+    draft = await _draft(s, acc)
     messages = (await s.execute(select(OutboxMessage).where(
-        OutboxMessage.channel == "telegram", OutboxMessage.chat_id == telegram_id).order_by(OutboxMessage.id.desc()))).scalars().all()
+        OutboxMessage.channel == acc.channel, OutboxMessage.chat_id == acc.chat_id)
+        .order_by(OutboxMessage.id.desc()))).scalars().all()
     if person is None and draft is None and not messages:
-        out.lines.append("Nenhum dado pessoal seu está guardado (além do seu identificador do "
-                         "Telegram, que recebemos a cada mensagem e não guardamos).")
+        out.lines.append(f"Nenhum dado pessoal seu está guardado (além de {acc.identity}, "
+                         "que recebemos a cada mensagem e não guardamos).")
         return out
-    out.add("Cadastro:", [f"identificador do Telegram: {telegram_id}"]
-            + ([f"nome do seu perfil do Telegram: {person.display_name}"]
+    number = "número de WhatsApp" if acc.channel == "whatsapp" else "identificador do Telegram"
+    out.add("Cadastro:", [f"{number}: {acc.id}"]
+            + ([f"nome do seu perfil do {acc.platform}: {person.display_name}"]
                if person and person.display_name else [])
             + ([f"primeiro contato: {fmt_date(person.created_at)}"] if person else []))
     if person is not None:
@@ -180,11 +237,11 @@ def chunks(lines: list[str], size: int = CHUNK) -> list[str]:
     return out + ([cur] if cur.strip() else [])
 
 
-async def cities_of(s: AsyncSession, telegram_id: int) -> list[str]:
+async def cities_of(s: AsyncSession, who: int | Account) -> list[str]:
     """The cities whose records hold the person (reporter, supporter, owner, inspector): a
     request's answer, which shows those records, is shown in the panel to those cities'
     staff only (no city sees another's)."""
-    person = select(Person.id).where(Person.telegram_id == telegram_id).scalar_subquery()
+    person = select(Person.id).where(_account(who).of_person()).scalar_subquery()
     found: set[str] = set()
     for link in (Case.reporter_id == person,
                  Case.id.in_(select(SupportingReport.case_id)
@@ -198,14 +255,15 @@ async def cities_of(s: AsyncSession, telegram_id: int) -> list[str]:
     return sorted(c for c in found if c)
 
 
-async def my_data(core: Core, telegram_id: int) -> list[str]:
+async def my_data(core: Core, who: int | Account) -> list[str]:
     """/meusdados: the messages that show the data, recorded as an access request."""
+    acc = _account(who)
     async with core.db.unit_of_work() as s:
-        data = await collect(core, s, telegram_id)
+        data = await collect(core, s, acc)
         text = "\n".join(data.lines)
-        s.add(DataRequest(telegram_id=telegram_id, kind=ACCESS, status=ANSWERED,
+        s.add(DataRequest(telegram_id=acc.chat_id, kind=ACCESS, status=ANSWERED,
                           requested_at=core.now(), answered_at=core.now(), answer=text,
-                          details={"cities": await cities_of(s, telegram_id)}))
+                          details={"cities": await cities_of(s, acc), "channel": acc.channel}))
     return chunks(data.lines)
 
 
@@ -228,22 +286,22 @@ class Erasure:
                                        text.replace("{n}", str(n))))
 
 
-async def _plan(core: Core, s: AsyncSession, telegram_id: int, apply: bool) -> Erasure:
+async def _plan(core: Core, s: AsyncSession, acc: Account, apply: bool) -> Erasure:
     """What deletion removes and keeps (and, with `apply`, does it in the session)."""
     e = Erasure()
-    person = await _person(s, telegram_id)
+    person = await _person(s, acc)
     # delivered messages: their text goes, the row stays (its dedupe key keeps it from being
     # sent again); those still to be delivered are left to go out
     sent = [i for i, payload in (await s.execute(select(OutboxMessage.id, OutboxMessage.payload)
-                                                 .where(OutboxMessage.chat_id == telegram_id,
-                                                        OutboxMessage.channel == "telegram",
+                                                 .where(OutboxMessage.chat_id == acc.chat_id,
+                                                        OutboxMessage.channel == acc.channel,
                                                         OutboxMessage.status == "sent"))).all()
             if not (payload or {}).get("erased")]
     if apply and sent:
         await s.execute(update(OutboxMessage).where(OutboxMessage.id.in_(sent)).values(
             payload=ERASED_PAYLOAD).execution_options(synchronize_session=False))
     e.count("messages", len(sent), "o texto {da mensagem já entregue|das {n} mensagens já entregues} a você")
-    draft = await s.get(ConversationState, telegram_id)
+    draft = await _draft(s, acc)
     if draft is not None:
         e.count("draft", 1, "a denúncia que você estava escrevendo (rascunho)")
         if apply:
@@ -293,14 +351,13 @@ async def _plan(core: Core, s: AsyncSession, telegram_id: int, apply: bool) -> E
         e.partial = True
         e.kept.append("seu cadastro de fiscal da prefeitura (vínculo de trabalho)")
     if person.display_name:
-        e.count("name", 1, "o nome do seu perfil do Telegram")
+        e.count("name", 1, f"o nome do seu perfil do {acc.platform}")
     needed = await _still_needed(s, person.id)
     if needed:
         e.partial = True
-        e.kept.append("seu identificador do Telegram, enquanto houver caso em andamento ligado "
-                      "a você")
+        e.kept.append(f"{acc.identity}, enquanto houver caso em andamento ligado a você")
     else:
-        e.count("account", 1, "o registro da sua conta (identificador do Telegram)")
+        e.count("account", 1, f"o registro da sua conta ({acc.identity.removeprefix('seu ')})")
     if not apply:
         return e
     actor = ActorRef("system", None, "Sistema (LGPD)")
@@ -364,24 +421,25 @@ def _answer(e: Erasure, done: bool) -> str:
     return "\n".join(lines)
 
 
-async def preview_deletion(core: Core, telegram_id: int) -> str:
+async def preview_deletion(core: Core, who: int | Account) -> str:
     """What a deletion would remove and keep (nothing is changed)."""
     async with core.db.read() as s:
-        return _answer(await _plan(core, s, telegram_id, apply=False), done=False)
+        return _answer(await _plan(core, s, _account(who), apply=False), done=False)
 
 
-async def delete_my_data(core: Core, telegram_id: int) -> list[str]:
+async def delete_my_data(core: Core, who: int | Account) -> list[str]:
     """Delete what no legal duty keeps, record the request and the answer; the answer's
     messages."""
-    now = core.now()
+    now, acc = core.now(), _account(who)
     async with core.db.unit_of_work() as s:
-        cities = await cities_of(s, telegram_id)  # before the links it had are deleted
-        e = await _plan(core, s, telegram_id, apply=True)
+        cities = await cities_of(s, acc)  # before the links it had are deleted
+        e = await _plan(core, s, acc, apply=True)
         text = _answer(e, done=True)
-        s.add(DataRequest(telegram_id=telegram_id, kind=DELETION,
+        s.add(DataRequest(telegram_id=acc.chat_id, kind=DELETION,
                           status=PARTIAL if e.partial else ANSWERED, requested_at=now,
                           answered_at=now, answer=text,
-                          details={"removed": e.counts, "kept": len(e.kept), "cities": cities}))
+                          details={"removed": e.counts, "kept": len(e.kept), "cities": cities,
+                                   "channel": acc.channel}))
     return chunks(text.split("\n"))
 
 
@@ -397,6 +455,11 @@ class RequestRow:
     answered_at: datetime | None
     answer: str
     details: dict[str, Any]
+
+    @property
+    def who(self) -> str:
+        """The requester as the panel shows them (a WhatsApp number masked)."""
+        return masked(self.telegram_id, self.details.get("channel"))
 
 
 async def requests_list(core: Core, limit: int = 200) -> list[RequestRow]:
