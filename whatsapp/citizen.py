@@ -47,7 +47,7 @@ LGPD = "lgpd"  # the key of the choices under "meus dados" (not a question of th
 class CitizenFace:
     def __init__(self, core: Core, graph: Graph, geocoder: Geocoder) -> None:
         self.core, self.graph, self.geocoder = core, graph, geocoder
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: dict[str, list] = {}  # wa_id → [its lock, turns holding or waiting]
         self._receipts: set[asyncio.Task] = set()
 
     async def receive(self, messages: list[Inbound], statuses: list[Status]) -> None:
@@ -60,18 +60,21 @@ class CitizenFace:
             await self.take(m)
 
     async def take(self, m: Inbound) -> None:
-        lock = self._locks.setdefault(m.wa_id, asyncio.Lock())
-        async with lock:
-            try:
+        """One message, after any of the same person's still being taken (their lock is
+        dropped once nobody waits on it)."""
+        entry = self._locks.setdefault(m.wa_id, [asyncio.Lock(), 0])
+        entry[1] += 1
+        try:
+            async with entry[0]:
                 chat = await chats.load(self.core, m.wa_id, m.message_id)
                 if chat is None:  # taken before: a redelivery
                     return
                 self._read_receipt(m.message_id)
                 await Turn(self, m).run(chat)
-            finally:
-                if not lock.locked() or len(self._locks) > 10_000:
-                    self._locks.pop(m.wa_id, None)
-
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                self._locks.pop(m.wa_id, None)
 
     def _read_receipt(self, message_id: str) -> None:
         """The blue ticks, sent beside the answer (a courtesy: its failure changes nothing)."""
