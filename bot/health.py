@@ -1,6 +1,8 @@
 """The bot's operations endpoints, plain JSON without login or personal data: `/healthz` (the
 process answers) and `/readyz` (core.services.installation.health: database, migrations,
-periodic job, outboxes; 503 naming the failing checks). In webhook mode they are served by the
+periodic job, outboxes; 503 naming the failing checks); and `/metrics`
+(core.services.installation.metrics), Prometheus text only to
+`Authorization: Bearer <METRICS_TOKEN>`, a 404 otherwise. In webhook mode they are served by the
 webhook's listener (bot.webhook); in polling mode by a small listener of the bot's own on
 BOT_HEALTH_LISTEN:BOT_HEALTH_PORT (`start_listener`), when that port is set.
 
@@ -16,6 +18,7 @@ from typing import Callable
 from aiohttp import web
 
 from core.services.context import Core
+from core.services.installation import metrics
 from core.services.installation.health import readiness
 from core.settings import Settings
 
@@ -32,8 +35,16 @@ def add_routes(app: web.Application, core_of: Callable[[], Core]) -> None:
         ready = await readiness(core_of())
         return web.json_response(ready.as_json(), status=200 if ready.ok else 503)
 
+    async def metrics_page(request: web.Request) -> web.Response:
+        core = core_of()
+        if not metrics.allowed(core.settings, request.headers.get("Authorization")):
+            raise web.HTTPNotFound()  # as if there were no such page
+        return web.Response(body=await metrics.render(core),
+                            headers={"Content-Type": metrics.CONTENT_TYPE})
+
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
+    app.router.add_get("/metrics", metrics_page)
 
 
 async def start_listener(core: Core, settings: Settings) -> web.AppRunner | None:
