@@ -10,6 +10,7 @@
     python -m admin municipality add|set|list|deactivate …   # the cities served (cli_municipality)
     python -m admin public-copies      # EXIF-free copies of photos stored before they were
                                        # made at upload (once, after upgrading)
+    python -m admin backup DEST | restore SRC | verify [SRC]   # backups (cli_backup)
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import logging
 import sys
 from contextlib import contextmanager
 
-from admin import cli_municipality
+from admin import cli_backup, cli_municipality
 from core.services.errors import USER_ERRORS
 from core.settings import get_settings
 
@@ -144,6 +145,7 @@ def _parser() -> argparse.ArgumentParser:
                    description="Faz as cópias sem EXIF das fotos guardadas antes de as cópias "
                                "serem feitas no envio (uma vez, depois de atualizar).")
     cli_municipality.add_parser(sub)
+    cli_backup.add_parser(sub)
     return parser
 
 
@@ -153,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.cmd == "municipality":
         return cli_municipality.run(args, _with_core)
+    if args.cmd in cli_backup.COMMANDS:
+        return cli_backup.run(args)
     try:
         if args.cmd == "create-user":
             from core.services.staff.accounts import create_user

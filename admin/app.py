@@ -1,6 +1,7 @@
 """The staff panel's aiohttp application: `create_app(core)`.
 
-Middlewares, outermost first: security headers; session (signed cookie → request user,
+Middlewares, outermost first: each request timed for the metrics (admin.views_health);
+security headers; session (signed cookie → request user,
 refused when the user's session version moved on); CSRF check on every POST (except the
 Open311 API, which uses its API key); user errors from the core shown as a 400 message and
 anything unexpected as a plain 500 page, never a stack trace; the parameter check
@@ -19,6 +20,7 @@ from aiohttp import web
 from admin import filters, open311_format
 from admin.kept_form import render_back
 from admin.views_email import EMAIL_SECRET, STOP_PREFIX
+from admin.views_health import metrics_middleware
 from admin.params import params_middleware
 from admin.security import (HSTS, SECURITY_HEADERS, csp, SESSION_COOKIE, SESSION_HOURS,
                             LoginThrottle, Session, Signer, load_secret, local_referer,
@@ -149,8 +151,8 @@ def create_app(core: Core | None = None, settings: Settings | None = None) -> we
     """The panel for an open `core`; without one, a cleanup context opens (and closes) a Core
     from `settings` when the app starts."""
     settings = settings or (core.settings if core else get_settings())
-    app = web.Application(middlewares=[headers_middleware, session_middleware,
-                                       errors_middleware, params_middleware],
+    app = web.Application(middlewares=[metrics_middleware, headers_middleware,
+                                       session_middleware, errors_middleware, params_middleware],
                           client_max_size=MAX_BODY_MB * 1024 ** 2)
     app[SETTINGS] = settings
     secret = load_secret(settings.admin_secret_key, settings.data_dir)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from admin import views_release
-from admin import views_municipalities
+from admin import views_health, views_municipalities
 from admin import views_admin as a, views_auth as auth, views_cases as c, \
     views_delivery as d, views_export as x, views_intake, views_open311 as o, \
     views_email, views_indicators as ind, views_lgpd, views_public, \
@@ -13,6 +13,7 @@ from admin import views_admin as a, views_auth as auth, views_cases as c, \
 
 def setup(app: web.Application) -> None:
     r = app.router
+    views_health.setup(app)  # /healthz, /readyz (and /metrics): no login, no personal data
     r.add_get("/login", auth.login_page)
     r.add_post("/login", auth.login)
     r.add_post("/logout", auth.logout)

@@ -9,6 +9,7 @@ from admin.security import Session, safe_next
 from admin.visitor import visitor_ip
 from admin.web import CORE, SESSION, THROTTLE, USER, redirect, render, require, user_of
 from core.services.errors import InvalidInput
+from core.services.installation.metrics import LOGINS_REFUSED
 from core.services.public.access import client_key
 from core.services.staff.accounts import StaffUserInfo, authenticate, change_password, end_sessions
 
@@ -29,6 +30,7 @@ async def login(request: web.Request) -> web.StreamResponse:
     core = request.app[CORE]
     wait = await throttle.blocked_for(core, username, ip)
     if wait:
+        LOGINS_REFUSED.inc()
         minutes = max(1, round(wait / 60))
         return render(request, "login.html", {
             "next": nxt, "username": username,
@@ -36,6 +38,7 @@ async def login(request: web.Request) -> web.StreamResponse:
                      "e tente de novo."}, status=429)
     user = await authenticate(core, username, password)
     if user is None:
+        LOGINS_REFUSED.inc()
         await throttle.failed(core, username, ip)
         return render(request, "login.html", {"next": nxt, "username": username,
                                               "error": "Usuário ou senha incorretos."},

@@ -88,15 +88,19 @@ async def serve_whatsapp(settings: Settings, stop_event: asyncio.Event | None = 
 
 def run_polling(settings: Settings) -> None:
     from bot.app import build_application
+    from bot.health import start_listener
     from core.services.context import Core
 
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     core = loop.run_until_complete(Core.open(settings))  # migrations applied here
     app = build_application(core, settings)
+    listener = loop.run_until_complete(start_listener(core, settings))  # /healthz, /readyz
     try:
         app.run_polling(allowed_updates=["message", "callback_query"], close_loop=False)
     finally:
+        if listener is not None:
+            loop.run_until_complete(listener.cleanup())
         loop.run_until_complete(core.close())
         loop.close()
 

@@ -5,6 +5,7 @@ application state (bot.state); the start-up wiring is bot.app."""
 from __future__ import annotations
 
 import logging
+import time
 from collections import OrderedDict
 
 from telegram import Update
@@ -19,6 +20,7 @@ from bot.state import BotState, state_of
 from bot.texts import APOLOGY, FLOOD, STALE_BUTTON, UNKNOWN_COMMAND
 from core.services.context import Core
 from core.services.errors import USER_ERRORS, StorageUnavailable
+from core.services.installation.metrics import UPDATES
 from core.services.messaging import conversation, delivery
 from core.services.messaging.chats import chat_state
 from core.services.messaging.conversation import IDLE, AlreadyProcessed, Conversation
@@ -30,6 +32,7 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Every update: flood limit, idempotency, then the router. On PostgreSQL (where several
     workers may share the bot) the chat's lock is held throughout (core.storage.chatlock)."""
     st = state_of(context)
+    started = time.perf_counter()
     try:
         user, chat = update.effective_user, update.effective_chat
         if user is None or chat is None or (update.message is None
@@ -51,6 +54,7 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await _tell(update, context, exc.message)
     finally:
         done(st, update)
+        UPDATES.labels("telegram").observe(time.perf_counter() - started)
 
 
 def done(st: BotState, update: object) -> None:

@@ -16,6 +16,7 @@ from core.services.context import Core
 from core.services.periodic import give_up, run_if_due
 from core.services.messaging.delivery import release_orphaned_claims
 from core.services.errors import StorageUnavailable
+from core.services.installation.metrics import SWEEP_DURATION
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,10 @@ async def sweep_loop(core: Core, settings: LoopSettings, wake: asyncio.Event,
         while True:
             read_at = await refresh_cities(core, read_at)
             try:
+                started = time.perf_counter()
                 report = await run_if_due(core, holder, every)  # lapses, warnings, reminders...
+                if report is not None:
+                    SWEEP_DURATION.set(time.perf_counter() - started)
                 if report and (report.sweep.moved or report.sweep.refused):
                     log.info("sweep: moved %s, refused %s", report.sweep.moved,
                              report.sweep.refused)

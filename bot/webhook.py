@@ -81,6 +81,8 @@ def webhook_app(application: Application, secret: str, path: str = "/telegram") 
 
     app = web.Application()
     app.router.add_post(path, receive)
+    from bot.health import add_routes
+    add_routes(app, lambda: state.core)  # /healthz, /readyz (and /metrics) beside the hook
     return app
 
 

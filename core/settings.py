@@ -117,6 +117,19 @@ class Settings(BaseSettings):
     open311_post_limit: int = Field(60, description="Open311 POSTs per API key in a window")
     open311_post_window_s: int = Field(600, description="That window, in seconds")
 
+    # Operations: /healthz, /readyz and /metrics on the panel and on the bot's listener
+    ready_sweep_late_s: float = Field(900.0, gt=0, description="/readyz: the periodic job is "
+                                      "late once its last run is this old (it runs every "
+                                      "300 s)")
+    ready_outbox_max_age_s: float = Field(900.0, gt=0, description="/readyz: an outbox is stuck "
+                                          "once its oldest waiting message is this old")
+    bot_health_listen: str = "127.0.0.1"
+    bot_health_port: int = Field(0, ge=0, description="In polling mode, the port of the bot's "
+                                 "own listener (/healthz, /readyz, /metrics); 0 = none. In "
+                                 "webhook mode they are on the webhook's listener")
+    metrics_token: str = Field("", description="/metrics answers only to Authorization: "
+                               "Bearer <token>; empty = no metrics at all (404)")
+
     @field_validator("smtp_url")
     @classmethod
     def _smtp_scheme(cls, value: str) -> str:

@@ -23,7 +23,9 @@ CITIES = [DORES, DRACENA]
 
 #: Routes outside the staff panel (their own tests): the public face, Open311, the e-mails'
 #: stop page, the files, signing in and out.
-OUTSIDE = ("/static", "/open311/", "/publico", STOP_PREFIX, "/login", "/logout")
+OUTSIDE = ("/static", "/open311/", "/publico", STOP_PREFIX, "/login", "/logout",
+           # the operations endpoints: no city, no login, no personal data (views_health)
+           "/healthz", "/readyz", "/metrics")
 
 #: Every panel route without an object in its path: (who may use it, what a GET lists).
 #: "admin": administrators only; "staff": every account; "installation": the installation

@@ -118,7 +118,8 @@ async def test_no_route_answers_5xx_to_hostile_parameters(make_core, photo, shar
                     else:
                         data = {"api_key": KEY, **values, "csrf": tokens[id(c)]}
                         r = await c.post(target, data=data, allow_redirects=False)
-                    if r.status >= 500:
+                    # /readyz: 503 is its answer (the periodic job never ran here)
+                    if r.status >= 500 and not (template == "/readyz" and r.status == 503):
                         failures.append(f"{r.status} {method} {target[:60]} {repr(values)[:80]}")
     assert failures == [], "\n".join(sorted(set(failures))[:40])
 

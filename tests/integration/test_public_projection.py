@@ -101,7 +101,9 @@ async def test_every_public_output_is_the_projection_and_leaks_nothing(panel, ph
             for query in QUERIES:
                 resp = await client.get(path + query)
                 body = (await resp.read()).decode("utf-8", "replace")
-                assert resp.status < 500, (path + query, body[:300])
+                # /readyz: 503 is its answer while the periodic job has not run yet
+                assert resp.status < 500 or (path == "/readyz" and resp.status == 503), \
+                    (path + query, body[:300])
                 leaks = _leaks(body) + _leaks(str(dict(resp.headers)))
                 assert not leaks, (path + query, leaks)
                 seen[path + query] = body
