@@ -46,6 +46,8 @@ async def test_metrics_need_the_token_and_follow_the_installation(make_core, pho
             for n in range(3):
                 await outbox.enqueue(s, 1001, "text", {"text": "Marcador-Pessoal-456"},
                                      dedupe_key=f"metrics-{n}")
+            await outbox.enqueue(s, 5537999990001, "case_update", {"text": "x"},  # WhatsApp's
+                                 dedupe_key="metrics-wa", channel=outbox.WHATSAPP)
             await s.execute(update(OutboxMessage).where(OutboxMessage.dedupe_key == "metrics-0")
                             .values(created_at=utcnow() - timedelta(minutes=10)))
             await s.execute(update(OutboxMessage).where(OutboxMessage.dedupe_key == "metrics-2")
@@ -61,6 +63,7 @@ async def test_metrics_need_the_token_and_follow_the_installation(make_core, pho
     assert got[("vialivre_cases", (("municipality", city), ("state", "reported")))] == 1
     assert got[("vialivre_outbox_depth", (("channel", "telegram"),))] == 2
     assert got[("vialivre_outbox_depth", (("channel", "email"),))] == 0
+    assert got[("vialivre_outbox_depth", (("channel", "whatsapp"),))] == 1  # its own count
     assert got[("vialivre_outbox_oldest_age_seconds", (("channel", "telegram"),))] >= 600
     assert got[("vialivre_dead_letters", (("channel", "telegram"),))] == 1
     assert got[("vialivre_deadlines_lapsed", (("municipality", city),))] == 1

@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import Any
 
 from alembic.script import ScriptDirectory
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select, text, true
 
 from core.services.context import Core
 from core.services.periodic import JOB
@@ -23,9 +24,12 @@ from core.storage.models import JobLease, OutboxMessage
 from core.storage.models_email import EmailMessage
 from core.storage.types import utcnow
 
-#: The outboxes, by channel: the table of messages each face delivers
-OUTBOXES: dict[str, type[OutboxMessage] | type[EmailMessage]] = {
-    "telegram": OutboxMessage, "email": EmailMessage}
+#: The outboxes, by channel: the table of messages each face delivers and, where one table
+#: holds several channels, the rows of this one
+OUTBOXES: dict[str, tuple[type[OutboxMessage] | type[EmailMessage], Any]] = {
+    "telegram": (OutboxMessage, OutboxMessage.channel == "telegram"),
+    "whatsapp": (OutboxMessage, OutboxMessage.channel == "whatsapp"),
+    "email": (EmailMessage, true())}
 WAITING = ("pending", "sending")
 
 
@@ -79,9 +83,9 @@ async def oldest_waiting(core: Core) -> dict[str, tuple[int, datetime | None]]:
     """Per channel: how many messages wait to be delivered, and when the oldest was queued."""
     out: dict[str, tuple[int, datetime | None]] = {}
     async with core.db.read() as s:
-        for channel, model in OUTBOXES.items():
+        for channel, (model, rows) in OUTBOXES.items():
             row = (await s.execute(select(func.count(), func.min(model.created_at)).where(
-                model.status.in_(WAITING)))).one()
+                rows, model.status.in_(WAITING)))).one()
             out[channel] = (int(row[0]), row[1])
     return out
 

@@ -74,9 +74,9 @@ async def database_families(core: Core, now: datetime | None = None) -> list[Gau
                              "Messages given up on (the panel's Mensagens não entregues)",
                              labels=["channel"])
     async with core.db.read() as s:
-        for channel, model in OUTBOXES.items():
+        for channel, (model, rows) in OUTBOXES.items():
             dead.add_metric([channel], (await s.execute(select(func.count()).where(
-                model.status == "failed"))).scalar() or 0)
+                rows, model.status == "failed"))).scalar() or 0)
         by_state = (await s.execute(select(Case.municipality, Case.state, func.count())
                                     .group_by(Case.municipality, Case.state))).all()
         lapsed = (await s.execute(select(Case.municipality, func.count()).where(
