@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +34,7 @@ from core.services.citizens.reports import submit_report, support_case
 from core.services.context import Core
 from core.services.errors import USER_ERRORS
 from core.services.geocoding import Geocoder
+from core.services.installation.metrics import UPDATES
 from core.services.messaging import whatsapp_chats as chats
 from core.services.messaging.conversation import AlreadyProcessed
 from whatsapp import render
@@ -64,6 +66,7 @@ class CitizenFace:
         dropped once nobody waits on it)."""
         entry = self._locks.setdefault(m.wa_id, [asyncio.Lock(), 0])
         entry[1] += 1
+        started = time.perf_counter()
         try:
             async with entry[0]:
                 chat = await chats.load(self.core, m.wa_id, m.message_id)
@@ -72,6 +75,7 @@ class CitizenFace:
                 self._read_receipt(m.message_id)
                 await Turn(self, m).run(chat)
         finally:
+            UPDATES.labels("whatsapp").observe(time.perf_counter() - started)
             entry[1] -= 1
             if entry[1] == 0:
                 self._locks.pop(m.wa_id, None)

@@ -9,6 +9,8 @@ import signal
 import socket
 import sys
 
+import aiohttp
+
 from sandbox.standin.whatsapp.server import WhatsAppStandIn
 from tests.support.bot_process import ROOT
 from tests.support.whatsapp import options
@@ -23,7 +25,7 @@ def _free_port() -> int:
 
 
 async def test_the_bot_process_serves_whatsapp_alone(tmp_path):
-    port = _free_port()
+    port, health = _free_port(), _free_port()
     url = f"http://127.0.0.1:{port}/whatsapp/webhook"
     async with WhatsAppStandIn(webhook_url=url) as wa:
         env = {**os.environ, "TELEGRAM_BOT_TOKEN": "", "DATABASE_URL": "",
@@ -31,7 +33,8 @@ async def test_the_bot_process_serves_whatsapp_alone(tmp_path):
                "WHATSAPP_PHONE_NUMBER_ID": wa.phone_number_id,
                "WHATSAPP_ACCESS_TOKEN": wa.token, "WHATSAPP_APP_SECRET": wa.app_secret,
                "WHATSAPP_VERIFY_TOKEN": "verifica", "WHATSAPP_GRAPH_URL": wa.graph_url,
-               "WHATSAPP_WEBHOOK_PORT": str(port), "NOMINATIM_URL": "http://127.0.0.1:9"}
+               "WHATSAPP_WEBHOOK_PORT": str(port), "NOMINATIM_URL": "http://127.0.0.1:9",
+               "BOT_HEALTH_PORT": str(health)}
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
@@ -52,6 +55,9 @@ async def test_the_bot_process_serves_whatsapp_alone(tmp_path):
             sent = wa.sent_to(MARIA)
             assert "Olá, Maria!" in (sent[0].text or "")
             assert any("Veículo motorizado" in t for t in options(sent[-1]).values())
+            async with aiohttp.ClientSession() as http:  # the operations listener too
+                async with http.get(f"http://127.0.0.1:{health}/healthz") as r:
+                    assert r.status == 200 and (await r.json())["status"] == "ok"
         finally:
             proc.send_signal(signal.SIGTERM)
             out, _ = await asyncio.wait_for(proc.communicate(), 20)

@@ -4,7 +4,7 @@ listener, in Prometheus text (prometheus-client), answered only to
 
 Two kinds, with no personal data in any label:
 - counted by this process (`REGISTRY`): the updates each face handled and how long each took
-  (`UPDATES`, by face: telegram, panel), the panel's refused logins (`LOGINS_REFUSED`), the
+  (`UPDATES`, by face: telegram, whatsapp, panel), the panel's refused logins (`LOGINS_REFUSED`), the
   periodic job's last duration here (`SWEEP_DURATION`);
 - read from the database at each scrape (`render`), the same whichever process answers: the
   outboxes' depth, oldest age and dead letters by channel (telegram, email), the periodic job's
