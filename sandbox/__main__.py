@@ -1,6 +1,7 @@
 """`python -m sandbox`: the bot in the terminal, with no Telegram token (sandbox.terminal).
 
     python -m sandbox              # the chat; prints the panel's address and a demo account
+    python -m sandbox --whatsapp   # the same, as a citizen on WhatsApp (sandbox.whatsapp_chat)
     python -m sandbox clock        # the demo clock's date
     python -m sandbox clock +3d    # move it forward (also +12h, +30m) and run the deadlines now
 """
@@ -12,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 USAGE = """\
 uso: python -m sandbox               conversa com o bot no terminal (sem Telegram)
+     python -m sandbox --whatsapp    conversa como cidadão no WhatsApp (sem conta da Meta)
      python -m sandbox clock         mostra o relógio do sandbox
      python -m sandbox clock +3d     adianta o relógio (3 dias; também +12h, +30m) e confere
                                      os prazos na hora (as mensagens saem no chat do sandbox)"""
@@ -51,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args:
         from sandbox.terminal import main as chat
         return chat()
+    if args == ["--whatsapp"] or args == ["whatsapp"]:
+        from sandbox.whatsapp_chat import main as whatsapp_chat
+        return whatsapp_chat()
     if args[0] in ("clock", "relogio", "relógio") and len(args) <= 2:
         from sandbox.terminal import _quiet_logging
         _quiet_logging()
