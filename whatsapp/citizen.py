@@ -37,7 +37,7 @@ from core.services.geocoding import Geocoder
 from core.services.installation.metrics import UPDATES
 from core.services.messaging import whatsapp_chats as chats
 from core.services.messaging.conversation import AlreadyProcessed
-from whatsapp import render
+from whatsapp import owner, render
 from whatsapp.graph import DEAD, Graph, GraphError
 from whatsapp.webhook import Inbound, Status
 
@@ -182,6 +182,12 @@ class Turn:
         if command is not None or protocol is not None:
             name, arg = command or ("status", protocol or "")
             await self.command(name, arg, reporting)
+            return
+        if self.state == owner.PROOF and m.kind == "text":
+            await owner.proof(self, m.text or "")
+            return
+        if (not reporting and m.kind == "text" and (code := owner.code_typed(m.text))
+                and await owner.start(self, code)):
             return
         if m.kind == "reply" and (m.reply_id or "").startswith(LGPD + ":"):
             await self.data_choice((m.reply_id or "").split(":")[-1], reporting)

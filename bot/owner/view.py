@@ -1,4 +1,4 @@
-"""The owner's view message (bot/owner/render.py words core.services.owners.owner_view) and
+"""The owner's view message (core.services.owners.text words core.services.owners.owner_view) and
 its buttons (bot/buttons.py)."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from telegram import InlineKeyboardMarkup, InputFile, MessageEntity
 from telegram.error import BadRequest, TelegramError
 
 from bot.buttons import SITUATION_FLAGS, callback_data  # noqa: F401 (actions.py reads it here)
-from bot.owner.render import view_text
+from core.services.owners.text import view_text
 from bot.router import Turn, inline
 from core.documents.qr import qr_png
 from core.formatting import fmt_money

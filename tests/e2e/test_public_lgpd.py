@@ -95,7 +95,9 @@ async def test_no_personal_data_on_any_public_route(panel, photo, monkeypatch, c
                             "username": "x", "password": "y", "service_code": "motor_vehicle",
                             "lat": str(CENTRE[0]), "long": str(CENTRE[1])})
                     body = (await resp.read()).decode("utf-8", "replace")
-                    assert resp.status < 500, (method, path + query, body[:300])
+                    # /readyz: 503 is its answer while the periodic job has not run yet
+                    assert resp.status < 500 or (path == "/readyz" and resp.status == 503), \
+                        (method, path + query, body[:300])
                     leaks = _leaks(body) + _leaks(str(dict(resp.headers)))
                     assert not leaks, (method, path + query, leaks)
                     checked += 1

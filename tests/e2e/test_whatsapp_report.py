@@ -12,6 +12,7 @@ import aiohttp
 import pytest
 from sqlalchemy import func, select
 
+from core.identifiers import format_case_code
 from core.storage.timeline import ActorRef
 from core.services.cases.transitions import apply_transition
 from core.storage.models import Case, Evidence, OutboxMessage, Person, Subscription
@@ -300,3 +301,25 @@ async def test_meus_dados_shows_what_is_kept_and_deletes_what_the_law_allows(wor
     rows = await requests_list(core)
     assert [r.kind for r in rows] == ["deletion", "access"]
     assert all(r.who == "WhatsApp +55 37 •••••-0001" for r in rows)
+
+
+async def test_the_owner_reaches_the_case_by_its_code_and_the_plate(world):
+    """The owner's view with the same proof as the web owner page (Dores Art. 4º: the owner
+    told the deadline); a wrong answer tells nothing about the case."""
+    core, _bot, wa, _face = world
+    await report(wa)
+    async with core.db.read() as s:
+        code = (await s.execute(select(Case.case_code))).scalar_one()
+    OWNER = "5537988880002"
+    await wa.user_text(OWNER, format_case_code(code), name="Dono")  # as wa.me writes it
+    assert "confirme que o objeto é seu" in last_text(wa, OWNER)
+    await wa.user_text(OWNER, "XYZ9Z99")
+    wrong = last_text(wa, OWNER)
+    assert "ABC1D23" not in wrong and "Em frente" not in wrong
+    await wa.user_text(OWNER, "abc-1d23")
+    view = last_text(wa, OWNER)
+    assert "protocolo 2026-000001" in view and "placa ABC1D23" in view
+    assert "vistoriar o veículo (Art. 4º, caput)" in view  # what comes next, with its article
+    assert "Maria" not in view and MARIA not in view  # never who reported it
+    async with core.db.read() as s:
+        assert (await s.get(WhatsAppChat, OWNER)).state == "idle"

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 import pytest
 
-from bot.owner.render import view_text
+from core.services.owners.text import view_text
 from core.services.cases.transitions import apply_transition
 from core.services.papers.documents import issue_removal_term
 from core.services.owners import link_by_code

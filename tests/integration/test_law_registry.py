@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 import core.laws as laws
-from bot.owner.render import view_text
+from core.services.owners.text import view_text
 from core.laws import get_law, registry
 
 

@@ -14,7 +14,7 @@ from core.laws.common import tr
 from core.lifecycle import Actor, Lifecycle, State, TransitionRefused, Undo
 from core.services.cases.transitions import PRIOR_DEADLINE, apply_transition
 from core.services.errors import Forbidden, InvalidInput
-from bot.owner.render import view_text
+from core.services.owners.text import view_text
 from core.services.owners.proof import NEEDS_PROOF, prove_owner
 from core.services.owners.view import STATEMENT_NOTED
 from core.services.owners import (link_by_code, link_by_code_and_plate, owner_statement,

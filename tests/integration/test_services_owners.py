@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.owner.render import view_text
+from core.services.owners.text import view_text
 from core.services.papers.placeholders import DEPOT_MISSING
 from core.services.cases.transitions import apply_transition
 from core.services.errors import Forbidden, InvalidInput, NotFound

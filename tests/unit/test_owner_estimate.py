@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from decimal import Decimal
 
-from bot.owner.render import _depot_text
+from core.services.owners.text import _depot_text
 from core.laws.base import ReleaseSituation
 from core.services.owners.view import DepotInfo, FeeItem, Fees
 

@@ -10,6 +10,7 @@
 - core.services.owners.withdrawal: taking that statement back while the inspector has not
   acted on it;
 - core.services.owners.summary: the printable summary;
+- core.services.owners.text: the owner's view as plain text, for every chat face;
 - proof, statements, payments, reminders: the owner's proof of ownership, the statements'
   standing, the Pix payment offer and the reminders before a deadline lapses.
 This module gathers their public names for the faces.

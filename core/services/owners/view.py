@@ -2,7 +2,7 @@
 what comes next (Law.state_texts), the depot's release conditions and fees (Dores Art. 3º,
 §3º; Dracena Art. 7º; the one statement of core.services.cases.fee_statement) and the Dracena auto
 with its appeal window (Art. 3º; Art. 4º, §2º). Data only: the bot words it
-(bot/owner/render.py). Never the reporter (Lei 13.460/2017, art. 10, §7º), other people's
+(core.services.owners.text). Never the reporter (Lei 13.460/2017, art. 10, §7º), other people's
 data or other cases."""
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The owner's view as the chat shows it: plain Portuguese text (≤ 4096 characters for
-Telegram) from the core's OwnerView (core.services.owners.view)."""
+"""The owner's view as a chat shows it, on every face: plain Portuguese text (≤ 4096
+characters, Telegram's and WhatsApp's limit) from the core's OwnerView
+(core.services.owners.view)."""
 from __future__ import annotations
 
 from datetime import date, datetime
