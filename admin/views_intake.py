@@ -21,6 +21,7 @@ from core.area import valid_point
 from core.services.staff import counter_intake as intake
 from core.services.citizens import questions as rq
 from core.services.errors import InvalidInput
+from core.services.messaging import whatsapp_held
 from core.services.messaging.email import enabled as email_enabled
 from core.services.cases.evidence import EvidenceIn, store_upload
 from core.services.geocoding import Geocoder, GeocodingUnavailable
@@ -78,7 +79,8 @@ async def _page(request: web.Request, form: dict, *, status: int = 200, error: s
         "tile_url": request.app[SETTINGS].map_tile_url,
         "map_lat": form.get("lat") if centre else core.area.centre[0],
         "map_lon": form.get("lon") if centre else core.area.centre[1],
-        "to_tell": await intake.contacts_to_tell(core)}, status=status)
+        "to_tell": await intake.contacts_to_tell(core),
+        "held": await whatsapp_held.held_updates(core)}, status=status)
 
 
 @require()

@@ -4,6 +4,7 @@ Every variable is documented in `.env.example`.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
@@ -53,12 +54,32 @@ class Settings(BaseSettings):
     #: the approved template for a case's update after the 24 hours (body: {{1}} the
     #: protocol, {{2}} the new situation); empty: such updates wait for the person to write
     whatsapp_template_update: str = ""
+    #: the template's body has a third parameter, {{3}}: the case's public status page
+    #: (PUBLIC_URL/publico/protocolo/<protocol>); the template must then be approved so
+    whatsapp_template_link: bool = False
     whatsapp_template_language: str = "pt_BR"
+    #: the number people write to, as digits with the country code (5537999990000): printed
+    #: on the notices beside the Telegram link, https://wa.me/<number>?text=<case code>
+    whatsapp_number: str = ""
+
+    @field_validator("whatsapp_number")
+    @classmethod
+    def _digits(cls, value: str) -> str:
+        digits = re.sub(r"\D", "", value)
+        if value.strip() and not 10 <= len(digits) <= 15:
+            raise ValueError("WHATSAPP_NUMBER: o número com DDI e DDD, só dígitos "
+                             "(ex.: 5537999990000)")
+        return digits
 
     @property
     def whatsapp_enabled(self) -> bool:
         return bool(self.whatsapp_phone_number_id and self.whatsapp_access_token
                     and self.whatsapp_app_secret)
+
+    @property
+    def whatsapp_link_number(self) -> str:
+        """The number the papers print for WhatsApp: only while the face runs."""
+        return self.whatsapp_number if self.whatsapp_enabled else ""
 
     # City area and geocoding
     city_center_lat: float | None = None

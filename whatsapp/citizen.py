@@ -36,6 +36,7 @@ from core.services.errors import USER_ERRORS
 from core.services.geocoding import Geocoder
 from core.services.installation.metrics import UPDATES
 from core.services.messaging import whatsapp_chats as chats
+from core.services.messaging import whatsapp_held as held
 from core.services.messaging.conversation import AlreadyProcessed
 from whatsapp import owner, render
 from whatsapp.graph import DEAD, Graph, GraphError
@@ -74,6 +75,9 @@ class CitizenFace:
                     return
                 self._read_receipt(m.message_id)
                 await Turn(self, m).run(chat)
+                if (chat.last_inbound_at is not None
+                        and not chats.window_open(chat.last_inbound_at, self.core.now())):
+                    await held.reopened(self.core, m.wa_id)  # the face's sender is woken
         finally:
             UPDATES.labels("whatsapp").observe(time.perf_counter() - started)
             entry[1] -= 1

@@ -1,11 +1,13 @@
 """The outbox's WhatsApp channel (core.storage.outbox, channel "whatsapp"): a case's update to
 a person who follows it on WhatsApp goes as free text within 24 hours of their last message,
 and after them as the approved template named in WHATSAPP_TEMPLATE_UPDATE (the protocol and
-the new situation as its parameters). Each refusal is what the Graph client says it is
-(whatsapp.graph): a rate limit or Meta's trouble is tried again later, the attempt not
-counted; outside the window the template goes instead; a person who cannot receive it, or a
-template refused, is a dead letter on the panel's /entregas with the error in words. Per-chat
-order, leases and retries are the outbox's own."""
+the new situation as its parameters, and with WHATSAPP_TEMPLATE_LINK the case's public status
+page). With no template, the update is held until the person writes again and listed on the
+panel's "Cidadãos a avisar" meanwhile (core.services.messaging.whatsapp_held). Each refusal is
+what the Graph client says it is (whatsapp.graph): a rate limit or Meta's trouble is tried
+again later, the attempt not counted; outside the window the template goes instead; a person
+who cannot receive it, or a template refused, is a dead letter on the panel's /entregas with
+the error in words. Per-chat order, leases and retries are the outbox's own."""
 from __future__ import annotations
 
 import asyncio
@@ -17,6 +19,7 @@ from core.services.context import Core
 from core.services.errors import StorageUnavailable
 from core.services.messaging import delivery as outbox
 from core.services.messaging import whatsapp_chats as chats
+from core.services.messaging.whatsapp_held import HELD, RECHECK
 from core.settings import Settings
 from whatsapp.graph import RETRY_LATER, TEMPLATE, Graph, GraphError
 from whatsapp.render import TEXT_MAX
@@ -25,8 +28,6 @@ log = logging.getLogger(__name__)
 SENDER = "whatsapp"
 RETRY = timedelta(seconds=30)
 QUIET_S = 0.5
-NO_TEMPLATE = ("Fora da janela de 24 horas do WhatsApp e sem modelo aprovado configurado "
-               "(WHATSAPP_TEMPLATE_UPDATE): a pessoa não pôde ser avisada por aqui.")
 
 
 def text_message(to: str, text: str) -> dict[str, Any]:
@@ -35,7 +36,11 @@ def text_message(to: str, text: str) -> dict[str, Any]:
 
 
 def template_message(to: str, settings: Settings, payload: dict[str, Any]) -> dict[str, Any]:
-    params = [payload.get("protocol") or "-", payload.get("state") or payload.get("text", "-")]
+    protocol = payload.get("protocol") or "-"
+    params = [protocol, payload.get("state") or payload.get("text", "-")]
+    if settings.whatsapp_template_link:  # {{3}}: where to follow it (the body asks for it)
+        params.append(f"{settings.public_url.rstrip('/')}/publico/protocolo/{protocol}"
+                      if settings.public_url else f"protocolo {protocol}")
     return {"messaging_product": "whatsapp", "recipient_type": "individual", "to": to,
             "type": "template",
             "template": {"name": settings.whatsapp_template_update,
@@ -63,8 +68,8 @@ async def send_due(core: Core, graph: Graph, batch: int = 20) -> int:
             else:
                 await outbox.mark_failed(core.db, msg.id, exc.in_words, permanent=True)
                 log.warning("whatsapp outbox %s is a dead letter: %s", msg.id, exc)
-        except _NoTemplate:
-            await outbox.mark_failed(core.db, msg.id, NO_TEMPLATE, permanent=True)
+        except _NoTemplate:  # held for the person's next message, never lost
+            await outbox.release(core.db, [msg.id], HELD, retry_at=outbox.utcnow() + RECHECK)
         else:
             await outbox.mark_sent(core.db, msg.id)
     return len(claimed)

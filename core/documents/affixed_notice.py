@@ -66,9 +66,12 @@ def _notice(data: AffixedNoticeData, qr_side: float) -> DocumentPDF:
     pdf.labelled("Afixada em: ", f"{data.issued_on}, às {hour}, por "
                  f"{data.inspector.name} ({data.inspector.signs_as})", size=12)
     pdf.ln(3)
-    pdf.qr_block(data.link.url, size=qr_side, text_size=11,
-                 caption="Proprietário(a)? Aponte a câmera do celular para o código:\n"
-                         "prazos, documentos e custos no Telegram")
+    if data.link.whatsapp_url:
+        _two_codes(pdf, data, qr_side)
+    else:
+        pdf.qr_block(data.link.url, size=qr_side, text_size=11,
+                     caption="Proprietário(a)? Aponte a câmera do celular para o código:\n"
+                             "prazos, documentos e custos no Telegram")
     pdf.ln(2)
     pdf.para("Informações: " + data.info, size=12, align="C")
     if data.paper == PAPER_HANDWRITTEN:
@@ -76,6 +79,20 @@ def _notice(data: AffixedNoticeData, qr_side: float) -> DocumentPDF:
     if not data.removal_after_publication:
         pdf.note(d.explanation)
     return pdf
+
+
+def _two_codes(pdf: DocumentPDF, data: AffixedNoticeData, qr_side: float) -> None:
+    """Telegram's code and WhatsApp's side by side, the owner choosing the app they have;
+    each opens the same case (the WhatsApp chat with its code already typed)."""
+    pdf.para("Proprietário(a)? Aponte a câmera do celular para um dos códigos: prazos, "
+             "documentos e custos no aplicativo que você usa", size=12, align="C", bold=True)
+    side = min(qr_side, 58.0)
+    column = (pdf.w - pdf.l_margin - pdf.r_margin) / 2
+    y = pdf.get_y() + 1
+    for i, (app, url) in enumerate((("Telegram", data.link.url),
+                                    ("WhatsApp", data.link.whatsapp_url))):
+        x = pdf.l_margin + column * (i + 0.5) - side / 2
+        pdf.qr_block(url, size=side, x=x, y=y, text_size=9, caption=f"No {app}")
 
 
 def day_notices_pdf(cover: DayNoticesCover, notices: list[bytes]) -> bytes:

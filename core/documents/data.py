@@ -90,12 +90,22 @@ class OwnerLink:
 
     bot_username: str
     case_code: str
+    #: the installation's WhatsApp number (digits), when it takes messages: empty otherwise
+    whatsapp_number: str = ""
 
     @property
     def url(self) -> str:
         # the printed, grouped form ("K7QM-42XD"): a deep-link payload may hold "-"
         code = format_case_code(self.case_code)
         return f"https://t.me/{self.bot_username.lstrip('@')}?start={code}"
+
+    @property
+    def whatsapp_url(self) -> str:
+        """The chat with the city's number, the case code already typed for the owner to send
+        (whatsapp.owner takes it): empty without a WhatsApp number."""
+        if not self.whatsapp_number:
+            return ""
+        return f"https://wa.me/{self.whatsapp_number}?text={format_case_code(self.case_code)}"
 
 
 @dataclass(frozen=True)

@@ -96,6 +96,10 @@ def notification_pdf(data: NotificationData) -> bytes:
     if data.owner_name:
         pdf.signature(data.owner_name, "Ciente em ___/___/______", width=left_width,
                       caption="PROPRIETÁRIO(A)/RESPONSÁVEL")
+    signed = pdf.get_y()
     pdf.qr_block(data.link.url, size=34, x=pdf.w - pdf.r_margin - 38, y=y + 8,
                  caption="Acompanhe o caso\npelo Telegram")
+    if data.link.whatsapp_url:  # the printed link, to type or tap: the QR stays Telegram's
+        pdf.set_y(max(pdf.get_y(), signed) + 1)
+        pdf.para("Ou pelo WhatsApp: " + data.link.whatsapp_url, size=9, align="R")
     return bytes(pdf.output())

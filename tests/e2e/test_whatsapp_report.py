@@ -17,62 +17,20 @@ from core.storage.timeline import ActorRef
 from core.services.cases.transitions import apply_transition
 from core.storage.models import Case, Evidence, OutboxMessage, Person, Subscription
 from core.storage.models_whatsapp import WhatsAppChat
-from bot.state import state_of
-from sandbox.harness import BotHarness
-from sandbox.standin.whatsapp.server import WhatsAppStandIn
 from tests.support.bot_chat import CENTRE, jpeg
 from tests.support.inspector import ANA, bind, task_message
-from tests.support.whatsapp import last_text, tap, texts_since
-from whatsapp.app import WhatsAppFace
+from tests.support.whatsapp import MARIA, drained, last_text, report, tap, texts_since, whatsapp_world
 from whatsapp.webhook import sign
 
-MARIA = "5537999990001"
 TEMPLATE = "atualizacao_caso"
 STAFF = ActorRef("staff", None, "Servidora")
 
 
 @pytest.fixture
 async def world(make_core):
-    async with WhatsAppStandIn(templates={TEMPLATE: 2}) as wa:
-        core = await make_core(whatsapp_phone_number_id=wa.phone_number_id,
-                               whatsapp_access_token=wa.token,
-                               whatsapp_app_secret=wa.app_secret,
-                               whatsapp_verify_token="verifica",
-                               whatsapp_graph_url=wa.graph_url,
-                               whatsapp_template_update=TEMPLATE, whatsapp_webhook_port=0)
-        async with BotHarness(core) as bot:  # the bot starts the WhatsApp face beside it
-            face: WhatsAppFace = state_of(bot.app).whatsapp
-            wa.webhook_url = face.url
-            yield core, bot, wa, face
-
-
-async def report(wa: WhatsAppStandIn) -> str:
-    await wa.user_text(MARIA, "Oi", name="Maria")
-    assert "Olá, Maria!" in texts_since(wa, MARIA, 0)
-    await tap(wa, MARIA, "Veículo motorizado")
-    assert "fotos" in last_text(wa, MARIA)
-    await wa.user_image(MARIA, jpeg(1))
-    assert "1 foto recebida" in last_text(wa, MARIA)
-    await tap(wa, MARIA, "Pronto")
-    assert wa.sent_to(MARIA)[-1].body["interactive"]["type"] == "location_request_message"
-    await wa.user_location(MARIA, *CENTRE)
-    assert "placa" in last_text(wa, MARIA).lower()
-    await wa.user_text(MARIA, "abc1d23")
-    assert "cor" in last_text(wa, MARIA).lower()
-    await wa.user_text(MARIA, "Prata")
-    await tap(wa, MARIA, "Pular")  # make and model
-    await tap(wa, MARIA, "Mais de 30 dias")
-    await tap(wa, MARIA, "pneu")  # a sign of abandonment, marked
-    assert "Marcado." in last_text(wa, MARIA)
-    await tap(wa, MARIA, "Continuar")
-    await wa.user_text(MARIA, "Em frente à padaria")
-    summary = last_text(wa, MARIA)
-    assert "ABC1D23" in summary and "Prata" in summary
-    await tap(wa, MARIA, "Confirmar")
-    done = last_text(wa, MARIA)
-    assert "Protocolo: 2026-000001" in done and "Art. 4º" in done
-    assert "/status" not in done and "*status* 2026-000001" in done  # words to type here
-    return "2026-000001"
+    async with whatsapp_world(make_core, templates={TEMPLATE: 2},
+                              whatsapp_template_update=TEMPLATE) as w:
+        yield w
 
 
 async def test_whole_report_over_whatsapp_reaches_the_inspector_and_updates_as_template(world):
@@ -97,7 +55,7 @@ async def test_whole_report_over_whatsapp_reaches_the_inspector_and_updates_as_t
 
     # what the report itself queued for Maria goes first, inside the 24 hours
     face.wake.set()
-    assert await _drained(core)
+    assert await drained(core)
     # four days later the case moves: outside the 24 hours only the template may go
     core.clock.advance(days=4)
     wa.advance(4 * 24 * 3600)
@@ -114,7 +72,7 @@ async def test_whole_report_over_whatsapp_reaches_the_inspector_and_updates_as_t
     assert update.body["template"]["name"] == TEMPLATE
     params = [p["text"] for p in update.body["template"]["components"][0]["parameters"]]
     assert params[0] == protocol and params[1]
-    assert await _drained(core)
+    assert await drained(core)
     async with core.db.read() as s:
         statuses = set((await s.execute(select(OutboxMessage.status).where(
             OutboxMessage.channel == "whatsapp"))).scalars())
@@ -220,19 +178,6 @@ async def test_bad_input_is_answered_in_portuguese_and_loses_nothing(world):
         chat = await s.get(WhatsAppChat, MARIA)
     assert chat.state == "report:plate" and len(chat.draft["photos"]) == 1
     assert "lat" in chat.draft
-
-
-async def _drained(core) -> bool:
-    """Every WhatsApp message queued so far was sent (or is a dead letter)."""
-    for _ in range(200):
-        async with core.db.read() as s:
-            waiting = await s.scalar(select(func.count()).select_from(OutboxMessage).where(
-                OutboxMessage.channel == "whatsapp",
-                OutboxMessage.status.in_(("pending", "sending"))))
-        if not waiting:
-            return True
-        await asyncio.sleep(0.05)
-    return False
 
 
 async def _outbox_settled(core) -> str | None:

@@ -74,3 +74,43 @@ async def test_dracena_intimacao_qr_decodes_to_the_case_link_art_2_par_3(make_co
                            {"intimacao_date": "2026-12-01"}, agency="fiscalizacao")
     _, _, blob = await issue_intimacao(core, case.protocol, FISCAL)
     assert qr_payloads(blob) == [f"https://t.me/ViaLivreDracenaBot?start={format_case_code(case.case_code)}"]
+
+
+WHATSAPP = dict(whatsapp_phone_number_id="1055", whatsapp_access_token="token",
+                whatsapp_app_secret="secret", whatsapp_number="+55 (37) 99999-0000")
+
+
+async def test_affixed_notice_opens_the_case_on_whatsapp_too_art_4_II_a(make_core, photo):
+    """Where the city's number takes WhatsApp, the notice on the object (Art. 4º, II, a)
+    carries a second code: the chat with the city, the case code typed for the owner to send
+    (whatsapp.owner takes exactly that text), printed under it as well."""
+    from core.services.inspectors.day_notices import issue_affixed_notice
+    core = await make_core(telegram_bot_username=BOT, **WHATSAPP)
+    case = await new_case(core, photo, plate="ABC1D23")
+    await apply_transition(core, case.protocol, "affix_notice", FISCAL,
+                           {**ABANDONED, "notice_photo": "sha", "notification_number": "8/2026"},
+                           agency="transito")
+    _, _, blob = await issue_affixed_notice(core, case.protocol, FISCAL)
+    code = format_case_code(case.case_code)
+    wa = f"https://wa.me/5537999990000?text={code}"
+    assert sorted(qr_payloads(blob)) == sorted([f"https://t.me/{BOT}?start={code}", wa])
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(blob)).pages)
+    assert wa in text and "No WhatsApp" in text and len(PdfReader(io.BytesIO(blob)).pages) == 1
+
+
+async def test_notification_prints_the_whatsapp_link_only_while_whatsapp_runs_art_4_I(
+        make_core, photo):
+    core = await make_core(telegram_bot_username=BOT, **WHATSAPP)
+    case = await new_case(core, photo, plate="ABC1D23")
+    await apply_transition(core, case.protocol, "notify_owner", FISCAL, {**ABANDONED, **OWNER},
+                           agency="posturas")
+    _, _, blob = await issue_notification(core, case.protocol, FISCAL)
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(blob)).pages)
+    assert f"wa.me/5537999990000?text={format_case_code(case.case_code)}" in text
+    # a number without the face running (no token): nothing printed that would not answer
+    off = await make_core(telegram_bot_username=BOT, whatsapp_number="5537999990000")
+    case = await new_case(off, photo, plate="ABC1D24")
+    await apply_transition(off, case.protocol, "notify_owner", FISCAL, {**ABANDONED, **OWNER},
+                           agency="posturas")
+    _, _, blob = await issue_notification(off, case.protocol, FISCAL)
+    assert "wa.me" not in "".join(p.extract_text() for p in PdfReader(io.BytesIO(blob)).pages)

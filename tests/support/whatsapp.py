@@ -2,14 +2,86 @@
 a webhook endpoint that records what it receives, and raw Graph API calls."""
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 import aiohttp
 from aiohttp import web
+from sqlalchemy import func, select
 
+from bot.state import state_of
+from core.storage.models import OutboxMessage
+from sandbox.harness import BotHarness
 from sandbox.standin.whatsapp import WhatsAppStandIn
+from tests.support.bot_chat import CENTRE, jpeg
+
+MARIA = "5537999990001"
+
+
+@asynccontextmanager
+async def whatsapp_world(make_core, templates: dict | None = None, **settings):
+    """The Cloud API stand-in with `templates` approved, a core with `settings` on it and the
+    bot, which starts the WhatsApp face beside Telegram: (core, bot, stand-in, face)."""
+    async with WhatsAppStandIn(templates=templates or {}) as wa:
+        core = await make_core(whatsapp_phone_number_id=wa.phone_number_id,
+                               whatsapp_access_token=wa.token,
+                               whatsapp_app_secret=wa.app_secret,
+                               whatsapp_verify_token="verifica",
+                               whatsapp_graph_url=wa.graph_url, whatsapp_webhook_port=0,
+                               **settings)
+        async with BotHarness(core) as bot:
+            face = state_of(bot.app).whatsapp
+            wa.webhook_url = face.url
+            yield core, bot, wa, face
+
+
+async def report(wa: WhatsAppStandIn) -> str:
+    await wa.user_text(MARIA, "Oi", name="Maria")
+    assert "Olá, Maria!" in texts_since(wa, MARIA, 0)
+    await tap(wa, MARIA, "Veículo motorizado")
+    assert "fotos" in last_text(wa, MARIA)
+    await wa.user_image(MARIA, jpeg(1))
+    assert "1 foto recebida" in last_text(wa, MARIA)
+    await tap(wa, MARIA, "Pronto")
+    assert wa.sent_to(MARIA)[-1].body["interactive"]["type"] == "location_request_message"
+    await wa.user_location(MARIA, *CENTRE)
+    assert "placa" in last_text(wa, MARIA).lower()
+    await wa.user_text(MARIA, "abc1d23")
+    assert "cor" in last_text(wa, MARIA).lower()
+    await wa.user_text(MARIA, "Prata")
+    await tap(wa, MARIA, "Pular")  # make and model
+    await tap(wa, MARIA, "Mais de 30 dias")
+    await tap(wa, MARIA, "pneu")  # a sign of abandonment, marked
+    assert "Marcado." in last_text(wa, MARIA)
+    await tap(wa, MARIA, "Continuar")
+    await wa.user_text(MARIA, "Em frente à padaria")
+    summary = last_text(wa, MARIA)
+    assert "ABC1D23" in summary and "Prata" in summary
+    await tap(wa, MARIA, "Confirmar")
+    done = last_text(wa, MARIA)
+    assert "Protocolo: 2026-000001" in done and "Art. 4º" in done
+    assert "/status" not in done and "*status* 2026-000001" in done  # words to type here
+    return "2026-000001"
+
+
+
+
+async def drained(core) -> bool:
+    """Every WhatsApp message queued so far was sent (or is a dead letter)."""
+    for _ in range(200):
+        async with core.db.read() as s:
+            waiting = await s.scalar(select(func.count()).select_from(OutboxMessage).where(
+                OutboxMessage.channel == "whatsapp",
+                OutboxMessage.status.in_(("pending", "sending"))))
+        if not waiting:
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
 
 
 def signature_valid(body: bytes, header: str | None, app_secret: str) -> bool:

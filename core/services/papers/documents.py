@@ -67,7 +67,7 @@ async def owner_link(core: Core, s: AsyncSession, case: Case) -> D.OwnerLink:
     username = await bot_username(core, s)
     if not username:
         raise DocumentUnavailable(NO_BOT_USERNAME)
-    return D.OwnerLink(username, case.case_code)
+    return D.OwnerLink(username, case.case_code, core.settings.whatsapp_link_number)
 
 
 def deadline_text(d: dict[str, Any]) -> D.DeadlineText:
