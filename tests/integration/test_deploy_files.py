@@ -158,4 +158,7 @@ http {{
                            "-c", str(wrapper)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "test is successful" in done.stderr
-    assert "[warn]" not in done.stderr and "[emerg]" not in done.stderr
+    # nginx 1.25+ prefers "http2 on;" (unknown to Debian 12's 1.22): that warning alone is fine
+    warnings = [line for line in done.stderr.splitlines()
+                if "[warn]" in line and '"listen ... http2" directive is deprecated' not in line]
+    assert warnings == [] and "[emerg]" not in done.stderr
