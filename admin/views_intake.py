@@ -80,7 +80,8 @@ async def _page(request: web.Request, form: dict, *, status: int = 200, error: s
         "map_lat": form.get("lat") if centre else core.area.centre[0],
         "map_lon": form.get("lon") if centre else core.area.centre[1],
         "to_tell": await intake.contacts_to_tell(core),
-        "held": await whatsapp_held.held_updates(core)}, status=status)
+        "held": await whatsapp_held.held_updates(core),
+        "held_days": whatsapp_held.HELD_DAYS}, status=status)
 
 
 @require()

@@ -75,9 +75,7 @@ class CitizenFace:
                     return
                 self._read_receipt(m.message_id)
                 await Turn(self, m).run(chat)
-                if (chat.last_inbound_at is not None
-                        and not chats.window_open(chat.last_inbound_at, self.core.now())):
-                    await held.reopened(self.core, m.wa_id)  # the face's sender is woken
+                await held.person_wrote(self.core, m.wa_id, chat.last_inbound_at)
         finally:
             UPDATES.labels("whatsapp").observe(time.perf_counter() - started)
             entry[1] -= 1

@@ -73,9 +73,7 @@ async def proof(turn: Turn, answer: str) -> None:
         return
     await turn.say(view_text(page.view))
     payment = page.view.depot.payment if page.view.depot is not None else None
-    if payment is None:
-        return
-    if not payment.pix:  # the city's guia instead of PIX: its instructions are in the view
+    if payment is None or not payment.pix:  # a guia instead: its instructions are in the view
         return
     await turn.say(PIX_INTRO.format(amount=fmt_money(payment.amount)))
     await turn.say(payment.pix)

@@ -18,6 +18,7 @@ from typing import Any
 from core.services.context import Core
 from core.services.errors import StorageUnavailable
 from core.services.messaging import delivery as outbox
+from core.services.messaging import links
 from core.services.messaging import whatsapp_chats as chats
 from core.services.messaging.whatsapp_held import HELD, RECHECK
 from core.settings import Settings
@@ -39,8 +40,8 @@ def template_message(to: str, settings: Settings, payload: dict[str, Any]) -> di
     protocol = payload.get("protocol") or "-"
     params = [protocol, payload.get("state") or payload.get("text", "-")]
     if settings.whatsapp_template_link:  # {{3}}: where to follow it (the body asks for it)
-        params.append(f"{settings.public_url.rstrip('/')}/publico/protocolo/{protocol}"
-                      if settings.public_url else f"protocolo {protocol}")
+        params.append(links.status_page(settings, protocol) if settings.public_url
+                      else f"protocolo {protocol}")
     return {"messaging_product": "whatsapp", "recipient_type": "individual", "to": to,
             "type": "template",
             "template": {"name": settings.whatsapp_template_update,

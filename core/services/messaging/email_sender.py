@@ -39,6 +39,7 @@ from sqlalchemy import select
 from core.services.context import Core
 from core.services.errors import StorageUnavailable
 from core.services.messaging import email as mail
+from core.services.messaging import links
 from core.storage import email_outbox
 from core.storage.db import Database
 from core.storage.email_outbox import ClaimedEmail
@@ -82,9 +83,9 @@ def compose(core: Core, secret: bytes, msg: ClaimedEmail) -> MimeMessage:
     """The e-mail in Portuguese, plain text and HTML (multipart/alternative), with the link to
     the case's public page and the one-click stop (List-Unsubscribe, RFC 8058)."""
     s = core.settings
-    base = s.public_url.strip().rstrip("/")
+    base = links.public_base(s)
     protocol = msg.payload.get("protocol") or ""
-    status = f"{base}/publico/protocolo/{quote(protocol, safe='')}"
+    status = links.status_page(s, protocol)
     stop = f"{base}/publico/email/parar/{mail.stop_token(secret, msg.id)}"
     owner = None
     if msg.role == mail.OWNER and msg.payload.get("case_code"):

@@ -1,7 +1,7 @@
 """WhatsApp updates that wait for the person: outside the 24 hours after their last message a
 case's update may go only as an approved template (WHATSAPP_TEMPLATE_UPDATE); with none
 configured, the update is held in the outbox, not lost. It goes as soon as the person writes
-again (`reopened`: the window opens), and meanwhile the panel's "Cidadãos a avisar" lists it
+again (`person_wrote`: the window opens), and meanwhile the panel's "Cidadãos a avisar" lists it
 (`held_updates`: the protocol, the situation, the number masked) for staff to see who has not
 heard. Held for longer than the outbox's MAX_AGE, it becomes a dead letter on /entregas with
 this reason in words."""
@@ -14,6 +14,7 @@ from sqlalchemy import select, update
 
 from core.services.context import Core
 from core.services.messaging.delivery import masked_number
+from core.services.messaging.whatsapp_chats import window_open
 from core.storage import outbox
 from core.storage.models import Case, OutboxMessage
 from core.storage.types import utcnow
@@ -21,6 +22,8 @@ from core.storage.types import utcnow
 #: The outbox's last_error while an update waits for the person (also its dead letter's).
 HELD = ("Fora da janela de 24 horas do WhatsApp e sem modelo aprovado configurado "
         "(WHATSAPP_TEMPLATE_UPDATE): aguarda a pessoa escrever de novo.")
+#: After this many days held, an update is a dead letter (the outbox's MAX_AGE).
+HELD_DAYS = outbox.MAX_AGE.days
 #: A held update is looked at again this often (the person writing wakes it at once).
 RECHECK = timedelta(hours=1)
 
@@ -33,9 +36,11 @@ class Held:
     since: datetime
 
 
-async def reopened(core: Core, wa_id: str) -> int:
-    """The person wrote after the window had closed: their held updates are due now."""
-    if not wa_id.isdigit():
+async def person_wrote(core: Core, wa_id: str, before: datetime | None) -> int:
+    """The person wrote; their message before this one was at `before`. If the window had
+    closed meanwhile, updates may have been held for them: those are due now (the caller
+    wakes its sender). Inside the window nothing was held and nothing is written."""
+    if before is None or window_open(before, core.now()) or not wa_id.isdigit():
         return 0
     async with core.db.unit_of_work() as s:
         result = await s.execute(
