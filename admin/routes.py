@@ -8,7 +8,7 @@ from admin import views_health, views_municipalities
 from admin import views_admin as a, views_auth as auth, views_cases as c, \
     views_delivery as d, views_export as x, views_intake, views_open311 as o, \
     views_email, views_indicators as ind, views_lgpd, views_public, \
-    views_publish as p, views_route
+    views_publish as p, views_report, views_route
 
 
 def setup(app: web.Application) -> None:
@@ -65,6 +65,7 @@ def setup(app: web.Application) -> None:
     r.add_post(f"/open311/v2/requests.{fmt}", o.post_request)
     r.add_get(f"/open311/v2/requests/{{id}}.{fmt}", o.request_one)
     r.add_get("/open311/v2/media/{protocol}/{sha:[0-9a-f]{64}}.{ext:jpg|png|webp}", o.media_file)
+    views_report.setup(app)  # the web report (/publico/denunciar): before /publico/{city}
     views_public.setup(app)  # the public face, without login (/publico)
     views_email.setup(app)  # the owner's e-mail, the e-mails' stop page, the sender's loop
 

@@ -48,7 +48,8 @@ async def _close_geocoder(app: web.Application) -> None:
         await geo.close()
 
 
-def _geocoder(request: web.Request) -> Geocoder:
+def geocoder(request: web.Request) -> Geocoder:
+    """The geocoder of the city acted for (one per city: it searches within its area)."""
     holder, core = request.app[GEOCODERS], core_of(request)
     if core.municipality not in holder:  # one per city: it searches within the city's area
         s = request.app[SETTINGS]
@@ -172,7 +173,7 @@ async def intake_post(request: web.Request) -> web.StreamResponse:
                     "objeto, não registre outro: informe ao cidadão o protocolo existente."))
         if not report.address:  # best effort: the street of the clicked point
             try:
-                place = await _geocoder(request).reverse(lat, lon)
+                place = await geocoder(request).reverse(lat, lon)
             except GeocodingUnavailable:
                 place = None
             if place is not None:
@@ -194,7 +195,7 @@ async def _geocode(request: web.Request, form: dict) -> web.Response:
         raise InvalidInput("Digite o endereço (rua, número e bairro) antes de buscar.",
                            "address")
     try:
-        place = await _geocoder(request).geocode(query)
+        place = await geocoder(request).geocode(query)
     except GeocodingUnavailable:
         raise InvalidInput("O serviço de endereços não respondeu agora. Marque o local "
                            "clicando no mapa.", "address") from None

@@ -89,6 +89,8 @@ class Settings(BaseSettings):
     nominatim_url: str = "https://nominatim.openstreetmap.org"
     geocoding_timeout_s: float = 4.0
     duplicate_radius_m: float = 50.0
+    # The web report: a confirmation sooner than this after its first step is a program's
+    web_report_min_seconds: float = Field(8.0, ge=0)
 
     # LGPD and the depot
     dpo_contact: str = "encarregado@prefeitura.example"

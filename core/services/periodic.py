@@ -17,6 +17,7 @@ from core.services.citizens.followup import FollowupReport, ask_due
 from core.services.context import Core
 from core.services.messaging.conversation import forget_processed
 from core.services.cases.orphans import OrphanReport, remove_orphans_if_due
+from core.services.citizens import web_drafts
 from core.services.inspectors.notice_photo import NoticePhotoReport, notice_photo_reminders
 from core.services.owners.reminders import ReminderReport, owner_reminders
 from core.services.cases.retention import PurgeReport, purge_expired_evidence
@@ -69,6 +70,7 @@ async def run_periodic(core: Core, now: datetime | None = None) -> PeriodicRepor
         await forget_processed(core, now=now), photos,
         await remove_orphans_if_due(core, now), followups)
     await send_limits.forget_idle_chats(core.db)  # the per-chat pace of chats quiet for a day
+    await web_drafts.forget_old(core, now)  # web reports left unfinished for a day
     return report
 
 

@@ -20,6 +20,8 @@ from core.services.context import Core
 from core.storage import leases
 from core.storage.models import (Case, ConversationState, Event, Evidence, OutboxMessage,
                                  SupportingReport)
+from core.storage.models_web import WebDraft
+from core.storage.models_whatsapp import WhatsAppChat
 
 GRACE = timedelta(days=2)
 #: The sweep reads the whole store: once a day is enough.
@@ -44,8 +46,9 @@ async def _kept(core: Core, shas: list[str]) -> set[str]:
             kept |= set((await s.execute(select(Evidence.stripped_sha256).where(
                 Evidence.stripped_sha256.in_(part)))).scalars())
         for sha in (x for x in shas if x not in kept):
-            for column in (ConversationState.draft, Event.data, OutboxMessage.payload,
-                           Case.details, SupportingReport.photos):
+            for column in (ConversationState.draft, WhatsAppChat.draft, WebDraft.draft,
+                           Event.data, OutboxMessage.payload, Case.details,
+                           SupportingReport.photos):
                 found = (await s.execute(select(1).where(
                     cast(column, String).like(f"%{sha}%")).limit(1))).first()
                 if found:

@@ -49,7 +49,8 @@ log = logging.getLogger(__name__)
 
 SUBJECTS = {mail.REPORTER: "atualização do seu pedido", mail.OWNER: "atualização do seu caso",
             "email_welcome": "avisos por e-mail confirmados",
-            "owner_reminder": "lembrete de prazo do seu caso"}
+            "owner_reminder": "lembrete de prazo do seu caso",
+            "email_confirm": "confirme seu e-mail para receber os avisos"}
 TIMEOUT_S = 30.0
 
 

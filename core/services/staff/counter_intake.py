@@ -34,6 +34,8 @@ from core.storage.timeline import append_event
 
 PHONE = "telefone"
 CHANNELS = {"balcao": "Atendimento no balcão", "telefone": "Ligação telefônica"}
+#: A contact a web reporter gave and confirmed (core.services.messaging.email_confirm).
+WEB_LABEL = "Denúncia pelo site"
 CONTACT_PURPOSE = ("Usado apenas para avisar o cidadão sobre o andamento deste caso; visível "
                    "somente para servidores; apagado junto com os dados da denúncia.")
 
@@ -120,7 +122,8 @@ async def contacts_to_tell(core: Core, limit: int = 200) -> list[ToTell]:
         lc = law.tracks[case.track]
         told = lc.state(contact.told_state).label if contact.told_state in lc.states else None
         out.append(ToTell(case.protocol, lc.state(case.state).label, told, contact.name,
-                          contact.phone, contact.email, CHANNELS.get(contact.channel, "")))
+                          contact.phone, contact.email,
+                          CHANNELS.get(contact.channel, WEB_LABEL)))
     return out
 
 

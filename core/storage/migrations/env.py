@@ -16,6 +16,7 @@ from core.storage import models_email  # noqa: F401
 from core.storage import models_whatsapp  # noqa: F401
 from core.storage import models_city  # noqa: F401
 from core.storage import models_tally  # noqa: F401
+from core.storage import models_web  # noqa: F401
 from core.storage.models import Base
 
 config = context.config

@@ -4,6 +4,7 @@ the receipt the citizen reads: the protocol, where the case stands in plain word
 happens next, as the city's law says it."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from core.services.citizens.guidance import next_steps
@@ -24,18 +25,35 @@ def report(d: dict[str, Any], photos: list[EvidenceIn]) -> ReportIn:
                     signs=tuple(d.get("signs", ())), description=d.get("description"))
 
 
-def receipt(core: Core, d: dict[str, Any], done: Submitted) -> str:
-    """"✅ Denúncia registrada! Protocolo: …", the situation and the next steps; `core` is the
-    city of the pin (the report's), under its law."""
+@dataclass(frozen=True)
+class Receipt:
+    """What the receipt says, for a face that lays it out itself (the web page)."""
+    headline: str  # "✅ Denúncia registrada! Protocolo: …"
+    where: str  # where the case stands, in plain words
+    steps: tuple[str, ...]  # what happens next, as the city's law says it
+
+
+def parts(core: Core, d: dict[str, Any], done: Submitted, *, in_chat: bool = True
+          ) -> Receipt:
+    """The receipt's parts; `core` is the city of the pin (the report's), under its law.
+    Not `in_chat` (a web page): without the steps' "you are told here" (UPDATES_HERE)."""
     law = core.law
     steps = done.next_steps or next_steps(law, d["category"])
+    if not in_chat:
+        steps = tuple(s for s in steps if s != UPDATES_HERE)
     track = law.categories[d["category"]].track
     where = law.state_text(track, law.tracks[track].initial)  # plain words, not a state name
     city = f" na Prefeitura de {core.city.label}" if core.many_cities else ""
-    lines = [f"✅ Denúncia registrada{city}! Protocolo: {done.protocol}",
-             where.where if where else f"Situação: {done.state_label}", "",
-             "O que acontece agora:"]
-    lines += [f"{i}. {s}" for i, s in enumerate(steps, 1)]
+    return Receipt(f"✅ Denúncia registrada{city}! Protocolo: {done.protocol}",
+                   where.where if where else f"Situação: {done.state_label}", tuple(steps))
+
+
+def receipt(core: Core, d: dict[str, Any], done: Submitted) -> str:
+    """"✅ Denúncia registrada! Protocolo: …", the situation and the next steps; `core` is the
+    city of the pin (the report's), under its law."""
+    r = parts(core, d, done)
+    lines = [r.headline, r.where, "", "O que acontece agora:"]
+    lines += [f"{i}. {s}" for i, s in enumerate(r.steps, 1)]
     body = "\n".join(lines)
     footer = [f"Acompanhe com /status {done.protocol} ou /minhas.", UPDATES_HERE,
               "Obrigado por ajudar a cidade!"]

@@ -1,0 +1,177 @@
+"""The web report's drafts: each visitor's report in progress, as the conversation keeps a
+Telegram or WhatsApp chat's (its state and draft), found by the hash of a random token the
+visitor's browser holds (no account, nothing personal: the token is the visitor's only key,
+and the database keeps only its SHA-256).
+
+Every step is written only over the version it was read at (`save`): a form sent twice, a
+page answered in two tabs, or two requests racing never both answer, and the second is told
+where the report stands. A draft untouched for LIFETIME is gone (`load` starts afresh; the
+periodic job's `forget_old` removes it, and the orphan sweep its photos).
+
+The guards of the page count people, as the public pages do (core.services.public.access:
+an IPv4 address, an IPv6 /64): STEP_LIMIT answers per STEP_WINDOW and REPORT_LIMIT reports per
+REPORT_WINDOW (generous: a mobile carrier's NAT puts many people behind one IPv4 address), a
+hidden field only a program fills, and the minimum time between the first step and the
+confirmation (WEB_REPORT_MIN_SECONDS)."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, delete, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from core.formatting import fmt_datetime
+from core.services.context import Core, SessionHook
+from core.services.errors import InvalidInput
+from core.services.messaging.conversation import IDLE, AlreadyProcessed
+from core.services.public.access import RateLimited, client_key
+from core.storage.dialect import insert_ignore
+from core.storage.models import PublicGuard
+from core.storage.models_web import WebDraft
+from core.text import clean_data
+
+LIFETIME = timedelta(days=1)
+STEP_LIMIT, STEP_WINDOW = 300, timedelta(minutes=10)
+REPORT_LIMIT, REPORT_WINDOW = 30, timedelta(hours=1)
+#: The state of a draft whose report was sent: its receipt, shown again on a reload.
+SENT = "sent"
+
+TOO_FAST = ("A denúncia foi enviada rápido demais para ter sido preenchida por uma pessoa. "
+            "Confira os dados abaixo e toque em “Confirmar” de novo.")
+NOT_A_PERSON = ("Não foi possível aceitar este envio. Se você é uma pessoa, recarregue a página "
+                "e preencha a denúncia de novo, sem preencher campos escondidos.")
+
+
+@dataclass
+class WebChat:
+    """A visitor's report as stored (version 0 and no row yet: a new one)."""
+    token_hash: str
+    state: str = IDLE
+    draft: dict[str, Any] = field(default_factory=dict)
+    version: int = 0
+    created_at: datetime | None = None
+
+
+def new_token() -> str:
+    """A visitor's key: 256 random bits, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_of(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def valid_token(token: str | None) -> bool:
+    return bool(token) and 20 <= len(token or "") <= 64 and all(
+        c.isalnum() or c in "-_" for c in token or "")
+
+
+async def load(core: Core, token: str) -> WebChat:
+    """The visitor's report as stored; a new one when there is none or it is too old."""
+    h = hash_of(token)
+    async with core.db.read() as s:
+        row = await s.get(WebDraft, h)
+    if row is None:
+        return WebChat(h)
+    if core.now() - row.updated_at > LIFETIME:  # gone stale: begun afresh over its version
+        return WebChat(h, version=row.version)
+    return WebChat(h, row.state, dict(row.draft or {}), row.version, row.created_at)
+
+
+async def record(s: AsyncSession, chat: WebChat, now: datetime, state: str,
+                 draft: dict[str, Any]) -> None:
+    """In the caller's transaction: `chat` moves to `state` with `draft`, only over the
+    version it was read at (AlreadyProcessed otherwise, so the transaction rolls back).
+    `chat` itself is left as read: `moved` tells it once the transaction committed (a group
+    commit may retry this write alone)."""
+    values = {"state": state, "draft": clean_data(dict(draft)), "version": chat.version + 1,
+              "updated_at": now}
+    if chat.version == 0:
+        result = cast(CursorResult[Any], await s.execute(insert_ignore(
+            s, WebDraft.__table__, {"token_hash": chat.token_hash, "created_at": now,
+                                    **values}, ["token_hash"])))
+    else:
+        begun = {"created_at": now} if chat.created_at is None else {}
+        result = cast(CursorResult[Any], await s.execute(
+            update(WebDraft).where(WebDraft.token_hash == chat.token_hash,
+                                   WebDraft.version == chat.version)
+            .values(**values, **begun).execution_options(synchronize_session=False)))
+    if result.rowcount != 1:
+        raise AlreadyProcessed(chat.token_hash[:12])
+
+
+def moved(chat: WebChat, now: datetime, state: str, draft: dict[str, Any]) -> None:
+    """`chat` as `record` left it in the database, once committed."""
+    chat.version, chat.state, chat.draft = chat.version + 1, state, dict(draft)
+    if chat.created_at is None:
+        chat.created_at = now
+
+
+async def save(core: Core, chat: WebChat, state: str, draft: dict[str, Any]) -> None:
+    """`record` in a transaction of its own."""
+    now = core.now()
+    async with core.db.unit_of_work() as s:
+        await record(s, chat, now, state, draft)
+    moved(chat, now, state, draft)
+
+
+def hook(core: Core, chat: WebChat, state: str, draft: dict[str, Any]) -> SessionHook:
+    """`record` as a service's `also`: the report and the draft's next state in one
+    transaction (a form sent twice cannot report twice). The caller calls `moved` after."""
+    async def run(s: AsyncSession) -> None:
+        await record(s, chat, core.now(), state, draft)
+    return run
+
+
+async def forget_old(core: Core, now: datetime | None = None) -> int:
+    """Remove the drafts untouched for LIFETIME (the periodic job)."""
+    now = now or core.now()
+    async with core.db.unit_of_work() as s:
+        result = cast(CursorResult[Any], await s.execute(
+            delete(WebDraft).where(WebDraft.updated_at < now - LIFETIME)))
+    return result.rowcount or 0
+
+
+# -- the guards ----------------------------------------------------------------------------
+
+async def _count(core: Core, key: str, limit: int, window: timedelta, message: str) -> None:
+    now = core.now()
+    async with core.db.unit_of_work() as s:
+        await s.execute(insert_ignore(s, PublicGuard.__table__,
+                                      {"key": key, "failures": 0, "hits": 0}, ["key"]))
+        guard = await s.get(PublicGuard, key, with_for_update=True, populate_existing=True)
+        assert guard is not None
+        if guard.window_started_at is None or now - guard.window_started_at >= window:
+            guard.window_started_at, guard.hits = now, 0
+        guard.hits = (guard.hits or 0) + 1
+        over, retry = guard.hits > limit, guard.window_started_at + window
+    if over:
+        raise RateLimited(message.format(at=fmt_datetime(retry.astimezone(core.tz))))
+
+
+async def count_step(core: Core, visitor: str) -> None:
+    """One answer sent from the page by this person; RateLimited past STEP_LIMIT."""
+    await _count(core, f"webstep:{client_key(visitor)}", STEP_LIMIT, STEP_WINDOW,
+                 "Muitos envios a partir desta conexão. Por segurança, continue a partir de "
+                 "{at}; o que você já preencheu fica guardado.")
+
+
+async def count_report(core: Core, visitor: str) -> None:
+    """One report confirmed by this person; RateLimited past REPORT_LIMIT."""
+    await _count(core, f"webreport:{client_key(visitor)}", REPORT_LIMIT, REPORT_WINDOW,
+                 "Muitas denúncias enviadas a partir desta conexão. Por segurança, confirme "
+                 "esta a partir de {at}; ela fica guardada até lá.")
+
+
+def check_person(core: Core, chat: WebChat, trap: str, *, confirming: bool) -> None:
+    """InvalidInput when a program, not a person, sent the form: the hidden field filled in,
+    or (on the confirmation) the report filled faster than anyone can."""
+    if trap.strip():
+        raise InvalidInput(NOT_A_PERSON)
+    least = timedelta(seconds=core.settings.web_report_min_seconds)
+    if confirming and chat.created_at is not None and core.now() - chat.created_at < least:
+        raise InvalidInput(TOO_FAST)
