@@ -69,6 +69,4 @@ def privacy_notice(core: Core) -> tuple[str, ...]:
         "Nas páginas públicas aparecem só o tipo, o bairro e a situação do caso; as fotos só "
         "depois de revisadas por um servidor, sem os dados de localização do aparelho e com "
         "rostos e placas borrados.",
-        "Seu e-mail é opcional: serve só para os avisos deste caso, depois que você confirmar "
-        "o link que enviarmos.",
     )
