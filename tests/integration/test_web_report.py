@@ -280,3 +280,39 @@ async def test_the_email_given_gets_updates_only_once_confirmed(make_core, clock
         text, _ = bodies(update)
         assert f"https://vialivre.dores.example/publico/protocolo/{protocol}" in text
         assert update["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+async def test_with_two_cities_the_pin_decides_the_city_and_its_law(make_two_cities, clock):
+    """Serving Dores do Indaiá and Dracena, the page asks for the place first (it decides the
+    prefeitura and the law, as in the bots); a point in neither is refused naming both."""
+    core = await make_two_cities(nominatim_url="http://127.0.0.1:9")
+    async with Panel(core).client() as client:
+        w = await WebReporter(client, "/publico/dracena/denunciar").open()
+        assert w.status == 200 and "Onde fica?" in w.text and "Atendemos" in w.text
+        await w.send({"lat": "-23.55", "lon": "-46.63"})
+        assert w.status == 400 and "Dores do Indaiá" in w.text and "Dracena" in w.text
+        await w.send({"lat": -21.4843, "lon": -51.5353})  # Dracena (SP)
+        labels = re.findall(r'name="choice" value="cat:([^"]+)"', w.html)
+        dracena = core.for_city("dracena").law.categories
+        assert labels and set(labels) <= set(dracena)
+        await w.choose(f"cat:{labels[0]}")
+        await w.send(files=[("a.jpg", jpeg((5, 1, 1)))], choice="done")
+        for _ in range(8):
+            if "Confira sua denúncia" in w.text:
+                break
+            choice = re.search(r'name="choice" value="((?:skip|time|signs)[^"]*)"', w.html)
+            await w.choose(choice.group(1))
+        assert "Município Dracena (SP)" in w.text
+        clock.advance(seconds=30)
+        await w.choose("ok")
+        assert "Enviada à Prefeitura de Dracena (SP)" in w.text
+    async with core.db.read() as s:
+        case = (await s.execute(select(Case))).scalar_one()
+    assert case.municipality == "dracena"
+    missing = await client_get(core, "/publico/atlantida/denunciar")
+    assert missing == 404
+
+
+async def client_get(core, path: str) -> int:
+    async with Panel(core).client() as client:
+        return (await client.get(path)).status
