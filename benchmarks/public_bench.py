@@ -20,8 +20,11 @@ Each measurement is VIEWS requests, p50/p99, after WARM untimed ones:
   rate limit's write is in the figure and never refuses (cases without a deadline: the
   seed's deadline_json is the sweep's shape, not a transition's).
 
-Floors at the largest size: city p99 < 100 ms (and every other line < 100 ms, the list page
-< 200 ms).
+The web report (benchmarks.web_report_bench): visitors walking /publico/denunciar at once on
+the same data; its page and its receipt p99, and the reports submitted per second.
+
+Floors at the largest size: city p99 < 100 ms (and every other line < 100 ms, the list page,
+the report page and its receipt < 200 ms).
 """
 from __future__ import annotations
 
@@ -37,6 +40,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import func, select
 
 from admin.app import create_app
+from benchmarks import web_report_bench
 from benchmarks.pg import database_url, reachable
 from benchmarks.storage_bench import (MUNICIPALITY, _label, _log, _pct, random_point, seed,
                                       seed_postgres)
@@ -53,7 +57,8 @@ VIEWS = 100
 WARM = 5
 SPANS = {"city": 0.06, "neighbourhood": 0.01, "streets": 0.002, "list page": 0.003}
 FLOORS_MS = {"city": 100.0, "neighbourhood": 100.0, "streets": 100.0,
-             "neighbourhood+category": 100.0, "list page": 200.0, "status page": 100.0}
+             "neighbourhood+category": 100.0, "list page": 200.0, "status page": 100.0,
+             "report page": 200.0, "report receipt": 200.0}  # the web report: the list's
 
 
 # -- measurements ------------------------------------------------------------------------------
@@ -78,7 +83,8 @@ def _bbox(rng: random.Random, span: float) -> str:
     return f"{lat - span:.5f},{lon - span:.5f},{lat + span:.5f},{lon + span:.5f}"
 
 
-async def _measure(core: Core, rng: random.Random) -> dict[str, dict[str, float]]:
+async def _measure(core: Core, rng: random.Random, quick: bool = False
+                   ) -> dict[str, dict[str, float]]:
     async with core.db.read() as s:
         top = (await s.execute(select(func.max(Case.id)))).scalar_one()
         ids = rng.sample(range(1, top + 1), min(top, 2 * (VIEWS + WARM)))
@@ -107,12 +113,13 @@ async def _measure(core: Core, rng: random.Random) -> dict[str, dict[str, float]
         times, _ = await _timed(client, paths)
         out["status page"] = {"p50": _pct(times, 50), "p99": _pct(times, 99), "shown": 0}
     out["_counters"] = {"rows": counters}
+    out.update(await web_report_bench.measure(core, quick))  # the web report, beside them
     return out
 
 
 def _settings(data_dir: Path, url: str) -> Settings:
     return Settings(_env_file=None, municipality=MUNICIPALITY, data_dir=data_dir,
-                    database_url=url, trusted_proxies="127.0.0.1")
+                    database_url=url, trusted_proxies="127.0.0.1", web_report_min_seconds=0)
 
 
 async def bench_sqlite(n: int) -> dict:
@@ -130,7 +137,8 @@ async def bench_sqlite(n: int) -> dict:
         core = Core(db, get_law(MUNICIPALITY), _settings(data_dir, url), EvidenceStore(data_dir),
                     utc_clock)
         try:
-            return {"n": n, "seed_s": seeded, "views": await _measure(core, random.Random(n))}
+            return {"n": n, "seed_s": seeded,
+                    "views": await _measure(core, random.Random(n), n < SIZES[-1])}
         finally:
             await db.dispose()
 
@@ -152,7 +160,7 @@ async def bench_postgresql(admin_url: str, n: int) -> dict:
                         EvidenceStore(data_dir), utc_clock)
             try:
                 return {"n": n, "seed_s": seeded,
-                        "views": await _measure(core, random.Random(n))}
+                        "views": await _measure(core, random.Random(n), n < SIZES[-1])}
             finally:
                 await db.dispose()
     finally:
@@ -164,6 +172,10 @@ def _lines(engine: str, results: list[dict], quick: bool) -> list[str]:
     for r in results:
         lines.append(f"  {_label(r['n']):>4} cases: seeded in {r['seed_s']:.1f} s, "
                      f"{r['views']['_counters']['rows']} map_cells counters")
+        web = r["views"]["_web"]
+        lines.append(f"  {_label(r['n']):>4} cases, web report: {web['rate']:.1f} reports/s "
+                     f"({web['walks']} walks, {web_report_bench.WALKERS} visitors at once, "
+                     f"{web['failed']} not registered)")
         for name, v in r["views"].items():
             if name.startswith("_"):
                 continue
