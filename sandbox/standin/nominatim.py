@@ -148,7 +148,7 @@ class NominatimRequest:
 
 
 class NominatimStandIn:
-    """Nominatim stand-in on 127.0.0.1 (ephemeral port). `delay`, `down` and
+    """Nominatim stand-in on 127.0.0.1 (ephemeral port). `delay`, `hold`, `down` and
     `max_requests_per_second` (429 above it) can be changed while it runs."""
 
     def __init__(self, places: list[Place] | None = None, *, delay: float = 0.0,
@@ -156,6 +156,8 @@ class NominatimStandIn:
                  port: int = 0) -> None:
         self.places: list[Place] = []
         self.delay = delay
+        #: While set to an unset Event, every request waits for it (a test's barrier).
+        self.hold: asyncio.Event | None = None
         self.down = False
         self.max_requests_per_second: float | None = None
         self.reverse_radius_m = reverse_radius_m
@@ -213,6 +215,8 @@ class NominatimStandIn:
         entry = NominatimRequest(request.path, dict(request.query),
                                  request.headers.get("User-Agent"), time.time())
         self.requests.append(entry)
+        if self.hold is not None:
+            await self.hold.wait()
         if self.delay:
             try:
                 await asyncio.wait_for(self._stopping.wait(), self.delay)

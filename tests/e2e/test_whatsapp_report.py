@@ -268,3 +268,35 @@ async def test_the_owner_reaches_the_case_by_its_code_and_the_plate(world):
     assert "Maria" not in view and MARIA not in view  # never who reported it
     async with core.db.read() as s:
         assert (await s.get(WhatsAppChat, OWNER)).state == "idle"
+
+
+async def test_one_persons_messages_are_taken_in_order_and_others_are_not_held_up(make_core):
+    """While Maria's typed address waits on the geocoder (held by the stand-in), her next
+    message ("Sim, é aqui") waits behind it — taken after it, as the answer to the question it
+    brings — and João, who writes meanwhile, is answered at once (the same per-person order
+    and fairness as the Telegram bot)."""
+    async with whatsapp_world(make_core, harness={"geocoding_timeout_s": 60}) as world:
+        core, bot, wa, _face = world
+        joao = "5537999990002"
+        await wa.user_text(MARIA, "Oi", name="Maria")
+        await tap(wa, MARIA, "Veículo motorizado")
+        await wa.user_image(MARIA, jpeg(4))
+        await tap(wa, MARIA, "Pronto")
+        bot.osm.hold = asyncio.Event()
+        asked = len(bot.osm.requests)
+        address = asyncio.create_task(wa.user_text(MARIA, "Rua Getúlio Vargas, 100"))
+        for _ in range(1000):  # the geocoder has her address: her first message is taken
+            if len(bot.osm.requests) > asked:
+                break
+            await asyncio.sleep(0.01)
+        confirm = asyncio.create_task(wa.user_text(MARIA, "Sim, é aqui"))
+        await wa.user_text(joao, "Oi", name="João")
+        assert "Olá, João!" in texts_since(wa, joao, 0)
+        assert not address.done() and not confirm.done()  # João was not held up
+        bot.osm.hold.set()
+        await address
+        await confirm
+        assert "placa" in last_text(wa, MARIA).lower()  # the address, then its confirmation
+        async with core.db.read() as s:
+            chat = await s.get(WhatsAppChat, MARIA)
+        assert chat.state == "report:plate" and "Getúlio Vargas" in chat.draft["address"]

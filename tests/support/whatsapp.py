@@ -22,7 +22,8 @@ MARIA = "5537999990001"
 
 
 @asynccontextmanager
-async def whatsapp_world(make_core, templates: dict | None = None, **settings):
+async def whatsapp_world(make_core, templates: dict | None = None,
+                         harness: dict | None = None, **settings):
     """The Cloud API stand-in with `templates` approved, a core with `settings` on it and the
     bot, which starts the WhatsApp face beside Telegram: (core, bot, stand-in, face)."""
     async with WhatsAppStandIn(templates=templates or {}) as wa:
@@ -32,7 +33,7 @@ async def whatsapp_world(make_core, templates: dict | None = None, **settings):
                                whatsapp_verify_token="verifica",
                                whatsapp_graph_url=wa.graph_url, whatsapp_webhook_port=0,
                                **settings)
-        async with BotHarness(core) as bot:
+        async with BotHarness(core, **(harness or {})) as bot:
             face = state_of(bot.app).whatsapp
             wa.webhook_url = face.url
             yield core, bot, wa, face
