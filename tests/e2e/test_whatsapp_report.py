@@ -300,3 +300,37 @@ async def test_one_persons_messages_are_taken_in_order_and_others_are_not_held_u
         async with core.db.read() as s:
             chat = await s.get(WhatsAppChat, MARIA)
         assert chat.state == "report:plate" and "Getúlio Vargas" in chat.draft["address"]
+
+
+async def test_the_owner_of_a_car_in_the_depot_pays_by_pix_on_whatsapp(make_core, photo, clock):
+    """In the depot, the owner's view on WhatsApp carries today's fees (Dores Art. 3º, §3º
+    and Art. 9º, II: the daily storage counted by the city's tariff) and the PIX copy-and-
+    paste code of that total, with its QR code as an image: the same code an independent
+    decoder reads, whose amount is the view's total and whose txid is the case."""
+    import io
+    from decimal import Decimal
+
+    import zxingcpp
+    from brcode.utils.brcodeId import jsonFromBrcode
+    from PIL import Image
+
+    from tests.support.owner_chat import depot_case
+    from tests.support.payments import PIX, official_tariffs, total_in
+    async with whatsapp_world(make_core, **PIX) as world:
+        core, _bot, wa, _face = world
+        sub, _ = await depot_case(core, photo, clock)
+        await official_tariffs(core)
+        owner = "5537988880003"
+        await wa.user_text(owner, format_case_code(sub.case_code), name="José")
+        await wa.user_text(owner, "ABC1D23")
+        sent = wa.sent_to(owner)
+        texts = [m.body.get("text", {}).get("body", "") for m in sent]
+        view = next(t for t in texts if "Pagar por PIX" in t)
+        code = next(t for t in texts if t.startswith("000201") and "br.gov.bcb.pix" in t)
+        fields = jsonFromBrcode(code)
+        assert Decimal(fields["54"]) == total_in(view) == Decimal("440.00")
+        assert fields["62"]["05"] == sub.case_code.replace("-", "")
+        [image] = [m for m in sent if m.type == "image"]
+        png = wa.media[image.body["image"]["id"]].data
+        assert zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))[0].text == code
+        assert "R$\xa0440,00" in image.body["image"]["caption"]
