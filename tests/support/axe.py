@@ -67,15 +67,16 @@ async def _open(page, base: str, entry, objects: dict) -> str:
 async def sweep(page, base: str, pages: list, objects: dict, shots: Path | None = None
                 ) -> list[str]:
     """Every violation of every page at both sizes (an empty list: all pages pass). With
-    `shots`, a PNG of each page at the phone's size goes there."""
+    `shots`, a PNG of each page at each size goes there."""
     out: list[str] = []
     for label, size in VIEWPORTS.items():
         await page.set_viewport_size(size)
         for i, entry in enumerate(pages):
             path = await _open(page, base, entry, objects)
             out += await audit(page, f"{path} [{label}]")
-            if shots is not None and size is PHONE:
-                await page.screenshot(path=str(shots / f"axe-{i:02d}.png"), full_page=True)
+            if shots is not None:
+                name = f"axe-{i:02d}-{size['width']}.png"
+                await page.screenshot(path=str(shots / name), full_page=True)
     return out
 
 
