@@ -82,3 +82,25 @@ async def sweep(page, base: str, pages: list, objects: dict, shots: Path | None 
 
 def report(violations: list[str]) -> str:
     return f"{len(violations)} axe-core {AXE_VERSION} violation(s):\n" + "\n".join(violations)
+
+
+FOCUSED = """() => { const el = document.activeElement;
+  return el ? {name: el.name || '', tag: el.tagName, text: (el.textContent || '').trim()} : null; }"""
+
+
+async def fill_by_keyboard(page, values: dict[str, str], submit: str) -> None:
+    """Fill a form with the keyboard alone: Tab from the page's top until each named field has
+    the focus and type its value, then Tab to the button saying `submit` and press Enter (the
+    report page's keyboard test is this with its fields)."""
+    await page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    todo = dict(values)
+    for _ in range(300):
+        await page.keyboard.press("Tab")
+        got = await page.evaluate(FOCUSED)
+        if got and got["name"] in todo:
+            await page.keyboard.type(todo.pop(got["name"]))
+        elif got and not todo and got["tag"] == "BUTTON" and submit in got["text"]:
+            async with page.expect_navigation():
+                await page.keyboard.press("Enter")
+            return
+    raise AssertionError(f"not reached with Tab: {list(todo) or submit}")
