@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import logging
 import sys
 from contextlib import contextmanager
 
@@ -201,8 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     from aiohttp import web
 
     from admin.app import create_app
-    logging.basicConfig(level=logging.INFO)
+    from core import logs
     settings = get_settings()
+    logs.setup(settings)
     web.run_app(create_app(settings=settings), host=settings.admin_host, port=settings.admin_port)
     return 0
 

@@ -27,6 +27,7 @@ from admin.security import (HSTS, SECURITY_HEADERS, csp, SESSION_COOKIE, SESSION
                             read_session)
 from admin.web import (BOUND, CORE, PLACEHOLDERS, SESSION, SETTINGS, SIGNER, THROTTLE, USER,
                        city_core, render)
+from core import logs
 from core.services.papers import placeholders
 from core.services.context import Core
 from core.services.errors import USER_ERRORS, NotFound
@@ -68,6 +69,25 @@ def _decorate(request: web.Request, resp: web.StreamResponse) -> None:
         resp.set_cookie(SESSION_COOKIE, request.app[SIGNER].sign(session.payload()),
                         httponly=True, samesite="Lax", path="/",
                         secure=settings.admin_cookie_secure, max_age=SESSION_HOURS * 3600)
+
+
+@web.middleware
+async def request_id_middleware(request: web.Request, handler) -> web.StreamResponse:
+    """Each request's id on its log lines (core.logs): a sane incoming X-Request-Id (the
+    reverse proxy's), else a new one; echoed in the answer's X-Request-Id."""
+    rid = logs.new_request_id(request.headers.get("X-Request-Id"))
+    token = logs.request_id.set(rid)
+    try:
+        try:
+            resp = await handler(request)
+        except web.HTTPException as exc:
+            exc.headers["X-Request-Id"] = rid
+            raise
+        if not resp.prepared:
+            resp.headers["X-Request-Id"] = rid
+        return resp
+    finally:
+        logs.request_id.reset(token)
 
 
 @web.middleware
@@ -151,7 +171,8 @@ def create_app(core: Core | None = None, settings: Settings | None = None) -> we
     """The panel for an open `core`; without one, a cleanup context opens (and closes) a Core
     from `settings` when the app starts."""
     settings = settings or (core.settings if core else get_settings())
-    app = web.Application(middlewares=[metrics_middleware, headers_middleware,
+    app = web.Application(middlewares=[request_id_middleware, metrics_middleware,
+                                       headers_middleware,
                                        session_middleware, errors_middleware, params_middleware],
                           client_max_size=MAX_BODY_MB * 1024 ** 2)
     app[SETTINGS] = settings
