@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import logging
 import sys
 from contextlib import contextmanager
 
@@ -207,7 +208,10 @@ def main(argv: list[str] | None = None) -> int:
     from core import logs
     settings = get_settings()
     logs.setup(settings)
-    web.run_app(create_app(settings=settings), host=settings.admin_host, port=settings.admin_port)
+    logging.getLogger("admin").info("panel listening on %s:%s", settings.admin_host,
+                                    settings.admin_port)
+    web.run_app(create_app(settings=settings), host=settings.admin_host, port=settings.admin_port,
+                print=None)  # its banner is not a log line (LOG_FORMAT=json)
     return 0
 
 

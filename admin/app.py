@@ -10,6 +10,7 @@ anything unexpected as a plain 500 page, never a stack trace; the parameter chec
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -77,16 +78,25 @@ async def request_id_middleware(request: web.Request, handler) -> web.StreamResp
     reverse proxy's), else a new one; echoed in the answer's X-Request-Id."""
     rid = logs.new_request_id(request.headers.get("X-Request-Id"))
     token = logs.request_id.set(rid)
+    started, status = time.perf_counter(), 500
     try:
         try:
             resp = await handler(request)
         except web.HTTPException as exc:
+            status = exc.status
             exc.headers["X-Request-Id"] = rid
             raise
+        status = resp.status
         if not resp.prepared:
             resp.headers["X-Request-Id"] = rid
         return resp
     finally:
+        # the access line: the route's pattern (/publico/protocolo/{protocol}), never the path
+        # or query typed (aiohttp's own access log is quietened: core.logs)
+        resource = request.match_info.route.resource
+        log.info("%s %s %s %.0f ms", request.method,
+                 resource.canonical if resource is not None else "<no route>", status,
+                 (time.perf_counter() - started) * 1000)
         logs.request_id.reset(token)
 
 

@@ -56,7 +56,9 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await _tell(update, context, exc.message)
     finally:
         done(st, update)
-        UPDATES.labels("telegram").observe(time.perf_counter() - started)
+        took = time.perf_counter() - started
+        UPDATES.labels("telegram").observe(took)
+        log.info("update handled in %.0f ms", took * 1000)
 
 
 def done(st: BotState, update: object) -> None:

@@ -29,9 +29,12 @@ _SANE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 
 #: libraries whose lines at INFO or below would carry secrets or personal data
 QUIET = {"httpx": logging.WARNING, "httpcore": logging.WARNING, "aiohttp.access": logging.WARNING,
-         "telegram.ext.Updater": logging.INFO, "aiosmtplib": logging.WARNING,
+         "telegram": logging.INFO, "aiosmtplib": logging.WARNING, "aiohttp": logging.INFO,
          "asyncio": logging.WARNING, "sqlalchemy": logging.WARNING, "alembic": logging.WARNING,
          "PIL": logging.WARNING, "urllib3": logging.WARNING, "apscheduler": logging.WARNING}
+
+#: our packages: only their loggers go below INFO
+OURS = ("core", "bot", "admin", "whatsapp", "sandbox", "__main__")
 
 _PATTERNS = [
     (re.compile(r"bot\d{5,}:[A-Za-z0-9_-]{20,}"), "bot<token>"),
@@ -109,6 +112,11 @@ def setup(settings: Settings, stream=None) -> None:
     for old in list(root.handlers):
         root.removeHandler(old)
     root.addHandler(handler)
-    root.setLevel(settings.log_level)
-    for name, level in QUIET.items():
-        logging.getLogger(name).setLevel(max(level, root.level))
+    level = logging.getLevelName(settings.log_level)
+    # DEBUG is for our own code: a library's debug lines hold what it carries (the updates'
+    # text, the SQL parameters), so every other logger stays at INFO or above
+    root.setLevel(max(level, logging.INFO))
+    for name in OURS:
+        logging.getLogger(name).setLevel(level)
+    for name, cap in QUIET.items():
+        logging.getLogger(name).setLevel(max(cap, root.level))

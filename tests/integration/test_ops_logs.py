@@ -20,7 +20,7 @@ def _root_restored():
     """core.logs.setup replaces the root logger's handlers: put pytest's back after."""
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
-    quiet = {name: logging.getLogger(name).level for name in logs.QUIET}
+    quiet = {name: logging.getLogger(name).level for name in (*logs.QUIET, *logs.OURS)}
     yield
     root.handlers[:] = handlers
     root.setLevel(level)
