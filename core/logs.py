@@ -1,7 +1,7 @@
 """Logging for every process: one line per event, `LOG_FORMAT=text` (human) or `json` (one
 JSON object a line, for log shippers), at `LOG_LEVEL`, each record carrying the id of the
-request or update it belongs to (`request_id`: `tg-<update_id>` in the bot, `wa-<message
-id>` on WhatsApp, the panel's X-Request-Id).
+request or update it belongs to (`request_id`: `tg-<update_id>` in the bot, `wa-<hash of the
+message id>` on WhatsApp, the panel's X-Request-Id).
 
 No personal data in any line: the code logs ids and counts, never a person's text, and the
 libraries that would (httpx logs each Bot API URL, which holds the bot's token; aiohttp's
@@ -11,6 +11,7 @@ looks like an e-mail, a phone, a CPF, a plate or a bot token in a message is mas
 from __future__ import annotations
 
 import contextvars
+import hashlib
 import json
 import logging
 import re
@@ -53,6 +54,12 @@ def scrub(text: str) -> str:
     for pattern, mask in _PATTERNS:
         text = pattern.sub(mask, text)
     return text
+
+
+def opaque(value: str) -> str:
+    """A short stable stand-in for an id that itself holds personal data (a WhatsApp message
+    id, "wamid.…", is base64 holding the sender's number): the same id, the same 12 hex."""
+    return hashlib.sha256(value.encode()).hexdigest()[:12]
 
 
 def new_request_id(incoming: str | None = None) -> str:

@@ -74,3 +74,10 @@ async def test_the_panel_echoes_a_sane_request_id_and_replaces_a_wild_one(core):
         assert made and "onerror" not in made
         resp = await client.get("/nao-existe")
         assert resp.status == 404 and resp.headers["X-Request-Id"]
+
+
+def test_a_whatsapp_message_id_is_named_without_the_number_it_holds():
+    import base64
+    wamid = "wamid." + base64.b64encode(b"5537999990000-ABCDEF").decode()
+    assert logs.opaque(wamid) == logs.opaque(wamid)  # one message, one id on all its lines
+    assert "NTUzNz" not in logs.opaque(wamid) and len(logs.opaque(wamid)) == 12
