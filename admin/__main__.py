@@ -11,6 +11,7 @@
     python -m admin public-copies      # EXIF-free copies of photos stored before they were
                                        # made at upload (once, after upgrading)
     python -m admin backup DEST | restore SRC | verify [SRC]   # backups (cli_backup)
+    python -m admin check              # what still blocks going live (cli_check)
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import logging
 import sys
 from contextlib import contextmanager
 
-from admin import cli_backup, cli_municipality
+from admin import cli_backup, cli_check, cli_municipality
 from core.services.errors import USER_ERRORS
 from core.settings import get_settings
 
@@ -146,6 +147,7 @@ def _parser() -> argparse.ArgumentParser:
                                "serem feitas no envio (uma vez, depois de atualizar).")
     cli_municipality.add_parser(sub)
     cli_backup.add_parser(sub)
+    cli_check.add_parser(sub)
     return parser
 
 
@@ -157,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         return cli_municipality.run(args, _with_core)
     if args.cmd in cli_backup.COMMANDS:
         return cli_backup.run(args)
+    if args.cmd == "check":
+        return cli_check.run()
     try:
         if args.cmd == "create-user":
             from core.services.staff.accounts import create_user
@@ -201,9 +205,13 @@ def main(argv: list[str] | None = None) -> int:
     from aiohttp import web
 
     from admin.app import create_app
-    logging.basicConfig(level=logging.INFO)
+    from core import logs
     settings = get_settings()
-    web.run_app(create_app(settings=settings), host=settings.admin_host, port=settings.admin_port)
+    logs.setup(settings)
+    logging.getLogger("admin").info("panel listening on %s:%s", settings.admin_host,
+                                    settings.admin_port)
+    web.run_app(create_app(settings=settings), host=settings.admin_host, port=settings.admin_port,
+                print=None)  # its banner is not a log line (LOG_FORMAT=json)
     return 0
 
 

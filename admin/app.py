@@ -10,6 +10,7 @@ anything unexpected as a plain 500 page, never a stack trace; the parameter chec
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -27,6 +28,7 @@ from admin.security import (HSTS, SECURITY_HEADERS, csp, SESSION_COOKIE, SESSION
                             read_session)
 from admin.web import (BOUND, CORE, PLACEHOLDERS, SESSION, SETTINGS, SIGNER, THROTTLE, USER,
                        city_core, render)
+from core import logs
 from core.services.papers import placeholders
 from core.services.context import Core
 from core.services.errors import USER_ERRORS, NotFound
@@ -68,6 +70,34 @@ def _decorate(request: web.Request, resp: web.StreamResponse) -> None:
         resp.set_cookie(SESSION_COOKIE, request.app[SIGNER].sign(session.payload()),
                         httponly=True, samesite="Lax", path="/",
                         secure=settings.admin_cookie_secure, max_age=SESSION_HOURS * 3600)
+
+
+@web.middleware
+async def request_id_middleware(request: web.Request, handler) -> web.StreamResponse:
+    """Each request's id on its log lines (core.logs): a sane incoming X-Request-Id (the
+    reverse proxy's), else a new one; echoed in the answer's X-Request-Id."""
+    rid = logs.new_request_id(request.headers.get("X-Request-Id"))
+    token = logs.request_id.set(rid)
+    started, status = time.perf_counter(), 500
+    try:
+        try:
+            resp = await handler(request)
+        except web.HTTPException as exc:
+            status = exc.status
+            exc.headers["X-Request-Id"] = rid
+            raise
+        status = resp.status
+        if not resp.prepared:
+            resp.headers["X-Request-Id"] = rid
+        return resp
+    finally:
+        # the access line: the route's pattern (/publico/protocolo/{protocol}), never the path
+        # or query typed (aiohttp's own access log is quietened: core.logs)
+        resource = request.match_info.route.resource
+        log.info("%s %s %s %.0f ms", request.method,
+                 resource.canonical if resource is not None else "<no route>", status,
+                 (time.perf_counter() - started) * 1000)
+        logs.request_id.reset(token)
 
 
 @web.middleware
@@ -151,7 +181,8 @@ def create_app(core: Core | None = None, settings: Settings | None = None) -> we
     """The panel for an open `core`; without one, a cleanup context opens (and closes) a Core
     from `settings` when the app starts."""
     settings = settings or (core.settings if core else get_settings())
-    app = web.Application(middlewares=[metrics_middleware, headers_middleware,
+    app = web.Application(middlewares=[request_id_middleware, metrics_middleware,
+                                       headers_middleware,
                                        session_middleware, errors_middleware, params_middleware],
                           client_max_size=MAX_BODY_MB * 1024 ** 2)
     app[SETTINGS] = settings

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import logging
 import os
 import sys
 
+from core import logs
 from core.settings import Settings
 
 NO_TOKEN = """\
@@ -25,10 +25,8 @@ Via Livre (bot): falta TELEGRAM_BOT_TOKEN.
 
 
 def main() -> int:
-    logging.basicConfig(level=logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)
     settings = Settings()
+    logs.setup(settings)
     if not settings.telegram_bot_token.strip() and settings.whatsapp_enabled:
         try:
             asyncio.run(serve_whatsapp(settings))

@@ -18,6 +18,7 @@ from bot.roles import require_role
 from bot.router import Turn
 from bot.state import BotState, state_of
 from bot.texts import APOLOGY, FLOOD, STALE_BUTTON, UNKNOWN_COMMAND
+from core import logs
 from core.services.context import Core
 from core.services.errors import USER_ERRORS, StorageUnavailable
 from core.services.installation.metrics import UPDATES
@@ -33,6 +34,7 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     workers may share the bot) the chat's lock is held throughout (core.storage.chatlock)."""
     st = state_of(context)
     started = time.perf_counter()
+    logs.request_id.set(f"tg-{update.update_id}")  # each update runs in a task of its own
     try:
         user, chat = update.effective_user, update.effective_chat
         if user is None or chat is None or (update.message is None
@@ -54,7 +56,9 @@ async def dispatch(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await _tell(update, context, exc.message)
     finally:
         done(st, update)
-        UPDATES.labels("telegram").observe(time.perf_counter() - started)
+        took = time.perf_counter() - started
+        UPDATES.labels("telegram").observe(took)
+        log.info("update handled in %.0f ms", took * 1000)
 
 
 def done(st: BotState, update: object) -> None:
@@ -236,12 +240,15 @@ async def _tell(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str,
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Log the failure with the update; tell the user we are sorry (never the error)."""
-    data = update.to_dict() if isinstance(update, Update) else repr(update)
+    """Log the failure with the update's id (never its content: a person's text); tell the
+    user we are sorry (never the error)."""
+    update_id = update.update_id if isinstance(update, Update) else None
+    if update_id is not None:
+        logs.request_id.set(f"tg-{update_id}")
     error = context.error
     state_of(context).error_log.log(  # the same failure again and again: summarised
         log, logging.ERROR, f"{type(error).__name__}:{str(error)[:200]}",
-        "error handling update %s", data, exc_info=error)
+        "error handling update %s", update_id, exc_info=error)
     if not isinstance(update, Update) or update.effective_chat is None:
         return
     try:

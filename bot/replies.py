@@ -17,6 +17,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter
 
 from bot.ratelimit import NO_RETRY
 from bot.sender import DeliveryState, retry_seconds
+from core import logs
 from core.services.messaging import delivery
 from core.services.messaging.delivery import utcnow
 from core.services.context import Core
@@ -64,7 +65,8 @@ async def edit_or_send(bot: Bot, out: Outlet, chat_id: int, message_id: int, tex
     except Forbidden:
         await _blocked(out, chat_id)
     except (RetryAfter, NetworkError, OSError) as exc:
-        log.warning("edit in chat %s failed (%s): sent as a new message", chat_id, exc)
+        log.warning("edit in chat %s failed (%s): sent as a new message",
+                    logs.opaque(str(chat_id)), exc)
         await send_or_queue(bot, out, chat_id, text, markup)
 
 
@@ -86,18 +88,20 @@ async def _send_or_queue(bot: Bot, out: Outlet, chat_id: int, payload: dict,
         raise  # our mistake, not Telegram's moment: the error handler logs it
     except RetryAfter as exc:
         seconds = retry_seconds(exc)
-        log.info("reply to %s: 429, queued for %.0f s", chat_id, seconds)
+        log.info("reply to %s: 429, queued for %.0f s", logs.opaque(str(chat_id)), seconds)
         await _queue(core, out, state, chat_id, payload,
                      utcnow() + timedelta(seconds=seconds))
     except (NetworkError, OSError) as exc:
-        log.warning("reply to %s failed (%s): queued in the outbox", chat_id, exc)
+        log.warning("reply to %s failed (%s): queued in the outbox",
+                    logs.opaque(str(chat_id)), exc)
         await _queue(core, out, state, chat_id, payload)
     return None
 
 
 async def _blocked(out: Outlet, chat_id: int) -> None:
     """403: the person blocked the bot; recorded on them until they write again."""
-    log.info("chat %s blocked the bot: answer dropped, person marked", chat_id)
+    log.info("chat %s blocked the bot: answer dropped, person marked",
+             logs.opaque(str(chat_id)))
     out.delivery.blocked.add(chat_id)
     await delivery.mark_person_blocked(out.core, chat_id)
 

@@ -36,6 +36,7 @@ from telegram.warnings import PTBDeprecationWarning
 
 from bot.buttons import markup
 from bot.ratelimit import NO_RETRY
+from core import logs
 from core.services.messaging import delivery
 from core.services.context import Core
 from core.services.inspectors.accounts import MENU_WITHDRAWN
@@ -268,8 +269,8 @@ async def _send_one(bot: Bot, core: Core, msg: ClaimedMessage, state: DeliverySt
     except BadRequest as exc:  # the text itself is refused: staff must look at it
         state.destination.answered()
         await mark_failed(core.db, msg.id, f"400: {exc}", permanent=True, progress=progress)
-        log.warning("outbox %s (%s to %s) is a dead letter: %s", msg.id, msg.kind, msg.chat_id,
-                    exc)
+        log.warning("outbox %s (%s to %s) is a dead letter: %s", msg.id, msg.kind,
+                    logs.opaque(str(msg.chat_id)), exc)
     except (NetworkError, OSError) as exc:  # 5xx, refused connection, timeout: Telegram down
         state.destination.failed()
         await release(core.db, [msg.id], f"{type(exc).__name__}: {exc}", progress=progress)
@@ -291,7 +292,7 @@ async def _send_one(bot: Bot, core: Core, msg: ClaimedMessage, state: DeliverySt
 async def _failed(core: Core, msg: ClaimedMessage, error: str, progress: dict) -> None:
     if await mark_failed(core.db, msg.id, error, progress=progress) == FAILED:
         log.warning("outbox %s (%s to %s) is a dead letter after %s attempts: %s", msg.id,
-                    msg.kind, msg.chat_id, msg.attempts, error)
+                    msg.kind, logs.opaque(str(msg.chat_id)), msg.attempts, error)
 
 
 def retry_seconds(exc: RetryAfter) -> float:

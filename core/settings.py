@@ -152,6 +152,19 @@ class Settings(BaseSettings):
                                  "webhook mode they are on the webhook's listener")
     metrics_token: str = Field("", description="/metrics answers only to Authorization: "
                                "Bearer <token>; empty = no metrics at all (404)")
+    log_format: Literal["text", "json"] = Field("text", description="text: one readable "
+                                                "line per event; json: one JSON object a "
+                                                "line, for log shippers (core.logs)")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
+        "INFO", description="The lowest level logged")
+
+    @field_validator("log_format", "log_level", mode="before")
+    @classmethod
+    def _case(cls, value: object) -> object:
+        if isinstance(value, str):
+            return value.strip().upper() if value.strip().upper() in {
+                "DEBUG", "INFO", "WARNING", "ERROR"} else value.strip().lower()
+        return value
 
     @field_validator("smtp_url")
     @classmethod

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core import media
+from core import logs, media
 from core.services.cases.evidence import EvidenceIn, public_photo, store_upload
 from core.services.citizens.case_status import my_cases, status_view
 from core.services.citizens.conversation import guide, receipt, step, steps, tracking, words
@@ -57,7 +57,7 @@ class CitizenFace:
         """A webhook's messages, each taken once, one person's in order."""
         for status in statuses:
             if status.status == "failed":
-                log.info("whatsapp message %s failed: %s", status.message_id,
+                log.info("whatsapp message %s failed: %s", logs.opaque(status.message_id),
                          status.error_code)
         for m in messages:
             await self.take(m)
@@ -65,6 +65,7 @@ class CitizenFace:
     async def take(self, m: Inbound) -> None:
         """One message, after any of the same person's still being taken (their lock is
         dropped once nobody waits on it)."""
+        logs.request_id.set(f"wa-{logs.opaque(m.message_id)}")  # the id holds the number
         entry = self._locks.setdefault(m.wa_id, [asyncio.Lock(), 0])
         entry[1] += 1
         started = time.perf_counter()

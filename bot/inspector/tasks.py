@@ -13,6 +13,7 @@ from bot.inspector.states import REFUSE, TASKS
 from bot.router import Turn, inline, location_keyboard
 from bot.startup import set_inspector_menu
 from bot.texts import STALE_BUTTON
+from core import logs
 from core.services.messaging.conversation import IDLE
 from core.services.errors import Forbidden, InvalidInput
 from core.services.inspectors.accounts import require_inspector, update_location
@@ -33,7 +34,8 @@ async def bind(turn: Turn) -> None:
     try:  # the inspector's own menu, with /tarefas (set again at each start-up)
         await set_inspector_menu(turn.context.bot, turn.router, turn.user_id)
     except TelegramError as exc:
-        log.warning("inspector menu not set for %s: %s", turn.user_id, exc)
+        log.warning("inspector menu not set for %s: %s", logs.opaque(str(turn.user_id)),
+                    exc)
     await turn.reply(texts.BOUND.format(name=bound.name, agency=bound.agency_name))
 
 

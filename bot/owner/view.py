@@ -8,6 +8,7 @@ from telegram import InlineKeyboardMarkup, InputFile, MessageEntity
 from telegram.error import BadRequest, TelegramError
 
 from bot.buttons import SITUATION_FLAGS, callback_data  # noqa: F401 (actions.py reads it here)
+from core import logs
 from core.services.owners.text import view_text
 from bot.router import Turn, inline
 from core.documents.qr import qr_png
@@ -48,7 +49,8 @@ async def send_pix(turn: Turn, payment: PaymentOffer) -> None:
         await turn.bot.send_message(turn.chat_id, code,
                                     entities=[MessageEntity(MessageEntity.PRE, 0, len(code))])
     except TelegramError as exc:
-        log.warning("PIX code to chat %s not sent at once (%s): queued", turn.chat_id, exc)
+        log.warning("PIX code to chat %s not sent at once (%s): queued",
+                    logs.opaque(str(turn.chat_id)), exc)
         await turn.reply(code)
         return
     try:
@@ -57,7 +59,8 @@ async def send_pix(turn: Turn, payment: PaymentOffer) -> None:
                                   caption=f"QR code do PIX de {fmt_money(payment.amount)} "
                                           f"(caso {payment.txid})")
     except TelegramError as exc:  # the code above pays as well
-        log.warning("PIX QR code to chat %s not sent (%s)", turn.chat_id, exc)
+        log.warning("PIX QR code to chat %s not sent (%s)",
+                    logs.opaque(str(turn.chat_id)), exc)
 
 
 async def edit_view(turn: Turn, view: OwnerView) -> None:

@@ -10,6 +10,7 @@ and Nominatim stand-ins, for the tests that kill it or run it whole (no tests he
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
@@ -25,8 +26,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 class BotProcess:
     def __init__(self, api: BotApiStandIn, osm: NominatimStandIn, data_dir: Path,
-                 **env: str) -> None:
+                 log_file: Path | None = None, **env: str) -> None:
         self.api, self.data_dir = api, Path(data_dir)
+        #: where the process's standard output and error go (appended); None: nowhere
+        self.log_file = log_file
         #: the process's environment (also for `python -m admin` on the same data)
         self.env = {**os.environ, "TELEGRAM_BOT_TOKEN": api.token,
                     "TELEGRAM_API_URL": api.base_url, "NOMINATIM_URL": f"http://{osm.domain}",
@@ -36,10 +39,11 @@ class BotProcess:
 
     @classmethod
     @asynccontextmanager
-    async def around(cls, data_dir: Path, **env: str) -> AsyncIterator[BotProcess]:
+    async def around(cls, data_dir: Path, log_file: Path | None = None,
+                     **env: str) -> AsyncIterator[BotProcess]:
         """The stand-ins and a (not yet started) bot process on them, stopped at the end."""
         async with BotApiStandIn() as api, NominatimStandIn(default_gazetteer()) as osm:
-            bot = cls(api, osm, data_dir, **env)
+            bot = cls(api, osm, data_dir, log_file, **env)
             try:
                 yield bot
             finally:
@@ -53,9 +57,11 @@ class BotProcess:
         """Start the process; with `wait`, return once it polls for updates (its database is
         migrated and its handlers are on)."""
         mark = self.api.mark()
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=ROOT, env=self.env,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        with contextlib.ExitStack() as stack:  # the child keeps its own copy of the file
+            out = (stack.enter_context(open(self.log_file, "ab"))
+                   if self.log_file is not None else asyncio.subprocess.DEVNULL)
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=ROOT, env=self.env, stdout=out, stderr=out)
         if wait:
             await self.api.wait_for(method="getUpdates", ok=None, timeout=30, since=mark)
 

@@ -1,0 +1,83 @@
+"""Logs (core.logs): one line per event in text or JSON, each carrying its request id; the
+panel takes a sane X-Request-Id from the proxy (or makes one) and echoes it; what looks like
+personal data or a token is masked even if some code logged it."""
+from __future__ import annotations
+
+import io
+import json
+import logging
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from admin.app import create_app
+from core import logs
+from core.settings import Settings
+
+
+@pytest.fixture(autouse=True)
+def _root_restored():
+    """core.logs.setup replaces the root logger's handlers: put pytest's back after."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    quiet = {name: logging.getLogger(name).level for name in (*logs.QUIET, *logs.OURS)}
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    for name, old in quiet.items():
+        logging.getLogger(name).setLevel(old)
+
+
+def _setup(fmt: str) -> io.StringIO:
+    stream = io.StringIO()
+    logs.setup(Settings(_env_file=None, log_format=fmt, log_level="DEBUG"), stream)
+    return stream
+
+
+def test_json_lines_parse_and_carry_the_request_id():
+    stream = _setup("json")
+    token = logs.request_id.set("tg-4242")
+    try:
+        logging.getLogger("vialivre.test").info("outbox %s sent", 17)
+    finally:
+        logs.request_id.reset(token)
+    line = json.loads(stream.getvalue().strip())
+    assert line["request_id"] == "tg-4242" and line["message"] == "outbox 17 sent"
+    assert line["level"] == "INFO"
+
+
+def test_text_lines_mask_what_looks_personal_or_secret():
+    stream = _setup("text")
+    logging.getLogger("vialivre.test").warning(
+        "fulana@example.org (37) 99999-1234 123.456.789-09 ABC1D23 5537999990000 "
+        "bot123456:AAE-secret-token-0123456789abcdef update 123456789")
+    out = stream.getvalue()
+    for leak in ("fulana@", "99999-1234", "456.789", "ABC1D23", "5537999990000",
+                 "secret-token"):
+        assert leak not in out
+    assert "update 123456789" in out  # ids stay readable
+
+
+def test_the_libraries_that_log_urls_are_capped_even_at_debug():
+    stream = _setup("text")
+    logging.getLogger("httpx").info("HTTP Request: POST https://api.telegram.org/bot1:x/getMe")
+    logging.getLogger("aiohttp.access").info('GET /publico?email=a@b.c 200')
+    assert stream.getvalue() == ""
+
+
+async def test_the_panel_echoes_a_sane_request_id_and_replaces_a_wild_one(core):
+    async with TestClient(TestServer(create_app(core))) as client:
+        resp = await client.get("/healthz", headers={"X-Request-Id": "nginx-abc.123"})
+        assert resp.headers["X-Request-Id"] == "nginx-abc.123"
+        resp = await client.get("/healthz", headers={"X-Request-Id": "x\" onerror=1 " * 9})
+        made = resp.headers["X-Request-Id"]
+        assert made and "onerror" not in made
+        resp = await client.get("/nao-existe")
+        assert resp.status == 404 and resp.headers["X-Request-Id"]
+
+
+def test_a_whatsapp_message_id_is_named_without_the_number_it_holds():
+    import base64
+    wamid = "wamid." + base64.b64encode(b"5537999990000-ABCDEF").decode()
+    assert logs.opaque(wamid) == logs.opaque(wamid)  # one message, one id on all its lines
+    assert "NTUzNz" not in logs.opaque(wamid) and len(logs.opaque(wamid)) == 12
