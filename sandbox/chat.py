@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 
 from core.services.inspectors.accounts import inspector_for
 from core.services.periodic import run_periodic
-from sandbox.demo import DemoClock, describe_offset, parse_step
+from sandbox.demo import DemoClock, describe_offset, moved_text, parse_step
 from sandbox.harness import BotHarness
 from sandbox.standin.botapi import BotMessage, Button, Call, User
 
@@ -304,7 +304,7 @@ class Chat:
         if rest:
             before = self._printed
             report = await run_periodic(self.h.core)
-            self.out(f"(prazos conferidos: {len(report.sweep.moved)} caso(s) mudaram de etapa)")
+            self.out(f"(prazos conferidos: {moved_text(len(report.sweep.moved))})")
             if report.queued_messages:
                 await self.settle(before)
 

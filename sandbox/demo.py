@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Callable
 
+from core.formatting import plural
 from core.services.context import Core, utc_clock
 from core.services.staff.accounts import create_user, list_users
 from core.settings import Settings
@@ -135,3 +136,11 @@ def describe_offset(clock: DemoClock, tz) -> str:
     if rest % 3600 // 60:
         parts.append(f"{rest % 3600 // 60} min")
     return f"Relógio do sandbox: {now} ({' e '.join(parts)} à frente do relógio real)."
+
+
+def moved_text(n: int) -> str:
+    """What the deadline sweep did, in Portuguese: "nenhum caso mudou de etapa", "1 caso mudou
+    de etapa", "2 casos mudaram de etapa"."""
+    if n == 0:
+        return "nenhum caso mudou de etapa"
+    return f"{plural(n, 'caso', 'casos')} {'mudou' if n == 1 else 'mudaram'} de etapa"
