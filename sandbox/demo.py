@@ -144,3 +144,33 @@ def moved_text(n: int) -> str:
     if n == 0:
         return "nenhum caso mudou de etapa"
     return f"{plural(n, 'caso', 'casos')} {'mudou' if n == 1 else 'mudaram'} de etapa"
+
+
+# -- the demo people ----------------------------------------------------------------------------
+
+DEMO_INSPECTOR = "Fiscal de Demonstração"
+DEMO_REGISTRATION = "DEMO-0001"  # printed on the papers the demo inspector signs
+DEMO_AGENCY = "posturas"
+
+
+async def demo_inspector(core: Core, telegram_id: int, first_name: str) -> bool:
+    """Bind the sandbox's inspector account the way a real inspector is bound (an invitation,
+    then `/fiscal CÓDIGO`: core.services.inspectors), once; True when it was bound now. Only
+    ever on the sandbox's own database (the sandbox refuses one a real bot uses)."""
+    from core.services.inspectors.accounts import inspector_for, invite_inspector
+    from core.services.inspectors.queue_flow import bind_and_take_waiting
+    if await inspector_for(core, telegram_id) is not None:
+        return False
+    code = await invite_inspector(core, DEMO_INSPECTOR, DEMO_AGENCY, "sandbox",
+                                  registration=DEMO_REGISTRATION)
+    await bind_and_take_waiting(core, telegram_id, code, first_name)
+    return True
+
+
+async def last_case_code(core: Core) -> str | None:
+    """The newest case's code: what the QR code on its notice opens for the owner."""
+    from sqlalchemy import select
+
+    from core.storage.models import Case
+    async with core.db.read() as s:
+        return await s.scalar(select(Case.case_code).order_by(Case.id.desc()).limit(1))
