@@ -19,7 +19,7 @@ from typing import Callable
 from zoneinfo import ZoneInfo
 
 from core.services.periodic import run_periodic
-from sandbox.demo import (DemoClock, demo_inspector, describe_offset, last_case_code, moved_text,
+from sandbox.demo import (DemoClock, demo_invitation, describe_offset, last_case_code, moved_text,
                           parse_step)
 from sandbox.harness import BotHarness
 from sandbox.standin.botapi import BotMessage, Button, Call, User
@@ -227,10 +227,12 @@ class Chat:
             self.out("(use :eu cidadao, :eu fiscal ou :eu proprietario)")
             return
         self.me = IDENTITIES[key]
-        hint, code = self.me.hint, None
+        hint, code, invitation = self.me.hint, None, None
         if key == "fiscal":
-            # bound once, as /fiscal CÓDIGO binds: its tasks arrive through the outbox
-            await demo_inspector(self.h.core, self.me.user.id, self.me.user.first_name)
+            invitation = await demo_invitation(self.h.core, self.me.user.id)
+            if invitation:
+                hint = ("Esta conta vira o fiscal de demonstração (matrícula DEMO-0001), "
+                        "vinculada com um convite como um fiscal de verdade.")
         elif key == "proprietario":
             code = await last_case_code(self.h.core)
             if code:
@@ -238,6 +240,12 @@ class Chat:
         self.out(f"(agora você é o {self.me.label} “{self.me.user.first_name}”. {hint})")
         for line in self._waiting.pop(self.me.user.id, []):
             self.out(line)
+        if invitation:  # bound as a real inspector binds; the waiting tasks are offered
+            self.out(f"(vinculando a conta: /fiscal {invitation})")
+            before = self._printed
+            await self.h.api.send_command(self.me.user, "/fiscal", invitation,
+                                          update_id=self._next())
+            await self.settle(before)
         if code:
             before = self._printed
             await self.h.api.send_command(self.me.user, "/start", code, update_id=self._next())

@@ -153,18 +153,16 @@ DEMO_REGISTRATION = "DEMO-0001"  # printed on the papers the demo inspector sign
 DEMO_AGENCY = "posturas"
 
 
-async def demo_inspector(core: Core, telegram_id: int, first_name: str) -> bool:
-    """Bind the sandbox's inspector account the way a real inspector is bound (an invitation,
-    then `/fiscal CÓDIGO`: core.services.inspectors), once; True when it was bound now. Only
-    ever on the sandbox's own database (the sandbox refuses one a real bot uses)."""
+async def demo_invitation(core: Core, telegram_id: int) -> str | None:
+    """An invitation for the demo inspector (core.services.inspectors, as `python -m admin
+    invite-inspector` makes one) when the sandbox's inspector account is not bound yet; the
+    chat binds it by sending `/fiscal CÓDIGO` as that account. Only ever on the sandbox's own
+    database (the sandbox refuses one a real bot uses)."""
     from core.services.inspectors.accounts import inspector_for, invite_inspector
-    from core.services.inspectors.queue_flow import bind_and_take_waiting
     if await inspector_for(core, telegram_id) is not None:
-        return False
-    code = await invite_inspector(core, DEMO_INSPECTOR, DEMO_AGENCY, "sandbox",
+        return None
+    return await invite_inspector(core, DEMO_INSPECTOR, DEMO_AGENCY, "sandbox",
                                   registration=DEMO_REGISTRATION)
-    await bind_and_take_waiting(core, telegram_id, code, first_name)
-    return True
 
 
 async def last_case_code(core: Core) -> str | None:
