@@ -11,6 +11,8 @@ A refusal is one Portuguese line on standard error and exit code 2 (as argparse'
 and restore exit with 1 when they find a problem, each named by its case."""
 from __future__ import annotations
 
+from core.formatting import plural
+
 import argparse
 import asyncio
 import sys
@@ -48,13 +50,14 @@ def _print_report(report) -> int:
     for note in report.notes:
         print(note)
     if report.ok:
-        print(f"Tudo confere: {report.cases} caso(s), {report.files} arquivo(s) de evidência.")
+        print(f"Tudo confere: {plural(report.cases, 'caso', 'casos')}, "
+              f"{plural(report.files, 'arquivo', 'arquivos')} de evidência.")
         return 0
     for p in report.problems:
         print(f"Caso {p.protocol}: {p.what}" if p.protocol else p.what, file=sys.stderr)
     named = report.cases_named
-    print(f"Problemas: {len(report.problems)} em {len(named)} caso(s)"
-          + (f" ({', '.join(named)})" if named else "") + f", de {report.cases} caso(s).",
+    print(f"Problemas: {len(report.problems)} em {plural(len(named), 'caso', 'casos')}"
+          + (f" ({', '.join(named)})" if named else "") + f", de {report.cases}.",
           file=sys.stderr)
     return 1
 
@@ -68,8 +71,9 @@ def run(args: argparse.Namespace) -> int:
             for warning in made.warnings:
                 print(f"Aviso: {warning}", file=sys.stderr)
             print(f"Backup feito em {made.dest} ({made.engine}, migração {made.revision}): "
-                  f"{made.cases} caso(s); {made.copied} arquivo(s) copiado(s), {made.kept} já "
-                  "estava(m) no backup.")
+                  f"{plural(made.cases, 'caso', 'casos')}; "
+                  f"{plural(made.copied, 'arquivo copiado', 'arquivos copiados')}, {made.kept} já "
+                  f"{'estava' if made.kept == 1 else 'estavam'} no backup.")
             return 0
         if args.cmd == "restore":
             from core.services.installation.restore import restore

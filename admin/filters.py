@@ -5,7 +5,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from core.formatting import fmt_date, fmt_datetime, fmt_money
+from core.formatting import fmt_date, fmt_datetime, fmt_money, plural
 from core.identifiers import format_case_code
 from core.lifecycle import ACTOR_LABELS, Actor
 from core.services.papers.facts import plate_text
@@ -55,5 +55,6 @@ def _value(value: Any) -> str:
 
 
 FILTERS = {"br_date": _date, "br_datetime": _datetime, "money": _money, "actor": _actor,
-           "value": _value, "plate": plate_text, "case_code": format_case_code}
+           "value": _value, "plate": plate_text, "case_code": format_case_code,
+           "plural": plural}
 GLOBALS: dict[str, Any] = {}

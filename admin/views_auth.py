@@ -1,6 +1,8 @@
 """Login and logout, and the city an installation administrator acts as."""
 from __future__ import annotations
 
+from core.formatting import plural
+
 import time
 
 from aiohttp import web
@@ -34,7 +36,7 @@ async def login(request: web.Request) -> web.StreamResponse:
         minutes = max(1, round(wait / 60))
         return render(request, "login.html", {
             "next": nxt, "username": username,
-            "error": f"Muitas tentativas sem sucesso. Aguarde cerca de {minutes} minuto(s) "
+            "error": f"Muitas tentativas sem sucesso. Aguarde cerca de {plural(minutes, 'minuto', 'minutos')} "
                      "e tente de novo."}, status=429)
     user = await authenticate(core, username, password)
     if user is None:

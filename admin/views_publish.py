@@ -1,6 +1,8 @@
 """Diário Oficial (editais to publish) and the depot with the auction."""
 from __future__ import annotations
 
+from core.formatting import plural
+
 from decimal import Decimal
 
 from aiohttp import web
@@ -53,7 +55,7 @@ async def edital_publish(request: web.Request) -> web.StreamResponse:
     day = parse_date(str(form.get("date", "")))  # a ParseError is answered as a 400
     published = await publish_edital(core, kind, [str(p) for p in form.getall("p", [])], day,
                                      str(form.get("reference", "")), user_of(request))
-    msg = f"Publicação registrada em {len(published.done)} caso(s)."
+    msg = f"Publicação registrada em {plural(len(published.done), 'caso', 'casos')}."
     if published.refused:
         raise redirect(request, "/diario-oficial",
                        msg + " Recusados — " + " | ".join(published.refused), "error")

@@ -62,7 +62,7 @@ async def serve_whatsapp(settings: Settings, stop_event: asyncio.Event | None = 
 
     from bot.geocoding import Geocoder
     from bot.health import start_listener
-    from bot.loops import LoopSettings, sweep_loop
+    from bot.loops import LoopSettings, finish, sweep_loop
     from core.services.context import Core
     from whatsapp.app import WhatsAppFace
 
@@ -75,12 +75,12 @@ async def serve_whatsapp(settings: Settings, stop_event: asyncio.Event | None = 
                         timeout_s=settings.geocoding_timeout_s)
     face = await WhatsAppFace.start(core, geocoder)
     listener = await start_listener(core, settings)  # /healthz, /readyz, /metrics
-    sweep = asyncio.create_task(sweep_loop(core, LoopSettings(), face.wake, "whatsapp"))
+    sweep = asyncio.create_task(sweep_loop(core, LoopSettings(), face.wake, "whatsapp",
+                                               stop))
     try:
         await stop.wait()
     finally:
-        sweep.cancel()
-        await asyncio.gather(sweep, return_exceptions=True)
+        await finish([sweep], stop)
         if listener is not None:
             await listener.cleanup()
         await face.stop()

@@ -17,7 +17,7 @@ from bot.fairness import FairUpdates
 from bot.flood import FloodLimit
 from bot.geocoding import Geocoder
 from bot.intake import ScreenedUpdates, Throttle, Unparsable
-from bot.loops import LoopSettings, outbox_loop, sweep_loop
+from bot.loops import LoopSettings, finish, outbox_loop, sweep_loop
 from bot.ratelimit import FairRateLimiter
 from bot.router import Router
 from bot.sender import DeliveryState, sender_is_dead
@@ -102,10 +102,11 @@ async def _post_init(app: Application) -> None:
         from whatsapp.app import WhatsAppFace
         st.whatsapp = await WhatsAppFace.start(st.core, st.geocoder)
     wake = st.outbox_wake = asyncio.Event()
+    stop = st.loops_stop = asyncio.Event()
     st.tasks = [
-        asyncio.create_task(outbox_loop(app.bot, st.core, st.loops, wake, st.delivery),
+        asyncio.create_task(outbox_loop(app.bot, st.core, st.loops, wake, st.delivery, stop),
                             name="outbox"),
-        asyncio.create_task(sweep_loop(st.core, st.loops, wake, st.delivery.name),
+        asyncio.create_task(sweep_loop(st.core, st.loops, wake, st.delivery.name, stop),
                             name="sweep"),
     ]
 
@@ -113,9 +114,7 @@ async def _post_init(app: Application) -> None:
 async def _post_shutdown(app: Application) -> None:
     st = state_of(app)
     tasks, st.tasks = st.tasks, []
-    for t in tasks:
-        t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await finish(tasks, st.loops_stop)  # each loop ends its pass: no transaction cut midway
     if st.whatsapp is not None:
         await st.whatsapp.stop()
         st.whatsapp = None

@@ -20,6 +20,36 @@ from core.services.installation.metrics import SWEEP_DURATION
 
 log = logging.getLogger(__name__)
 
+#: How long a stopping process waits for a loop to finish its pass before cancelling it.
+STOP_GRACE_S = 10.0
+
+
+async def rest(stop: asyncio.Event, seconds: float, wake: asyncio.Event | None = None) -> None:
+    """Wait `seconds`, or less when `stop` (or `wake`) is set."""
+    waits = [asyncio.ensure_future(stop.wait())]
+    if wake is not None:
+        waits.append(asyncio.ensure_future(wake.wait()))
+    try:
+        await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for w in waits:
+            w.cancel()
+        await asyncio.gather(*waits, return_exceptions=True)
+
+
+async def finish(tasks: list[asyncio.Task], stop: asyncio.Event,
+                 grace_s: float = STOP_GRACE_S) -> None:
+    """Stop the loops: set `stop`, let each finish its pass (a transaction is never cut in
+    the middle, so the engine can be disposed cleanly afterwards), cancel what is still
+    running after `grace_s`."""
+    stop.set()
+    if not tasks:
+        return
+    _, late = await asyncio.wait(tasks, timeout=grace_s)
+    for t in late:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
 
 @dataclass
 class LoopSettings:
@@ -30,10 +60,12 @@ class LoopSettings:
 
 
 async def outbox_loop(bot, core: Core, settings: LoopSettings, wake: asyncio.Event,
-                      state: DeliveryState | None = None) -> None:
+                      state: DeliveryState | None = None,
+                      stop: asyncio.Event | None = None) -> None:
     """Send what is due; sleep until woken (a message queued by this process), the next poll,
     or — while Telegram is down — the next probe."""
     state = state or DeliveryState()
+    stop = stop or asyncio.Event()
     try:
         # this process's name is new: what an earlier process of this host left is "orphaned"
         if released := await release_orphaned_claims(core.db, state.name, sender_is_dead):
@@ -41,7 +73,7 @@ async def outbox_loop(bot, core: Core, settings: LoopSettings, wake: asyncio.Eve
                         released)
     except StorageUnavailable as exc:
         log.warning("outbox: database unavailable: %s", exc.detail)
-    while True:
+    while not stop.is_set():
         try:
             sent = await send_due(bot, core, settings.outbox_batch, state)
         except StorageUnavailable as exc:
@@ -55,12 +87,9 @@ async def outbox_loop(bot, core: Core, settings: LoopSettings, wake: asyncio.Eve
         pause = settings.outbox_interval_s
         if state.destination.is_down:
             pause = max(0.05, state.destination.wait_s())  # a wake does not hurry the probe
-            await asyncio.sleep(pause)
+            await rest(stop, pause)
             continue
-        try:
-            await asyncio.wait_for(wake.wait(), pause)
-        except TimeoutError:
-            pass
+        await rest(stop, pause, wake)
         wake.clear()
 
 
@@ -83,15 +112,16 @@ async def refresh_cities(core: Core, read_at: float) -> float:
 
 
 async def sweep_loop(core: Core, settings: LoopSettings, wake: asyncio.Event,
-                     holder: str = "bot") -> None:
+                     holder: str = "bot", stop: asyncio.Event | None = None) -> None:
     """Every `sweep_interval_s`, in one worker at a time (core.services.periodic.run_if_due):
     each worker tries the lease every `lease_poll_s` at most, so a dead worker's sweep is
     taken over within the lease (core.storage.leases.LEASE) + lease_poll_s (under a minute)."""
     every = timedelta(seconds=settings.sweep_interval_s)
     poll = min(settings.sweep_interval_s, settings.lease_poll_s)
     read_at = time.monotonic()
+    stop = stop or asyncio.Event()
     try:
-        while True:
+        while not stop.is_set():
             read_at = await refresh_cities(core, read_at)
             try:
                 started = time.perf_counter()
@@ -107,7 +137,7 @@ async def sweep_loop(core: Core, settings: LoopSettings, wake: asyncio.Event,
                 log.warning("sweep: database unavailable: %s", exc.detail)
             except Exception:
                 log.exception("deadline sweep failed")
-            await asyncio.sleep(poll)
+            await rest(stop, poll)
     finally:
         try:  # stopping cleanly: another worker may take the sweep over at once
             await asyncio.shield(give_up(core, holder))

@@ -43,6 +43,7 @@ class BotState:
     album_delay_s: float = 1.0  # an album's photos are acknowledged once, this long after
     outbox_wake: asyncio.Event = field(default_factory=asyncio.Event)
     tasks: list[asyncio.Task] = field(default_factory=list)  # the outbox and sweep loops
+    loops_stop: asyncio.Event = field(default_factory=asyncio.Event)  # set: the loops end
     #: webhook calls waiting for their update to be handled (bot.webhook, several workers)
     webhook_waiters: dict[int, asyncio.Future] = field(default_factory=dict)
     album_timers: dict[Any, asyncio.Task] = field(default_factory=dict)

@@ -105,3 +105,9 @@ def citizen_said(report: Mapping[str, Any]) -> str:
         ("make_model", "marca/modelo"), ("colour", "cor"), ("time_there", "tempo no local"))
         if str(report.get(key) or "").strip()]
     return "Informado pelo cidadão (confira no local): " + "; ".join(parts) if parts else ""
+
+
+def plural(n: int, one: str, many: str) -> str:
+    """`1 parada`, `2 paradas`, `0 paradas`: the count and the word agreeing with it (Portuguese
+    takes the singular for 1 only; 0 reads in the plural)."""
+    return f"{n} {one if n == 1 else many}"

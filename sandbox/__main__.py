@@ -22,7 +22,7 @@ uso: python -m sandbox               conversa com o bot no terminal (sem Telegra
 async def _clock(step: str | None) -> int:
     from core.services.context import Core
     from core.services.periodic import run_periodic
-    from sandbox.demo import DemoClock, describe_offset, parse_step
+    from sandbox.demo import DemoClock, describe_offset, moved_text, parse_step
     from sandbox.terminal import sandbox_settings
 
     settings = sandbox_settings()
@@ -43,7 +43,7 @@ async def _clock(step: str | None) -> int:
         report = await run_periodic(core)
     finally:
         await core.close()
-    print(f"Prazos conferidos: {len(report.sweep.moved)} caso(s) mudaram de etapa"
+    print(f"Prazos conferidos: {moved_text(len(report.sweep.moved))}"
           + ("; as mensagens saem no chat do sandbox." if report.queued_messages else "."))
     return 0
 

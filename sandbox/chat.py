@@ -18,9 +18,9 @@ from typing import Callable
 
 from zoneinfo import ZoneInfo
 
-from core.services.inspectors.accounts import inspector_for
 from core.services.periodic import run_periodic
-from sandbox.demo import DemoClock, describe_offset, parse_step
+from sandbox.demo import (DemoClock, demo_invitation, describe_offset, last_case_code, moved_text,
+                          parse_step)
 from sandbox.harness import BotHarness
 from sandbox.standin.botapi import BotMessage, Button, Call, User
 
@@ -40,11 +40,11 @@ IDENTITIES = {i.key: i for i in (
     Identity("cidadao", "cidadão", User(7_000_001, "Você"),
              "Denuncie com /denunciar; acompanhe com /minhas."),
     Identity("fiscal", "fiscal", User(7_000_002, "Fiscal"),
-             "Para vincular esta conta, gere um convite (python -m admin invite-inspector "
-             "--name NOME --agency ÓRGÃO --matricula MATRÍCULA) e envie /fiscal CÓDIGO; "
-             "depois, /tarefas."),
+             "Conta vinculada como fiscal de demonstração (matrícula DEMO-0001): veja suas "
+             "tarefas em /tarefas."),
     Identity("proprietario", "proprietário", User(7_000_003, "Proprietário"),
-             "Envie /start CÓDIGO-DO-CASO (o link do QR do aviso) ou /proprietario."),
+             "Ainda não há caso: envie /start CÓDIGO-DO-CASO (o link do QR do aviso) ou "
+             "/proprietario."),
 )}
 ALIASES = {"cidadão": "cidadao", "proprietário": "proprietario", "dono": "proprietario"}
 YOU = IDENTITIES["cidadao"].user
@@ -227,12 +227,29 @@ class Chat:
             self.out("(use :eu cidadao, :eu fiscal ou :eu proprietario)")
             return
         self.me = IDENTITIES[key]
-        hint = self.me.hint
-        if key == "fiscal" and await inspector_for(self.h.core, self.me.user.id) is not None:
-            hint = "Conta já vinculada como fiscal: veja suas tarefas em /tarefas."
+        hint, code, invitation = self.me.hint, None, None
+        if key == "fiscal":
+            invitation = await demo_invitation(self.h.core, self.me.user.id)
+            if invitation:
+                hint = ("Esta conta vira o fiscal de demonstração (matrícula DEMO-0001), "
+                        "vinculada com um convite como um fiscal de verdade.")
+        elif key == "proprietario":
+            code = await last_case_code(self.h.core)
+            if code:
+                hint = f"Abrindo o último caso como pelo QR code do aviso: /start {code}"
         self.out(f"(agora você é o {self.me.label} “{self.me.user.first_name}”. {hint})")
         for line in self._waiting.pop(self.me.user.id, []):
             self.out(line)
+        if invitation:  # bound as a real inspector binds; the waiting tasks are offered
+            self.out(f"(vinculando a conta: /fiscal {invitation})")
+            before = self._printed
+            await self.h.api.send_command(self.me.user, "/fiscal", invitation,
+                                          update_id=self._next())
+            await self.settle(before)
+        if code:
+            before = self._printed
+            await self.h.api.send_command(self.me.user, "/start", code, update_id=self._next())
+            await self.settle(before)
 
     async def handle(self, line: str) -> bool:
         """Send one typed line; False when the chat should end."""
@@ -304,7 +321,7 @@ class Chat:
         if rest:
             before = self._printed
             report = await run_periodic(self.h.core)
-            self.out(f"(prazos conferidos: {len(report.sweep.moved)} caso(s) mudaram de etapa)")
+            self.out(f"(prazos conferidos: {moved_text(len(report.sweep.moved))})")
             if report.queued_messages:
                 await self.settle(before)
 

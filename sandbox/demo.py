@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Callable
 
+from core.formatting import plural
 from core.services.context import Core, utc_clock
 from core.services.staff.accounts import create_user, list_users
 from core.settings import Settings
@@ -135,3 +136,39 @@ def describe_offset(clock: DemoClock, tz) -> str:
     if rest % 3600 // 60:
         parts.append(f"{rest % 3600 // 60} min")
     return f"Relógio do sandbox: {now} ({' e '.join(parts)} à frente do relógio real)."
+
+
+def moved_text(n: int) -> str:
+    """What the deadline sweep did, in Portuguese: "nenhum caso mudou de etapa", "1 caso mudou
+    de etapa", "2 casos mudaram de etapa"."""
+    if n == 0:
+        return "nenhum caso mudou de etapa"
+    return f"{plural(n, 'caso', 'casos')} {'mudou' if n == 1 else 'mudaram'} de etapa"
+
+
+# -- the demo people ----------------------------------------------------------------------------
+
+DEMO_INSPECTOR = "Fiscal de Demonstração"
+DEMO_REGISTRATION = "DEMO-0001"  # printed on the papers the demo inspector signs
+DEMO_AGENCY = "posturas"
+
+
+async def demo_invitation(core: Core, telegram_id: int) -> str | None:
+    """An invitation for the demo inspector (core.services.inspectors, as `python -m admin
+    invite-inspector` makes one) when the sandbox's inspector account is not bound yet; the
+    chat binds it by sending `/fiscal CÓDIGO` as that account. Only ever on the sandbox's own
+    database (the sandbox refuses one a real bot uses)."""
+    from core.services.inspectors.accounts import inspector_for, invite_inspector
+    if await inspector_for(core, telegram_id) is not None:
+        return None
+    return await invite_inspector(core, DEMO_INSPECTOR, DEMO_AGENCY, "sandbox",
+                                  registration=DEMO_REGISTRATION)
+
+
+async def last_case_code(core: Core) -> str | None:
+    """The newest case's code: what the QR code on its notice opens for the owner."""
+    from sqlalchemy import select
+
+    from core.storage.models import Case
+    async with core.db.read() as s:
+        return await s.scalar(select(Case.case_code).order_by(Case.id.desc()).limit(1))

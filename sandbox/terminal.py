@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -125,9 +126,14 @@ async def run_sandbox(lines: Iterable[str] | AsyncIterable[str],
 
 async def stdin_lines() -> AsyncIterator[str]:
     """Lines typed on stdin, read on a daemon thread (so Ctrl-C or :sair never waits for a
-    pending read); ends at EOF."""
+    pending read); ends at EOF (Ctrl-D) or at Ctrl-C, which then ends the chat as :sair does
+    (the bot stops cleanly, pending messages stay in the outbox)."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[str | None] = asyncio.Queue()
+    try:
+        loop.add_signal_handler(signal.SIGINT, queue.put_nowait, None)
+    except (NotImplementedError, RuntimeError):  # no signal handlers here: KeyboardInterrupt
+        pass
 
     def read() -> None:
         try:

@@ -57,7 +57,7 @@
       }
     });
     var grouped = data.features.some(function (f) { return f.properties.agrupados; });
-    status.textContent = data.total + " caso(s) nesta área." +
+    status.textContent = data.total + (data.total === 1 ? " caso" : " casos") + " nesta área." +
       (grouped ? " Aproxime o mapa para ver cada um." : "");
   }
 

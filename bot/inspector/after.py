@@ -59,7 +59,7 @@ async def on_message(turn: Turn) -> None:
     if sha not in d["photos"]:
         d = {**d, "photos": [*d["photos"], sha], "media": {**d["media"], sha: item.mime}}
     await turn.save(AFTER, d)
-    await turn.reply(texts.PHOTOS_GOT.format(n=len(d["photos"])), done_button(d))
+    await turn.reply(texts.photos_got(len(d["photos"])), done_button(d))
 
 
 async def on_button(turn: Turn, data: list[str]) -> None:

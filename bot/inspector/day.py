@@ -6,7 +6,7 @@ from bot import buttons
 from bot.inspector import texts
 from bot.replies import send_document_or_queue
 from bot.router import Turn, inline
-from core.formatting import fmt_date
+from core.formatting import fmt_date, plural
 from core.services.inspectors.day_notices import prepare_day_notices
 from core.services.inspectors.accounts import actor_ref, require_inspector
 
@@ -26,4 +26,5 @@ async def day_notices(turn: Turn) -> None:
     await turn.reply("\n".join(lines)[:4096], inline(rows))
     await send_document_or_queue(
         turn.bot, turn.state, turn.chat_id, day.sha256, day.filename,
-        texts.DAY_NOTICES_CAPTION.format(day=when, n=len(day.notices)), day.blob)
+        texts.DAY_NOTICES_CAPTION.format(
+            day=when, notices=plural(len(day.notices), "notificação", "notificações")), day.blob)

@@ -16,7 +16,7 @@ from bot.inspector.states import FORM
 from bot.replies import send_document_or_queue
 from bot.router import Turn, inline
 from bot.texts import STALE_BUTTON
-from core.formatting import fmt_date
+from core.formatting import fmt_date, plural
 from core.lifecycle import BUTTON_MAX, TransitionRefused
 from core.services.papers.documents import DocumentUnavailable
 from core.services.errors import ServiceError
@@ -97,8 +97,8 @@ def field_buttons(f: FormField, d: dict) -> tuple[str, list[list[tuple[str, str]
         rows.append([(texts.CONTINUE, _b(d, "next"))])
     elif f.kind == PHOTOS:
         if value:
-            more += "\nJá recebi " + (f"{len(value)} foto(s) ou vídeo(s)." if f.video
-                                       else f"{len(value)} foto(s).")
+            more += "\nJá recebi " + (plural(len(value), "foto ou vídeo", "fotos ou vídeos") if f.video
+                                       else plural(len(value), "foto", "fotos")) + "."
         rows = [[(texts.DONE, _b(d, "next"))]]
     elif f.kind == BOOL:
         rows = [[(texts.YES, _b(d, "yes")), (texts.NO, _b(d, "no"))]]
@@ -301,8 +301,9 @@ async def _photo(turn: Turn, form: StepForm, d: dict, f: FormField) -> None:
     d = {**d, "facts": {**d["facts"], f.fact: have}, "media": media}
     await turn.save(FORM, d)
     videos = sum(1 for h in have if media.get(h, "").startswith("video/"))
-    got = texts.MEDIA_GOT.format(photos=len(have) - videos, videos=videos) if f.video \
-        else texts.PHOTOS_GOT.format(n=len(have))
+    got = texts.MEDIA_GOT.format(photos=plural(len(have) - videos, "foto", "fotos"),
+                                 videos=plural(videos, "vídeo", "vídeos")) if f.video \
+        else texts.photos_got(len(have))
     await turn.reply(got, inline([[(texts.DONE, _b(d, "next"))]]))
 
 

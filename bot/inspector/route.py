@@ -8,14 +8,14 @@ from telegram import InlineKeyboardMarkup
 
 from bot.buttons import button
 from bot.router import Turn
-from core.formatting import fmt_date
+from core.formatting import fmt_date, plural
 from core.services.inspectors.route import DayRoute, Stop, km, route_for_chat
 
 LIMIT = 4096
 NONE = "Nenhuma tarefa de campo para hoje ({day})."
-HEAD = ("🗺️ Rota de hoje ({day}): {n} parada(s), {total} {kind}.\n"
+HEAD = ("🗺️ Rota de hoje ({day}): {stops}, {total} {kind}.\n"
         "Saída: {start}.")
-LATER = "{n} tarefa(s) com prazo ainda correndo ficam para o dia do prazo (veja /tarefas)."
+LATER = ("{tasks} com prazo ainda correndo {stay} para o dia do prazo (veja /tarefas).")
 WHOLE = "Rota inteira no mapa (até 10 paradas): {url}"
 SHARE = ("Para partir de onde você está, envie sua localização em /tarefas e peça /rota "
          "de novo.")
@@ -35,10 +35,11 @@ def stop_text(s: Stop) -> str:
 def messages(route: DayRoute) -> list[tuple[str, list[Stop]]]:
     """The route as (text, stops in it) messages, each within Telegram's limit."""
     day = fmt_date(route.day)
-    tail = [LATER.format(n=route.later)] if route.later else []
+    tail = [LATER.format(tasks=plural(route.later, "tarefa", "tarefas"),
+                         stay="fica" if route.later == 1 else "ficam")] if route.later else []
     if not route.stops:
         return [("\n".join([NONE.format(day=day), *tail]), [])]
-    head = HEAD.format(day=day, n=len(route.stops), total=km(route.total_m),
+    head = HEAD.format(day=day, stops=plural(len(route.stops), "parada", "paradas"), total=km(route.total_m),
                        kind=route.distances, start=route.start.label)
     tail = [WHOLE.format(url=route.directions_url), *tail, PRINT]
     if route.start.kind != "location":

@@ -1,6 +1,8 @@
 """Portuguese texts of the inspector's screens."""
 from __future__ import annotations
 
+from core.formatting import plural
+
 BIND_USAGE = ("Para vincular sua conta de fiscal, envie /fiscal seguido do código de convite "
               "que a Secretaria lhe entregou, por exemplo: /fiscal ABCD-EFGH-JKMN")
 BOUND = ("Conta vinculada: {name} — {agency}.\nAs tarefas de vistoria chegam aqui, com fotos e "
@@ -60,8 +62,13 @@ SUGGESTED = "Confirme com o botão ou digite a correção: {value}"
 CONFIRM, FIX, CANCEL = "✅ Confirmar", "✏️ Corrigir", "Cancelar"
 PICK_ONE = "Marque ao menos um item."
 NEED_PHOTO = "Envie ao menos uma foto."
-PHOTOS_GOT = "📷 {n} foto(s) recebida(s). Envie mais ou toque em Pronto."
-MEDIA_GOT = "📷 Recebido(s): {photos} foto(s) e {videos} vídeo(s). Envie mais ou toque em Pronto."
+PHOTOS_GOT = "📷 {photos}. Envie mais ou toque em Pronto."
+
+
+def photos_got(n: int) -> str:
+    return PHOTOS_GOT.format(photos=plural(n, "foto recebida", "fotos recebidas"))
+
+MEDIA_GOT = "📷 Recebidos: {photos} e {videos}. Envie mais ou toque em Pronto."
 NEED_MEDIA = "Aqui preciso de fotos ou vídeos do objeto. Envie ao menos um e toque em Pronto."
 NOT_MEDIA = ("Esse arquivo não é foto nem vídeo. Envie uma foto (JPG ou PNG) ou um vídeo "
              "(MP4) do objeto.")
@@ -93,7 +100,7 @@ DAY_NOTICES_TAIL = ("No local: afixe a do caso, escreva a hora no espaço em bra
                     "“Afixar notificação” → “Impressa do dia”. Sem a impressa, use um "
                     "formulário em branco preenchido à mão → “Preenchida à mão”. Uma "
                     "notificação impressa hoje só vale hoje.")
-DAY_NOTICES_CAPTION = "Notificações do dia {day} — {n} notificação(ões)"
+DAY_NOTICES_CAPTION = "Notificações do dia {day} — {notices}"
 NO_PHOTO_PENDING = ("Não há foto pendente no caso {protocol} com você: ela já foi registrada, "
                     "ou o caso mudou de etapa ou de fiscal. Veja suas tarefas em /tarefas.")
 PHOTO_PENDING = "⚠️ Falta a {label} ({article})."

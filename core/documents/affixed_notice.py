@@ -10,6 +10,8 @@ of affixing left blank for the pen; or a blank form is filled by hand, and the s
 says so."""
 from __future__ import annotations
 
+from core.formatting import plural
+
 import io
 
 from core.documents.data import (PAPER_HANDWRITTEN, PAPER_PREPARED, AffixedNoticeData,
@@ -120,7 +122,7 @@ def _cover_pdf(cover: DayNoticesCover) -> bytes:
                  + (f" — matrícula {cover.inspector.registration}"
                     if cover.inspector.registration else ""), size=11)
     pdf.ln(2)
-    pdf.para(f"{len(cover.lines)} notificação(ões) nas páginas seguintes, uma por caso "
+    pdf.para(f"{plural(len(cover.lines), 'notificação', 'notificações')} nas páginas seguintes, uma por caso "
              "(Art. 4º, II, a). Afixe cada uma no vidro ou na lataria do objeto, escreva a hora "
              "no espaço em branco e registre no bot: “Afixar notificação” → “Impressa do dia”; "
              "depois envie a foto dela afixada. Não afixada hoje, não vale em outro dia: "

@@ -55,7 +55,8 @@ def _auto_front(pdf: DocumentPDF, data: AutoInfracaoData, show_deadline: bool = 
     pdf.labelled("c) Preceito violado: ", data.provision)
     pdf.labelled("    Multa imposta: ", money(data.fine))
     if data.seized:
-        pdf.labelled("Apreensão: ", _items(data.seized) + f" — recolhido(s) {_to(data.depot.name)}"
+        pdf.labelled("Apreensão: ", _items(data.seized) + f" — {'recolhido' if len(data.seized) == 1 else 'recolhidos'} "
+                     f"{_to(data.depot.name)}"
                      f", {data.depot.address} (Art. 6º)")
     for sentence in data.dates:  # Art. 6º, §2º: gêneros and semoventes within three days
         pdf.para(sentence, bold=True, size=10)

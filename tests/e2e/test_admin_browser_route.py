@@ -38,7 +38,7 @@ async def test_route_page_in_chromium_without_javascript(chromium, serve, shots,
     assert "/rota" in page.url
     assert "Rota do dia 01/12/2026 — Ana Fiscal" in await page.inner_text("h1")
     head = await page.inner_text("section.route-head")
-    assert "4 parada(s)" in head and "em linha reta" in head
+    assert "4 paradas" in head and "em linha reta" in head
     assert "localização enviada pelo fiscal hoje às 13:00" in head
     stops = page.locator("ol.route > li")
     assert await stops.count() == 4

@@ -23,6 +23,7 @@ from core.settings import Settings
 from core.storage.db import create_engine
 from core.storage.models import Case, Event, Evidence
 from core.storage.timeline import ActorRef
+from core.formatting import plural
 from tests.conftest import ENGINES, PG_URL
 from tests.support.core_fixtures import jpeg
 from tests.support.panel import new_case
@@ -152,10 +153,10 @@ async def test_backup_while_writing_restores_and_verifies_and_names_an_altered_c
     assert code == 0, err
     second = json.loads((dest / "manifest.json").read_text("utf-8"))
     new = set(second["files"]) - set(manifest["files"])
-    assert new and f" {len(new)} arquivo(s) copiado(s), {len(manifest['files'])} já" in out
+    assert new and f" {plural(len(new), 'arquivo copiado', 'arquivos copiados')}, {len(manifest['files'])} já" in out
     code, out, err = await _cli(live.env, "backup", str(dest))
     assert code == 0, err
-    assert " 0 arquivo(s) copiado(s)" in out
+    assert " 0 arquivos copiados" in out
     manifest = second
 
     code, out, err = await _cli(fresh.env, "restore", str(dest))

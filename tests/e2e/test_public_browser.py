@@ -50,7 +50,7 @@ async def test_public_map_in_chromium(chromium, serve, shots, make_core, photo):
     marker = page.locator(f"path.vl-{target}")
     await marker.wait_for(state="attached")
     assert await page.locator("path.vl-case").count() == len(cases)
-    assert "8 caso(s) nesta área." in await page.inner_text("#map-status")
+    assert "8 casos nesta área." in await page.inner_text("#map-status")
     await page.screenshot(path=str(shots / "public_map.png"), full_page=True)
 
     # a case's marker → its popup → its status page

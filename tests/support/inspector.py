@@ -62,7 +62,7 @@ async def answer(h: BotHarness, user: User, text: str, expect: str) -> Call:
 
 async def send_photo(h: BotHarness, user: User, i: int = 0) -> None:
     await h.api.send_photo(user, jpeg(i))
-    await said(h, user, "foto(s)")
+    await said(h, user, "foto")
 
 
 async def open_card(h: BotHarness, user: User, protocol: str) -> Call:

@@ -23,7 +23,7 @@ from typing import Any, Awaitable, Callable, Mapping
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from core.documents.data import MISSING_PARTS
-from core.formatting import TZ, fmt_cpf_cnpj, fmt_date, fmt_kilograms, fmt_money
+from core.formatting import TZ, fmt_cpf_cnpj, fmt_date, fmt_kilograms, fmt_money, plural
 from core.identifiers import format_plate
 from core.lifecycle import Lifecycle
 from core.parsing import ParseError, parse_text, read_fact
@@ -316,7 +316,8 @@ def show_value(f: FormField, value: Any) -> str:
         labels = dict(f.options)
         return "; ".join(labels.get(v, str(v)) for v in value)
     if f.kind == PHOTOS:
-        return f"{len(value)} foto(s) ou vídeo(s)" if f.video else f"{len(value)} foto(s)"
+        return plural(len(value), "foto ou vídeo", "fotos ou vídeos") if f.video \
+            else plural(len(value), "foto", "fotos")
     if f.kind == BOOL:
         return "sim" if value else "não"
     if f.kind == CHOICE and f.buttons:  # what was tapped ("Preenchida à mão")

@@ -5,6 +5,8 @@ with anything in it, or a database with tables, is refused: a restore never mixe
 installations' data."""
 from __future__ import annotations
 
+from core.formatting import plural
+
 import asyncio
 import os
 import shutil
@@ -62,7 +64,7 @@ async def restore(settings: Settings, src: Path) -> VerifyReport:
                            "(createdb) e aponte DATABASE_URL para ele.")
     checked = await verify_backup(src)
     if not checked.ok:
-        raise InvalidInput(f"O backup em {src} tem {len(checked.problems)} problema(s) e não "
+        raise InvalidInput(f"O backup em {src} tem {plural(len(checked.problems), 'problema', 'problemas')} e não "
                            f"foi restaurado: veja python -m admin verify {src}.")
     data_dir.mkdir(parents=True, exist_ok=True)
     database = src / manifest["database"]["file"]

@@ -9,6 +9,8 @@ names its case by protocol, in Portuguese for the operator.
 """
 from __future__ import annotations
 
+from core.formatting import plural
+
 import asyncio
 import hashlib
 import json
@@ -128,7 +130,7 @@ async def check_database(db: Database, data_dir: Path,
                 report.problems.append(Problem(protocol, "caso ausente do manifesto do backup"))
             elif want.get("head") != state.head or want.get("events") != state.events:
                 report.problems.append(Problem(
-                    protocol, f"linha do tempo com {state.events} evento(s); o manifesto "
+                    protocol, f"linha do tempo com {plural(state.events, 'evento', 'eventos')}; o manifesto "
                               f"registrou {want.get('events')} com outro último hash"))
         for kind, sha, public in state.evidence:
             report.files += 1

@@ -41,7 +41,7 @@ KIND_LABELS = {
 INSPECTOR_KINDS = {"task_offer", "task_withdrawn", "deadline_warning", "task_removal_due",
                    "owner_statement", "owner_statement_withdrawn",
                    "deadline_extended_inspector", "followup_photo"}
-ROLE_LABELS = {"inspector": "Fiscal", "owner": "Proprietário(a)", "citizen": "Cidadão(ã)"}
+ROLE_LABELS = {"inspector": "Fiscal", "owner": "Proprietário", "citizen": "Cidadão"}
 BLOCKED = "A pessoa bloqueou o bot no Telegram (403)."
 STILL_BLOCKED = ("Esta pessoa bloqueou o bot. A mensagem só pode ser reenviada depois que ela "
                  "voltar a escrever ao bot.")

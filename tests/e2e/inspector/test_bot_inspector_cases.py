@@ -97,7 +97,7 @@ async def test_furniture_removed_immediately_owner_unknown_art_5_II(bot, core, p
     await tap(bot, CARLA, "Continuar", expect="motivo da remoção imediata")
     await answer(bot, CARLA, "Proprietário não identificado no local", "fotos ou vídeo")
     await bot.api.send_photo(CARLA, jpeg(11))
-    await said(bot, CARLA, "Recebido(s): 1 foto(s) e 0 vídeo(s)")
+    await said(bot, CARLA, "Recebidos: 1 foto e 0 vídeos")
     await tap(bot, CARLA, "Pronto", expect="início da remoção")
     await answer(bot, CARLA, "31/12/2099 10:00", "ainda não chegaram")
     await answer(bot, CARLA, "01/12/2026 12:30", "Confira antes de registrar")

@@ -126,11 +126,11 @@ async def test_apprehension_registered_in_the_depot_book_art_6(dracena, photo):
     assert "Livro 1, fl. 45" in text and "Sofá de três lugares" in text
     assert "geladeira branca" in text and "Art. 6º" in text and "VERSO" in text  # Art. 5º
     assert "registro_apreensao" in await issued(core, protocol)
-    # one name throughout the paper; "recolhido(s) ao Pátio"
+    # one name throughout the paper; "recolhidos ao Pátio" (two items)
     assert "AUTO DE INFRAÇÃO E APREENSÃO" in text
     lowered = text.lower().replace("auto de infração e apreensão", "")
     assert "auto de apreensão" not in lowered and "auto de infração" not in lowered
-    assert "recolhido(s) ao Pátio municipal" in text
+    assert "recolhidos ao Pátio municipal" in text
     assert "https://t.me/ViaLivreDracenaBot?start=" in text.split("VERSO")[0]  # QR on the front
     assert "leilão dentro de três dias" not in text  # a sofa is not gêneros (Art. 6º, §2º)
 

@@ -20,7 +20,7 @@ async def test_rota_lists_todays_stops_in_order_with_what_to_do_and_a_map_link(
     for protocol in (near_office, far, middle):
         await task_message(bot, ANA, protocol)
     await bot.api.send_command(ANA, "rota")
-    msg = await said(bot, ANA, "Rota de hoje (01/12/2026): 3 parada(s)")
+    msg = await said(bot, ANA, "Rota de hoje (01/12/2026): 3 paradas")
     text = msg.text
     assert "Saída: localização enviada pelo fiscal hoje às" in text
     # from where she stands: the far one first, then back towards the centre
@@ -57,7 +57,7 @@ async def test_a_long_route_is_split_within_telegrams_limit(bot, core, photo):
     await task_message(bot, ANA, protocols[-1])
     start = len(bot.api.calls)
     await bot.api.send_command(ANA, "rota")
-    await said(bot, ANA, "Rota de hoje (01/12/2026): 28 parada(s)")
+    await said(bot, ANA, "Rota de hoje (01/12/2026): 28 paradas")
     await said(bot, ANA, "peça /rota de novo", since=start)
     sent = [c for c in bot.api.calls[start:] if c.method == "sendMessage"
             and str(c.params.get("chat_id")) == str(ANA.id)]
