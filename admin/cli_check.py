@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from core.formatting import plural
 from core.settings import Settings, get_settings
 
 if TYPE_CHECKING:
@@ -173,9 +174,11 @@ def run(settings: Settings | None = None) -> int:
         print(f"ERRO: {line}")
     for line in found.warnings:
         print(f"AVISO: {line}")
+    warnings = plural(len(found.warnings), "aviso", "avisos")
     if found.errors:
-        print(f"{len(found.errors)} erro(s) impedem a entrada em produção; "
-              f"{len(found.warnings)} aviso(s).")
+        errors = len(found.errors)
+        stop = "impede" if errors == 1 else "impedem"
+        print(f"{plural(errors, 'erro', 'erros')} {stop} a entrada em produção; {warnings}.")
         return 1
-    print(f"Nada impede a entrada em produção; {len(found.warnings)} aviso(s).")
+    print(f"Nada impede a entrada em produção; {warnings}.")
     return 0

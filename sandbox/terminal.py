@@ -60,6 +60,7 @@ PANEL_OWN = """\
 Painel da prefeitura (python -m admin; o make run já o inicia): {address}
   entre com uma conta já criada neste banco (python -m admin create-user NOME --role admin)"""
 DOCUMENTS = "Os documentos (PDF) que o bot envia ficam salvos em {path}"
+WEB_REPORT = "Denúncia pelo site, sem aplicativo nem conta: {address}/publico/denunciar"
 
 
 def sandbox_settings(base: Settings | None = None) -> Settings:
@@ -97,6 +98,7 @@ async def run_sandbox(lines: Iterable[str] | AsyncIterable[str],
         account = await demo_account(core)
         out(PANEL.format(**account.__dict__) if account
             else PANEL_OWN.format(address=panel_address(settings)))
+        out(WEB_REPORT.format(address=panel_address(settings)))
         out(DOCUMENTS.format(path=documents_dir(settings)))
         if clock.offset:
             out(describe_offset(clock, ZoneInfo(settings.timezone)))
