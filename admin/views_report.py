@@ -25,7 +25,7 @@ from admin.views_public import PREFIX, CITY_SLUG, page, public_pages
 from admin.visitor import visitor_ip
 from admin.web import SETTINGS, core_of
 from core import media
-from core.services.cases.evidence import EvidenceIn, store_upload
+from core.services.cases.evidence import store_upload
 from core.services.cases.orphans import discard
 from core.services.citizens import web_drafts as drafts
 from core.services.citizens.conversation import receipt, step, steps, words
@@ -37,13 +37,12 @@ from core.services.citizens.conversation.prompts import (Prompt, candidate_capti
 from core.services.citizens.conversation.states import (CATEGORY, DESCRIPTION, DUPLICATES,
                                                         IDLE, LOCATION, PHOTOS, PLATE, SIGNS,
                                                         SUMMARY)
-from core.services.citizens.reports import MAX_PHOTOS, submit_report, support_case
+from core.services.citizens.reports import MAX_PHOTOS
 from core.services.context import Core
 from core.services.errors import InvalidInput, NotFound
 from core.services.messaging import email_confirm
 from core.services.messaging.conversation import AlreadyProcessed
 from core.services.public.access import RateLimited
-from core.storage.models import Case
 
 log = logging.getLogger(__name__)
 
@@ -305,29 +304,12 @@ async def _confirm(request: web.Request, core: Core, chat: drafts.WebChat, d: di
     except RateLimited as exc:
         return Shown(SUMMARY, d, error=exc.message, status=429)
 
-    sent_of: list[dict[str, Any]] = []
-
-    async def with_case(s, case: Case) -> None:
-        sent = {"protocol": case.protocol, "category": d["category"], "city": d.get("city"),
-                "email": email_confirm.masked(address) if address else None}
-        await drafts.record(s, chat, core.now(), drafts.SENT, sent)
-        sent_of[:] = [sent]
-        if address:
-            await email_confirm.ask(here, s, case, address)
-
-    photos = [EvidenceIn(p["sha"], p["mime"], "photo") for p in d.get("photos", [])]
-    await submit_report(here, None, receipt.report(d, photos), with_case=with_case)
-    drafts.moved(chat, core.now(), drafts.SENT, sent_of[0])
+    await drafts.submit(here, chat, d, address)
     return Shown(drafts.SENT, chat.draft)
 
 
 async def _support(core: Core, chat: drafts.WebChat, protocol: str, d: dict[str, Any]) -> Shown:
-    here = city_core(core, d)
-    photos = [EvidenceIn(p["sha"], p["mime"], "photo") for p in d.get("photos", [])]
-    sent = {"protocol": protocol, "supported": True, "city": d.get("city")}
-    await support_case(here, protocol, None, photos, d.get("description"),
-                       also=drafts.hook(core, chat, drafts.SENT, sent))
-    drafts.moved(chat, core.now(), drafts.SENT, sent)
+    await drafts.support(city_core(core, d), chat, protocol, d)
     return Shown(drafts.SENT, chat.draft)
 
 

@@ -30,7 +30,8 @@ from core.services.errors import InvalidInput
 from core.services.messaging.conversation import IDLE, AlreadyProcessed
 from core.services.public.access import RateLimited, client_key
 from core.storage.dialect import insert_ignore
-from core.storage.models import PublicGuard
+from core.services.cases.evidence import EvidenceIn
+from core.storage.models import Case, PublicGuard
 from core.storage.models_web import WebDraft
 from core.text import clean_data
 
@@ -175,3 +176,38 @@ def check_person(core: Core, chat: WebChat, trap: str, *, confirming: bool) -> N
     least = timedelta(seconds=core.settings.web_report_min_seconds)
     if confirming and chat.created_at is not None and core.now() - chat.created_at < least:
         raise InvalidInput(TOO_FAST)
+
+
+# -- the report sent ---------------------------------------------------------------------
+
+async def submit(here: Core, chat: WebChat, d: dict[str, Any], address: str | None) -> None:
+    """"Confirmar" on the page (`here`: the pin's city): the report submitted with the
+    draft's receipt stored in the same transaction (SENT: a form sent twice cannot report
+    twice), and the e-mail given waiting for its confirmation link."""
+    from core.services.citizens.conversation import receipt
+    from core.services.citizens.reports import submit_report
+    from core.services.messaging import email_confirm
+    sent: dict[str, Any] = {}
+
+    async def with_case(s: AsyncSession, case: Case) -> None:
+        sent.update(protocol=case.protocol, category=d["category"], city=d.get("city"),
+                    email=email_confirm.masked(address) if address else None)
+        await record(s, chat, here.now(), SENT, sent)
+        if address:
+            await email_confirm.ask(here, s, case, address)
+
+    await submit_report(here, None, receipt.report(d, _photos(d)), with_case=with_case)
+    moved(chat, here.now(), SENT, sent)
+
+
+async def support(here: Core, chat: WebChat, protocol: str, d: dict[str, Any]) -> None:
+    """"É este": the draft's photos join the open case `protocol` of the pin's city."""
+    from core.services.citizens.reports import support_case
+    sent = {"protocol": protocol, "supported": True, "city": d.get("city")}
+    await support_case(here, protocol, None, _photos(d), d.get("description"),
+                       also=hook(here, chat, SENT, sent))
+    moved(chat, here.now(), SENT, sent)
+
+
+def _photos(d: dict[str, Any]) -> list[EvidenceIn]:
+    return [EvidenceIn(p["sha"], p["mime"], "photo") for p in d.get("photos", [])]
