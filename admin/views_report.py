@@ -28,7 +28,7 @@ from core import media
 from core.services.cases.evidence import store_upload
 from core.services.cases.orphans import discard
 from core.services.citizens import web_drafts as drafts
-from core.services.citizens.conversation import receipt, step, steps, words
+from core.services.citizens.conversation import photos, receipt, step, steps, words
 from core.services.citizens.conversation import web as wording
 from core.services.citizens.conversation.answers import Refused, Taken
 from core.services.citizens.conversation.location import Support
@@ -43,6 +43,7 @@ from core.services.errors import InvalidInput, NotFound
 from core.services.messaging import email_confirm
 from core.services.messaging.conversation import AlreadyProcessed
 from core.services.public.access import RateLimited
+from core.services.public.cities import UNKNOWN_CITY
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +139,6 @@ def _installation(request: web.Request) -> Core:
     core = core_of(request)
     slug = request.match_info.get("city")
     if slug is not None and core.city_named(slug) is None:
-        from core.services.public.cities import UNKNOWN_CITY
         raise NotFound(UNKNOWN_CITY)
     return core
 
@@ -200,10 +200,10 @@ async def _answer(request: web.Request, core: Core, chat: drafts.WebChat, form) 
 async def _drop(core: Core, chat: drafts.WebChat) -> None:
     """The report in progress dropped, and its photos with it (the draft first: a file a
     draft names is kept)."""
-    photos = [p["sha"] for p in chat.draft.get("photos", [])]
+    shas = [p["sha"] for p in chat.draft.get("photos", [])]
     if chat.version:
         await drafts.save(core, chat, IDLE, {})
-    await discard(core, photos)
+    await discard(core, shas)
 
 
 def _outcome(shown: Shown, outcome: step.Outcome | None) -> Shown:
@@ -238,23 +238,21 @@ async def _saids(core: Core, state: str, d: dict[str, Any], form, choice: str
             data = item.file.read()
             if not data and not item.filename:
                 continue  # the empty file input of a form sent without a photo
-            if len(d.get("photos", [])) + len(saids) >= MAX_PHOTOS:
-                refusal = words.PHOTO_MAX
+            so_far = dict(d, photos=list(d.get("photos", [])) + [x.photo for x in saids
+                                                                 if x.photo])
+            refusal = photos.refused(so_far, None) or ""  # the draft full: nothing stored
+            if refusal:
                 break
             try:
                 stored = await store_upload(core, data, (media.IMAGE,))
-            except media.MediaRefused as exc:
+            except (media.MediaRefused, InvalidInput) as exc:
                 refusal = exc.message
                 continue
-            except InvalidInput as exc:
-                refusal = exc.message
+            refusal = photos.refused(so_far, stored.sha256) or ""  # the same photo again
+            if refusal:
                 continue
             photo = {"sha": stored.sha256, "mime": stored.mime, "file_id": None,
                      "unique_id": stored.sha256}
-            kept = list(d.get("photos", [])) + [s.photo for s in saids if s.photo]
-            if any(p.get("unique_id") == stored.sha256 for p in kept):
-                refusal = words.PHOTO_SEEN
-                continue
             saids.append(step.Said(step.PHOTO, photo=photo))
     if state == SIGNS and choice.startswith("signs"):
         ticked = set(d.get("signs", []))

@@ -24,14 +24,13 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, delete, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from core.formatting import fmt_datetime
 from core.services.context import Core, SessionHook
 from core.services.errors import InvalidInput
 from core.services.messaging.conversation import IDLE, AlreadyProcessed
-from core.services.public.access import RateLimited, client_key
+from core.services.public import access
 from core.storage.dialect import insert_ignore
 from core.services.cases.evidence import EvidenceIn
-from core.storage.models import Case, PublicGuard
+from core.storage.models import Case
 from core.storage.models_web import WebDraft
 from core.text import clean_data
 
@@ -139,33 +138,18 @@ async def forget_old(core: Core, now: datetime | None = None) -> int:
 
 # -- the guards ----------------------------------------------------------------------------
 
-async def _count(core: Core, key: str, limit: int, window: timedelta, message: str) -> None:
-    now = core.now()
-    async with core.db.unit_of_work() as s:
-        await s.execute(insert_ignore(s, PublicGuard.__table__,
-                                      {"key": key, "failures": 0, "hits": 0}, ["key"]))
-        guard = await s.get(PublicGuard, key, with_for_update=True, populate_existing=True)
-        assert guard is not None
-        if guard.window_started_at is None or now - guard.window_started_at >= window:
-            guard.window_started_at, guard.hits = now, 0
-        guard.hits = (guard.hits or 0) + 1
-        over, retry = guard.hits > limit, guard.window_started_at + window
-    if over:
-        raise RateLimited(message.format(at=fmt_datetime(retry.astimezone(core.tz))))
-
-
 async def count_step(core: Core, visitor: str) -> None:
     """One answer sent from the page by this person; RateLimited past STEP_LIMIT."""
-    await _count(core, f"webstep:{client_key(visitor)}", STEP_LIMIT, STEP_WINDOW,
-                 "Muitos envios a partir desta conexão. Por segurança, continue a partir de "
-                 "{at}; o que você já preencheu fica guardado.")
+    await access.count(core, "webstep", visitor, STEP_LIMIT, STEP_WINDOW,
+                       "Muitos envios a partir desta conexão. Por segurança, continue a partir de "
+                       "{at}; o que você já preencheu fica guardado.")
 
 
 async def count_report(core: Core, visitor: str) -> None:
     """One report confirmed by this person; RateLimited past REPORT_LIMIT."""
-    await _count(core, f"webreport:{client_key(visitor)}", REPORT_LIMIT, REPORT_WINDOW,
-                 "Muitas denúncias enviadas a partir desta conexão. Por segurança, confirme "
-                 "esta a partir de {at}; ela fica guardada até lá.")
+    await access.count(core, "webreport", visitor, REPORT_LIMIT, REPORT_WINDOW,
+                       "Muitas denúncias enviadas a partir desta conexão. Por segurança, confirme "
+                       "esta a partir de {at}; ela fica guardada até lá.")
 
 
 def check_person(core: Core, chat: WebChat, trap: str, *, confirming: bool) -> None:

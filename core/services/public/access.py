@@ -78,20 +78,27 @@ async def _guard(s, key: str) -> PublicGuard:
     return await s.get(PublicGuard, key, with_for_update=True, populate_existing=True)
 
 
-async def hit(core: Core, visitor: str) -> None:
-    """Count one look-up by this client; RateLimited past RATE_LIMIT in RATE_WINDOW."""
+async def count(core: Core, kind: str, visitor: str, limit: int, window: timedelta,
+                message: str) -> None:
+    """Count one request of `kind` by this client; RateLimited past `limit` in `window`
+    (`message` names the hour it may try again: "{at}")."""
     now = core.now()
     async with core.db.unit_of_work() as s:
-        guard = await _guard(s, _key("rate", visitor))
-        if guard.window_started_at is None or now - guard.window_started_at >= RATE_WINDOW:
+        guard = await _guard(s, _key(kind, visitor))
+        if guard.window_started_at is None or now - guard.window_started_at >= window:
             guard.window_started_at, guard.hits = now, 0
         guard.hits = (guard.hits or 0) + 1
-        over = guard.hits > RATE_LIMIT
-        retry = guard.window_started_at + RATE_WINDOW
+        over = guard.hits > limit
+        retry = guard.window_started_at + window
     if over:
-        local = retry.astimezone(core.tz)
-        raise RateLimited("Muitas consultas a partir deste endereço. Por segurança, tente de "
-                          f"novo a partir de {fmt_datetime(local)}.")
+        raise RateLimited(message.format(at=fmt_datetime(retry.astimezone(core.tz))))
+
+
+async def hit(core: Core, visitor: str) -> None:
+    """Count one look-up by this client; RateLimited past RATE_LIMIT in RATE_WINDOW."""
+    await count(core, "rate", visitor, RATE_LIMIT, RATE_WINDOW,
+                "Muitas consultas a partir deste endereço. Por segurança, tente de novo a "
+                "partir de {at}.")
 
 
 @dataclass(frozen=True)
