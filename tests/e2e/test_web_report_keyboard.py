@@ -4,6 +4,7 @@ picker the keyboard opens, the place typed as an address (geocoded by the local 
 stand-in) and confirmed — up to the receipt with its protocol (Dores Art. 4º caput)."""
 from __future__ import annotations
 
+import asyncio
 import re
 
 from sandbox.standin.nominatim import NominatimStandIn
@@ -28,6 +29,10 @@ async def test_the_report_is_completed_with_the_keyboard_alone(chromium, serve, 
         core = await make_core(nominatim_url=osm.base_url)
         base = await serve(core)
         page = await chromium.page(java_script_enabled=False)
+        # Subscribe to the file picker before any step: Playwright turns interception on
+        # in the background, so a listener added just before the key press can miss it.
+        choosers: asyncio.Queue = asyncio.Queue()
+        page.on("filechooser", choosers.put_nowait)
         await page.goto(f"{base}/publico/denunciar")
         await _tab_to(page, "Veículo motorizado")
         await page.keyboard.press("Enter")
@@ -36,9 +41,9 @@ async def test_the_report_is_completed_with_the_keyboard_alone(chromium, serve, 
         picture = tmp_path / "carro.jpg"
         picture.write_bytes(jpeg((50, 60, 70)))
         await _tab_to(page, "photos")  # the file input (its id)
-        async with page.expect_file_chooser() as chooser:
-            await page.keyboard.press("Space")
-        await (await chooser.value).set_files(str(picture))
+        await page.keyboard.press("Space")
+        chooser = await asyncio.wait_for(choosers.get(), timeout=30)
+        await chooser.set_files(str(picture))
         await _tab_to(page, "Continuar")
         await page.keyboard.press("Enter")
 
