@@ -28,6 +28,7 @@ pytest_plugins = [
     "tests.support.panel",
     "tests.support.browser",
     "tests.support.conversation_walk",
+    "tests.support.hang_report",
 ]
 
 PG_URL = os.environ.get("TEST_DATABASE_URL", "")
