@@ -32,7 +32,8 @@ _SANE_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 QUIET = {"httpx": logging.WARNING, "httpcore": logging.WARNING, "aiohttp.access": logging.WARNING,
          "telegram": logging.INFO, "aiosmtplib": logging.WARNING, "aiohttp": logging.INFO,
          "asyncio": logging.WARNING, "sqlalchemy": logging.WARNING, "alembic": logging.WARNING,
-         "PIL": logging.WARNING, "urllib3": logging.WARNING, "apscheduler": logging.WARNING}
+         "PIL": logging.WARNING, "urllib3": logging.WARNING, "apscheduler": logging.WARNING,
+         "geopy": logging.WARNING}  # geopy: the URL asked (DEBUG), the error page got (INFO)
 
 #: our packages: only their loggers go below INFO
 OURS = ("core", "bot", "admin", "whatsapp", "sandbox", "__main__")
@@ -40,7 +41,8 @@ OURS = ("core", "bot", "admin", "whatsapp", "sandbox", "__main__")
 _PATTERNS = [
     (re.compile(r"bot\d{5,}:[A-Za-z0-9_-]{20,}"), "bot<token>"),
     (re.compile(r"\d{5,}:[A-Za-z0-9_-]{30,}"), "<token>"),
-    (re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"), "<e-mail>"),
+    # every character an address may have before the @ (RFC 5322's atext, as parse_email)
+    (re.compile(r"[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(?:\.[\w-]+)+"), "<e-mail>"),
     (re.compile(r"\b\d{3}\.?\d{3}\.?\d{3}-?\d{2}\b"), "<cpf>"),
     (re.compile(r"\b[A-Za-z]{3}-?\d[A-Za-z0-9]\d{2}\b"), "<placa>"),
     (re.compile(r"(?<![\w-])(?:\+?55\s?)?(?:\(?\d{2}\)?\s?)?9?\d{4}[\s.-]\d{4}(?![\w-])"),

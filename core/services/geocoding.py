@@ -117,8 +117,10 @@ class Geocoder:
         try:
             place = await asyncio.wait_for(self._throttled(call), self.timeout_s)
         except (GeopyError, TimeoutError, OSError) as exc:
-            log.warning("geocoder unavailable: %r", exc)
-            raise GeocodingUnavailable(str(exc)) from exc
+            # its type only, here and after: a geopy error's text quotes the server's answer,
+            # and a proxy's error page quotes the URL asked, the address typed in it
+            log.warning("geocoder unavailable: %s", type(exc).__name__)
+            raise GeocodingUnavailable(type(exc).__name__) from None
         self._cache[key] = place
         if len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)

@@ -12,6 +12,7 @@ Works with geopy unchanged::
             place = await geo.geocode("Rua Getúlio Vargas, 100, Dores do Indaiá")
         osm.delay = 2.0      # slower than geopy's timeout -> GeocoderTimedOut
         osm.down = True      # HTTP 503 (geopy maps 503 to GeocoderTimedOut too)
+        osm.proxy_page = 502  # a proxy's HTML error page quoting the URL asked (200 too)
 
 Answers follow Nominatim's JSON shapes (lat/lon as strings, boundingbox, address parts with
 country_code). Search matching is token based and accent/case-insensitive: a place matches
@@ -24,6 +25,7 @@ when every query token appears in its address string, display name, address part
 from __future__ import annotations
 
 import asyncio
+import html
 import itertools
 import math
 import re
@@ -148,8 +150,8 @@ class NominatimRequest:
 
 
 class NominatimStandIn:
-    """Nominatim stand-in on 127.0.0.1 (ephemeral port). `delay`, `hold`, `down` and
-    `max_requests_per_second` (429 above it) can be changed while it runs."""
+    """Nominatim stand-in on 127.0.0.1 (ephemeral port). `delay`, `hold`, `down`,
+    `proxy_page` and `max_requests_per_second` (429 above it) can be changed while it runs."""
 
     def __init__(self, places: list[Place] | None = None, *, delay: float = 0.0,
                  reverse_radius_m: float = 300.0, host: str = "127.0.0.1",
@@ -159,6 +161,10 @@ class NominatimStandIn:
         #: While set to an unset Event, every request waits for it (a test's barrier).
         self.hold: asyncio.Event | None = None
         self.down = False
+        #: While set to an HTTP status, every request gets that status and an HTML page quoting
+        #: the URL asked, query and all, as a proxy in front of the server answers when it
+        #: cannot reach it (Squid's "The requested URL could not be retrieved").
+        self.proxy_page: int | None = None
         self.max_requests_per_second: float | None = None
         self.reverse_radius_m = reverse_radius_m
         self.requests: list[NominatimRequest] = []
@@ -225,6 +231,11 @@ class NominatimStandIn:
         if self.down:
             entry.status = 503
             return entry, web.Response(status=503, text="Service Unavailable")
+        if self.proxy_page is not None:
+            entry.status = self.proxy_page
+            return entry, web.Response(status=self.proxy_page, content_type="text/html", text=(
+                "<html><body><h1>ERROR</h1><p>The requested URL could not be retrieved: "
+                f"{html.escape(request.path_qs)}</p></body></html>"))
         if self.max_requests_per_second:
             window = [r for r in self.requests if r.time > entry.time - 1.0 and r.status == 200]
             if len(window) > self.max_requests_per_second:

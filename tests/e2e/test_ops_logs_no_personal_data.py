@@ -3,20 +3,19 @@ admin` run at DEBUG, in text and in JSON, while a report full of markers goes th
 bot (name, plate, description with a phone, an e-mail and a CPF) and an Open311 client posts
 one with the reporter's contact (name, phone, e-mail) to the panel; none of the markers, nor
 the bot's token, is in what the two processes wrote. The JSON lines parse, and the panel's
-carry the X-Request-Id the proxy sent."""
+carry the X-Request-Id the proxy sent. The owner's proofs and the counter's contacts:
+test_ops_logs_owner_and_counter.py."""
 from __future__ import annotations
 
-import asyncio
 import json
-import sys
-from pathlib import Path
 
 import aiohttp
 import pytest
 
 from sandbox.standin.botapi import User
 from tests.support.bot_chat import CENTRE, press, said, send_photos, start_report
-from tests.support.bot_process import ROOT, BotProcess
+from tests.support.bot_process import BotProcess
+from tests.support.panel_process import start_panel, until_up
 from tests.support.smtp import free_port
 
 REPORTER = User(2077, "Zeferinomarca")
@@ -46,24 +45,6 @@ async def _bot_report(bot: BotProcess) -> None:
     await said(h, REPORTER)
 
 
-async def _panel(env: dict[str, str], log_file: Path) -> asyncio.subprocess.Process:
-    with open(log_file, "ab") as out:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "admin", cwd=ROOT, env=env, stdout=out, stderr=out)
-    return proc
-
-
-async def _until_up(session: aiohttp.ClientSession, url: str) -> None:
-    for _ in range(300):  # the panel is listening once /healthz answers (≤ 30 s)
-        try:
-            async with session.get(url) as resp:
-                if resp.status == 200:
-                    return
-        except aiohttp.ClientConnectionError:
-            await asyncio.sleep(0.1)
-    raise AssertionError("the panel did not start")
-
-
 @pytest.mark.parametrize("fmt", ["text", "json"])
 async def test_no_marker_reaches_the_logs_of_the_real_processes(tmp_path, fmt):
     bot_log, panel_log = tmp_path / "bot.log", tmp_path / "panel.log"
@@ -75,11 +56,11 @@ async def test_no_marker_reaches_the_logs_of_the_real_processes(tmp_path, fmt):
         port = free_port()
         panel_env = {**bot.env, "ADMIN_PORT": str(port), "ADMIN_HOST": "127.0.0.1",
                      "OPEN311_API_KEY": "chave-marcada"}
-        panel = await _panel(panel_env, panel_log)
+        panel = await start_panel(panel_env, panel_log)
         base = f"http://127.0.0.1:{port}"
         try:
             async with aiohttp.ClientSession() as session:
-                await _until_up(session, f"{base}/healthz")
+                await until_up(session, f"{base}/healthz")
                 async with session.post(f"{base}/open311/v2/requests.json", data={
                         "api_key": "chave-marcada", "service_code": "motor_vehicle",
                         "lat": str(CENTRE[0]), "long": str(CENTRE[1]),

@@ -50,10 +50,11 @@ def test_text_lines_mask_what_looks_personal_or_secret():
     stream = _setup("text")
     logging.getLogger("vialivre.test").warning(
         "fulana@example.org (37) 99999-1234 123.456.789-09 ABC1D23 5537999990000 "
-        "bot123456:AAE-secret-token-0123456789abcdef update 123456789")
+        "bot123456:AAE-secret-token-0123456789abcdef update 123456789 "
+        "<beltrano&cia{1}@example.org>")  # & { } are letters of an address (parse_email)
     out = stream.getvalue()
     for leak in ("fulana@", "99999-1234", "456.789", "ABC1D23", "5537999990000",
-                 "secret-token"):
+                 "secret-token", "beltrano", "cia{1}"):
         assert leak not in out
     assert "update 123456789" in out  # ids stay readable
 
@@ -62,6 +63,8 @@ def test_the_libraries_that_log_urls_are_capped_even_at_debug():
     stream = _setup("text")
     logging.getLogger("httpx").info("HTTP Request: POST https://api.telegram.org/bot1:x/getMe")
     logging.getLogger("aiohttp.access").info('GET /publico?email=a@b.c 200')
+    logging.getLogger("geopy").info("Received an HTTP error (502): <p>/search?q=Rua+X</p>")
+    logging.getLogger("geopy").debug("Nominatim.geocode: http://osm/search?q=Rua+X")
     assert stream.getvalue() == ""
 
 

@@ -239,8 +239,10 @@ async def _send_one(core: Core, secret: bytes, target: SmtpTarget, msg: ClaimedE
         error = f"{code or 'SMTP'}: {getattr(exc, 'message', None) or exc}"
         status = await email_outbox.mark_failed(db, msg.id, error,
                                                 permanent=code is None or code >= 500)
-        if status == email_outbox.FAILED:
-            log.warning("e-mail %s to a %s is a dead letter: %s", msg.id, msg.role, error)
+        if status == email_outbox.FAILED:  # the server's words stay in the outbox for staff:
+            # they quote the address refused ("550 5.1.1 <…>: Recipient address rejected")
+            log.warning("e-mail %s to a %s is a dead letter: SMTP %s", msg.id, msg.role,
+                        code or type(exc).__name__)
     except StorageUnavailable:
         raise
     except Exception as exc:  # a bug or a malformed payload: counted, then a dead letter
