@@ -14,14 +14,16 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# The panel (python -m admin) beside the bot: the real one (python -m bot) when the settings
-# (environment or .env) hold TELEGRAM_BOT_TOKEN, otherwise the local sandbox (python -m sandbox:
-# the bot against stand-ins, in the terminal, with a demo panel account). Ctrl-C stops both.
+# The panel (python -m admin) beside the real bot (python -m bot) when the settings (environment
+# or .env) hold TELEGRAM_BOT_TOKEN; otherwise the local sandbox (python -m sandbox: the bot
+# against stand-ins, in the terminal, serving the panel itself on its demo clock, with a demo
+# panel account). Ctrl-C stops both.
 HAS_TOKEN := from core.settings import Settings; raise SystemExit(not Settings().telegram_bot_token.strip())
 run: $(STAMP)
 	@$(PY) -m core.migrate
-	@if $(PY) -c '$(HAS_TOKEN)'; then face=bot; else face=sandbox; fi; \
-	$(PY) -m admin & panel=$$!; trap 'kill $$panel 2>/dev/null' EXIT INT TERM; $(PY) -m $$face
+	@if $(PY) -c '$(HAS_TOKEN)'; then \
+	  $(PY) -m admin & panel=$$!; trap 'kill $$panel 2>/dev/null' EXIT INT TERM; $(PY) -m bot; \
+	else $(PY) -m sandbox; fi
 
 # The fast loop (well under 2 minutes): style and likely bugs (ruff), types (mypy, the pydantic
 # plugin; rules and the shrinking list of modules not yet clean in pyproject.toml), the unit tests.

@@ -24,8 +24,8 @@ from zoneinfo import ZoneInfo
 from sandbox.harness import BotHarness
 from sandbox.chat import YOU, Chat, describe, generated_jpeg  # noqa: F401 (re-exported)
 from sandbox.standin.botapi import BotApiStandIn
-from sandbox.demo import (DemoClock, demo_account, describe_offset, documents_dir,
-                          panel_address)
+from sandbox.demo import DemoClock, demo_account, describe_offset, documents_dir
+from sandbox.panel import DEMO_PIX, demo_tariffs, serve_panel, with_demo_pix
 from core.services.messaging import conversation
 from core.services.messaging.bot_identity import learnt_username
 from core.services.context import Core
@@ -54,11 +54,18 @@ reais). Use outro diretório para o sandbox e para o python -m admin, por exempl
   DATA_DIR=data-sandbox python -m sandbox"""
 
 PANEL = """\
-Painel da prefeitura (python -m admin; o make run já o inicia): {address}
+Painel da prefeitura ({served}): {address}
   usuário {username}, senha {password} (conta de demonstração, só neste banco do sandbox)"""
 PANEL_OWN = """\
-Painel da prefeitura (python -m admin; o make run já o inicia): {address}
+Painel da prefeitura ({served}): {address}
   entre com uma conta já criada neste banco (python -m admin create-user NOME --role admin)"""
+SERVED = "aberto pelo sandbox, no mesmo relógio do chat"
+SERVED_ELSEWHERE = ("a porta já está em uso, talvez por um python -m admin: esse painel segue "
+                    "o relógio real, não o do sandbox")
+DEMO_TARIFFS = ("Tarifas de demonstração cadastradas neste banco do sandbox, no lugar dos "
+                "valores de referência da lei: {tariffs} (veja em Tarifas, no painel).")
+DEMO_PIX_LINE = ("PIX de demonstração (só no sandbox): chave {pix_key}, que não é de nenhuma "
+                 "conta; o proprietário recebe o código “copia e cola” dos valores devidos.")
 DOCUMENTS = "Os documentos (PDF) que o bot envia ficam salvos em {path}"
 WEB_REPORT = "Denúncia pelo site, sem aplicativo nem conta: {address}/publico/denunciar"
 
@@ -66,9 +73,10 @@ WEB_REPORT = "Denúncia pelo site, sem aplicativo nem conta: {address}/publico/d
 def sandbox_settings(base: Settings | None = None) -> Settings:
     """The settings the sandbox runs on: the same DATA_DIR and database as `python -m admin`
     (so an invite made on the command line works here), no webhook (the token, Bot API and
-    Nominatim URLs are set to the stand-ins' by BotHarness)."""
+    Nominatim URLs are set to the stand-ins' by BotHarness), and a demo PIX receiver when the
+    .env names none (sandbox.panel)."""
     base = base or Settings()
-    return base.model_copy(update={"webhook_url": "", "webhook_secret": ""})
+    return with_demo_pix(base.model_copy(update={"webhook_url": "", "webhook_secret": ""}))
 
 
 async def _as_async(lines: Iterable[str] | AsyncIterable[str]) -> AsyncIterator[str]:
@@ -96,34 +104,52 @@ async def run_sandbox(lines: Iterable[str] | AsyncIterable[str],
             return 1
         out(HELP.format(data_dir=Path(settings.data_dir).resolve(), city=core.city.name))
         account = await demo_account(core)
-        out(PANEL.format(**account.__dict__) if account
-            else PANEL_OWN.format(address=panel_address(settings)))
-        out(WEB_REPORT.format(address=panel_address(settings)))
+        panel = await serve_panel(core)
+        served = SERVED if panel.runner is not None else SERVED_ELSEWHERE
+        out(PANEL.format(**{**account.__dict__, "address": panel.address, "served": served})
+            if account else PANEL_OWN.format(address=panel.address, served=served))
+        site = panel.address.removesuffix("/login")
+        out(WEB_REPORT.format(address=site))
         out(DOCUMENTS.format(path=documents_dir(settings)))
+        seeded = await demo_tariffs(core, account.username) if account else []
+        if seeded:
+            out(DEMO_TARIFFS.format(tariffs=", ".join(seeded)))
+        if settings.pix_key == DEMO_PIX["pix_key"]:
+            out(DEMO_PIX_LINE.format(pix_key=settings.pix_key))
         if clock.offset:
             out(describe_offset(clock, ZoneInfo(settings.timezone)))
-        async with BotHarness(core) as harness:
-            chat = Chat(harness, out, await conversation.last_processed(core) + 1,
-                        clock=clock, documents=documents_dir(settings))
-            printer = asyncio.create_task(chat.printer())
-            try:
-                source = _as_async(lines).__aiter__()
-                while True:
-                    if prompt:
-                        out(f"Você ({chat.me.label}): ")
-                    try:
-                        line = await source.__anext__()
-                    except StopAsyncIteration:
-                        break
-                    if not await chat.handle(line):
-                        break
-            finally:
-                printer.cancel()
-                await asyncio.gather(printer, return_exceptions=True)
+        try:
+            await _chat(core, clock, settings, lines, out, prompt)
+        finally:
+            await panel.close()
         out("Sandbox encerrado. Até logo!")
     finally:
         await core.close()
     return 0
+
+
+async def _chat(core: Core, clock: DemoClock, settings: Settings,
+                lines: Iterable[str] | AsyncIterable[str], out: Callable[[str], None],
+                prompt: bool) -> None:
+    """The chat itself, until `:sair` or the end of `lines`."""
+    async with BotHarness(core) as harness:
+        chat = Chat(harness, out, await conversation.last_processed(core) + 1,
+                    clock=clock, documents=documents_dir(settings))
+        printer = asyncio.create_task(chat.printer())
+        try:
+            source = _as_async(lines).__aiter__()
+            while True:
+                if prompt:
+                    out(f"Você ({chat.me.label}): ")
+                try:
+                    line = await source.__anext__()
+                except StopAsyncIteration:
+                    break
+                if not await chat.handle(line):
+                    break
+        finally:
+            printer.cancel()
+            await asyncio.gather(printer, return_exceptions=True)
 
 
 async def stdin_lines() -> AsyncIterator[str]:
