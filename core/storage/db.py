@@ -72,7 +72,12 @@ def is_sqlite(url_or_engine: str | AsyncEngine) -> bool:
 
 def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, **kwargs) -> AsyncEngine:
     """An async engine for `url` (sqlite+aiosqlite:///path or postgresql+asyncpg://...).
-    Extra keyword arguments go to SQLAlchemy's create_async_engine."""
+    Extra keyword arguments go to SQLAlchemy's create_async_engine.
+
+    A statement's parameters are left out of its errors' text (`hide_parameters`): they are
+    what people typed (names, descriptions, contacts), and that text reaches the logs (a
+    StorageUnavailable's detail, a trace)."""
+    kwargs.setdefault("hide_parameters", True)
     if not is_sqlite(url):
         kwargs.setdefault("pool_pre_ping", True)
         return create_async_engine(url, **kwargs)

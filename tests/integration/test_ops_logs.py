@@ -84,3 +84,28 @@ def test_a_whatsapp_message_id_is_named_without_the_number_it_holds():
     wamid = "wamid." + base64.b64encode(b"5537999990000-ABCDEF").decode()
     assert logs.opaque(wamid) == logs.opaque(wamid)  # one message, one id on all its lines
     assert "NTUzNz" not in logs.opaque(wamid) and len(logs.opaque(wamid)) == 12
+
+
+async def test_a_failed_statement_keeps_what_was_typed_out_of_its_error_text(tmp_path):
+    """A statement that fails (here a constraint; "database is locked" alike) names itself in
+    the error's text, logged with its trace, never the values it carried."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import IntegrityError
+
+    from core.storage.db import create_engine
+
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
+    insert, row = text("INSERT INTO people VALUES (:name)"), {"name": "Zeferinomarca da Silva"}
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text("CREATE TABLE people (name TEXT UNIQUE)"))
+            await conn.execute(insert, row)
+        with pytest.raises(IntegrityError) as failed:
+            async with engine.begin() as conn:
+                await conn.execute(insert, row)  # (the trace shows this line)
+    finally:
+        await engine.dispose()
+    stream = _setup("text")
+    logging.getLogger("core.test").error("unexpected error", exc_info=failed.value)
+    assert "INSERT INTO people" in stream.getvalue()
+    assert "Zeferinomarca" not in stream.getvalue()

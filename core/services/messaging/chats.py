@@ -46,7 +46,7 @@ class ChatLocks:
         if self.shared:
             self._engine = create_async_engine(
                 db.engine.url, pool_size=min(4, slots), max_overflow=max(0, slots - 4),
-                pool_pre_ping=True)
+                pool_pre_ping=True, hide_parameters=True)  # (a chat id: core.storage.db)
 
     @asynccontextmanager
     async def hold(self, chat_id: int) -> AsyncIterator[None]:
