@@ -33,14 +33,16 @@ PAGES = [
     "/usuarios",
     "/municipios",
     "/municipios/novo",
+    "/municipios/editar?municipio={municipality}",  # a city's record, to correct
     "/senha",
 ]
 
 
 async def test_panel_pages_pass_axe(chromium, serve, shots, make_core, photo):
     core = await make_core(map_tile_url=TILES)
+    await core.load_cities(adopt=True)  # as the panel starts: the city's record, to edit
     await create_user(core, "ana", PASSWORD, "admin")
-    objects = await axe_city(core, photo)
+    objects = {**await axe_city(core, photo), "municipality": core.municipality}
     base = await serve(core)
     page = await chromium.page(route=tiles)
     await login(page, base, "ana")
