@@ -34,11 +34,12 @@ check: $(STAMP)
 
 # Two runs: the suite on TEST_JOBS pytest-xdist workers (mostly I/O and subprocess waits, so
 # more workers than the 2 cores pay), then the tests marked `serial` (SIGKILL, fault figures,
-# timing under load) alone on the machine.
+# timing under load) alone on the machine. Each run prints its slowest tests (the phases
+# included: set-up, call, tear-down), so every CI log says where the minutes go.
 TEST_JOBS ?= 3
 test: $(STAMP)
-	$(PY) -m pytest -q -n $(TEST_JOBS) -m "not serial"
-	$(PY) -m pytest -q -m serial
+	$(PY) -m pytest -q -n $(TEST_JOBS) -m "not serial" --durations=40
+	$(PY) -m pytest -q -m serial --durations=10
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
