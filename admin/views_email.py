@@ -6,7 +6,6 @@ with the panel when e-mail is enabled (core.services.messaging.email_sender)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import AsyncIterator
 
@@ -18,6 +17,7 @@ from admin.web import CORE, SETTINGS, core_of, render
 from core.services.errors import Forbidden, InvalidInput, NotFound
 from core.services.messaging import email as mail
 from core.services.messaging.email_sender import email_loop
+from core.stopping import finish
 from core.services.owners.payments import PIX_HINT
 from core.services.public.access import RateLimited, hit, owner_page
 
@@ -94,18 +94,16 @@ def _message(request: web.Request, title: str, message: str, status: int) -> web
 
 
 async def _sender_ctx(app: web.Application) -> AsyncIterator[None]:
-    """The e-mail sender runs in the panel's process while e-mail is enabled."""
-    task = None
+    """The e-mail sender runs in the panel's process while e-mail is enabled; it stops as the
+    bot's loops do (core.stopping.finish)."""
+    tasks, stop = [], asyncio.Event()
     if mail.enabled(app[SETTINGS]):
-        task = asyncio.create_task(email_loop(app[CORE], app[EMAIL_SECRET]))
+        tasks.append(asyncio.create_task(email_loop(app[CORE], app[EMAIL_SECRET], stop=stop)))
         log.info("e-mail: sender started (SMTP_URL set)")
     elif app[SETTINGS].smtp_url.strip():
         log.warning("e-mail: SMTP_URL is set but PUBLIC_URL is empty: no e-mail is sent")
     yield
-    if task is not None:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+    await finish(tasks, stop)  # the pass under way ends (a message sent or due again)
 
 
 def setup(app: web.Application) -> None:

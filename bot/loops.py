@@ -2,7 +2,8 @@
 (messages queued by core services in the same transaction as the change they report; the
 sending itself is bot/sender.py) and the periodic deadline sweep. Both are driven by the
 database, so a restart resumes them. The sweep's loop also reads the cities served again every
-`core.cache_seconds` (refresh_cities)."""
+`core.cache_seconds` (refresh_cities). They rest and stop as every background loop does
+(core.stopping: `rest`, `finish`, re-exported here)."""
 from __future__ import annotations
 
 import asyncio
@@ -13,43 +14,13 @@ from datetime import timedelta
 
 from bot.sender import DeliveryState, send_due, sender_is_dead
 from core.services.context import Core
+from core.stopping import STOP_GRACE_S, finish, rest  # noqa: F401 (the loops' stop, shared)
 from core.services.periodic import give_up, run_if_due
 from core.services.messaging.delivery import release_orphaned_claims
 from core.services.errors import StorageUnavailable
 from core.services.installation.metrics import SWEEP_DURATION
 
 log = logging.getLogger(__name__)
-
-#: How long a stopping process waits for a loop to finish its pass before cancelling it.
-STOP_GRACE_S = 10.0
-
-
-async def rest(stop: asyncio.Event, seconds: float, wake: asyncio.Event | None = None) -> None:
-    """Wait `seconds`, or less when `stop` (or `wake`) is set."""
-    waits = [asyncio.ensure_future(stop.wait())]
-    if wake is not None:
-        waits.append(asyncio.ensure_future(wake.wait()))
-    try:
-        await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for w in waits:
-            w.cancel()
-        await asyncio.gather(*waits, return_exceptions=True)
-
-
-async def finish(tasks: list[asyncio.Task], stop: asyncio.Event,
-                 grace_s: float = STOP_GRACE_S) -> None:
-    """Stop the loops: set `stop`, let each finish its pass (a transaction is never cut in
-    the middle, so the engine can be disposed cleanly afterwards), cancel what is still
-    running after `grace_s`."""
-    stop.set()
-    if not tasks:
-        return
-    _, late = await asyncio.wait(tasks, timeout=grace_s)
-    for t in late:
-        t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-
 
 @dataclass
 class LoopSettings:

@@ -44,6 +44,7 @@ from core.storage import email_outbox
 from core.storage.db import Database
 from core.storage.email_outbox import ClaimedEmail
 from core.storage.models import Case
+from core.stopping import rest
 
 log = logging.getLogger(__name__)
 
@@ -263,11 +264,14 @@ async def _mark_stopped(core: Core, message_id: int) -> None:
 
 
 async def email_loop(core: Core, secret: bytes, interval_s: float = 2.0,
-                     state: SmtpState | None = None) -> None:
+                     state: SmtpState | None = None,
+                     stop: asyncio.Event | None = None) -> None:
     """Send what is due, then sleep `interval_s` (or, while the server is down, until the next
-    probe). Runs until cancelled."""
+    probe), until `stop` is set (core.stopping.finish: the pass under way ends first, as the
+    bot's loops do)."""
     state = state or SmtpState()
-    while True:
+    stop = stop or asyncio.Event()
+    while not stop.is_set():
         try:
             if await send_due(core, secret, state):
                 continue
@@ -275,5 +279,5 @@ async def email_loop(core: Core, secret: bytes, interval_s: float = 2.0,
             log.warning("e-mail: database unavailable: %s", exc.detail)
         except Exception:
             log.exception("e-mail pass failed")
-        await asyncio.sleep(max(0.05, state.wait_s()) if state.down_since is not None
-                            else interval_s)
+        await rest(stop, max(0.05, state.wait_s()) if state.down_since is not None
+                   else interval_s)
