@@ -1,5 +1,6 @@
 """No personal data in any log line, at any level, for the owner and the counter: the real
-`python -m bot` and `python -m admin` run at DEBUG, in text and in JSON, while
+`python -m bot` and `python -m admin` run at DEBUG, in text and in JSON (on SQLite, and on
+PostgreSQL when TEST_DATABASE_URL is set), while
 - the owner of a notified vehicle proves it in the bot with the CPF the inspector recorded
   (after a wrong guess), and on the public owner page; the inspector is told who declared
   (the owner's Telegram name and @username);
@@ -15,12 +16,15 @@ None of the markers is in what the two processes wrote."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
+import uuid
 from datetime import datetime, timezone
 
 import aiohttp
 import pytest
+from sqlalchemy import text
 
 from core.formatting import fmt_date
 from core.laws import get_law
@@ -36,6 +40,7 @@ from core.storage.db import Database, create_engine
 from core.storage.evidence import EvidenceStore
 from sandbox.standin.botapi import User
 from sandbox.standin.nominatim import NominatimStandIn
+from tests.conftest import PG_SKIP, PG_URL
 from tests.support.bot_chat import jpeg, press, said
 from tests.support.bot_process import BotProcess
 from tests.support.core_fixtures import EvidenceIn
@@ -67,12 +72,40 @@ MARKERS = ("Gumercindomarca", "Proprietarson", "gumercindo_marca", "Sobrenomarca
            "RuaBalcaomarca", "RuaProxymarca", "RuaGatewaymarca", "Palpitemarca",
            "98765-000")
 WHERE = (-19.4700, -45.6050)  # the counter's report: away from the seeded cases
+RUNS = [pytest.param("sqlite", "text", id="sqlite-text"),
+        pytest.param("sqlite", "json", id="sqlite-json"),
+        pytest.param("postgresql", "json", id="postgresql-json",
+                     marks=pytest.mark.skipif(not PG_URL, reason=PG_SKIP))]
 
 
-def _core(bot: BotProcess) -> Core:
-    """A Core on the bot's own database and evidence (real clock), to seed the cases."""
+async def _pg_admin(statement: str) -> None:
+    engine = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text(statement))
+    finally:
+        await engine.dispose()
+
+
+@contextlib.asynccontextmanager
+async def _database(engine: str):
+    """DATABASE_URL for the processes: "" (SQLite in DATA_DIR) or a PostgreSQL database of
+    their own, dropped after."""
+    if engine == "sqlite":
+        yield ""
+        return
+    name = f"vl_logs_{uuid.uuid4().hex[:12]}"
+    await _pg_admin(f'CREATE DATABASE "{name}"')
+    try:
+        yield PG_URL.rsplit("/", 1)[0] + "/" + name
+    finally:
+        await _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _core(bot: BotProcess, database_url: str) -> Core:
+    """A Core on the processes' own database and evidence (real clock), to seed the cases."""
     settings = Settings(_env_file=None, data_dir=bot.data_dir)
-    db = Database(create_engine(f"sqlite+aiosqlite:///{bot.database}"))
+    db = Database(create_engine(database_url or f"sqlite+aiosqlite:///{bot.database}"))
     return Core(db, get_law("dores-do-indaia"), settings, EvidenceStore(bot.data_dir),
                 lambda: datetime.now(timezone.utc))
 
@@ -208,16 +241,17 @@ async def _until_logged(log_file, text: str, count: int, timeout_s: float = 30) 
     raise AssertionError(f"{text!r} not logged {count} times")
 
 
-@pytest.mark.parametrize("fmt", ["text", "json"])
-async def test_owner_proofs_and_counter_contacts_stay_out_of_the_logs(tmp_path, fmt):
+@pytest.mark.parametrize(("engine", "fmt"), RUNS)
+async def test_owner_proofs_and_counter_contacts_stay_out_of_the_logs(tmp_path, engine, fmt):
     bot_log, panel_log = tmp_path / "bot.log", tmp_path / "panel.log"
-    env = {"LOG_LEVEL": "DEBUG", "LOG_FORMAT": fmt}
     refusal = REFUSAL.format(OWNER_EMAIL)
-    async with BotProcess.around(tmp_path / "data", log_file=bot_log, **env) as bot, \
-            NominatimStandIn() as osm:
+    async with _database(engine) as url, NominatimStandIn() as osm, \
+            BotProcess.around(tmp_path / "data", log_file=bot_log, LOG_LEVEL="DEBUG",
+                              LOG_FORMAT=fmt, DATABASE_URL=url) as bot:
         (tmp_path / "data").mkdir(exist_ok=True)
         await bot.start()
-        core = _core(bot)
+        assert bot.database.exists() == (not url)  # the engine asked for
+        core = _core(bot, url)
         try:
             street, depot = await _seed(core)
         finally:
