@@ -162,7 +162,10 @@ async def errors_middleware(request: web.Request, handler) -> web.StreamResponse
         return render(request, "error.html", {"title": "Não foi possível concluir",
                                               "message": exc.message}, status=status)
     except Exception:  # a bug: logged with its trace, the person sees a plain Portuguese page
-        log.exception("unexpected error on %s %s", request.method, request.path)
+        resource = request.match_info.route.resource  # its pattern, as the access line: a
+        # path holds what was typed (/publico/protocolo/{protocol})
+        log.exception("unexpected error on %s %s", request.method,
+                      resource.canonical if resource is not None else "<no route>")
         if api:
             return open311_format.error(request, 500, "Erro interno.")
         return render(request, "error.html", {

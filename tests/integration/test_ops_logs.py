@@ -79,6 +79,23 @@ async def test_the_panel_echoes_a_sane_request_id_and_replaces_a_wild_one(core):
         assert resp.status == 404 and resp.headers["X-Request-Id"]
 
 
+async def test_a_panel_bug_is_logged_with_the_route_not_the_path_typed(core):
+    from aiohttp import web
+
+    async def bug(request: web.Request) -> web.Response:
+        raise RuntimeError("a bug")
+
+    app = create_app(core)
+    app.router.add_get("/publico/teste/{typed}", bug)
+    stream = _setup("text")
+    async with TestClient(TestServer(app)) as client:
+        resp = await client.get("/publico/teste/Zeferinomarca")
+        assert resp.status == 500 and "Erro interno" in await resp.text()
+    out = stream.getvalue()
+    assert "unexpected error on GET /publico/teste/{typed}" in out and "RuntimeError" in out
+    assert "Zeferinomarca" not in out
+
+
 def test_a_whatsapp_message_id_is_named_without_the_number_it_holds():
     import base64
     wamid = "wamid." + base64.b64encode(b"5537999990000-ABCDEF").decode()
