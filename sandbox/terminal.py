@@ -22,7 +22,7 @@ from typing import AsyncIterable, AsyncIterator, Callable, Iterable
 from zoneinfo import ZoneInfo
 
 from sandbox.harness import BotHarness
-from sandbox.chat import YOU, Chat, describe, generated_jpeg  # noqa: F401 (re-exported)
+from sandbox.chat import IDENTITIES, YOU, Chat, describe, generated_jpeg  # noqa: F401 (re-exported)
 from sandbox.standin.botapi import BotApiStandIn
 from sandbox.demo import DemoClock, demo_account, describe_offset, documents_dir
 from sandbox.panel import DEMO_PIX, demo_tariffs, serve_panel, with_demo_pix
@@ -133,6 +133,10 @@ async def _chat(core: Core, clock: DemoClock, settings: Settings,
                 prompt: bool) -> None:
     """The chat itself, until `:sair` or the end of `lines`."""
     async with BotHarness(core) as harness:
+        # the three accounts wrote to the bot before (on an earlier run, maybe): what waits in
+        # the outbox for them is delivered at once, not refused as a chat the bot never met
+        for identity in IDENTITIES.values():
+            harness.api.add_user(identity.user)
         chat = Chat(harness, out, await conversation.last_processed(core) + 1,
                     clock=clock, documents=documents_dir(settings))
         printer = asyncio.create_task(chat.printer())
