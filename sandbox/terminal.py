@@ -62,10 +62,12 @@ Painel da prefeitura ({served}): {address}
 SERVED = "aberto pelo sandbox, no mesmo relógio do chat"
 SERVED_ELSEWHERE = ("a porta já está em uso, talvez por um python -m admin: esse painel segue "
                     "o relógio real, não o do sandbox")
-DEMO_TARIFFS = ("Tarifas de demonstração cadastradas neste banco do sandbox, no lugar dos "
-                "valores de referência da lei: {tariffs} (veja em Tarifas, no painel).")
-DEMO_PIX_LINE = ("PIX de demonstração (só no sandbox): chave {pix_key}, que não é de nenhuma "
-                 "conta; o proprietário recebe o código “copia e cola” dos valores devidos.")
+DEMO_TARIFFS = """\
+Tarifas de demonstração neste banco do sandbox, no lugar dos valores de referência da lei:
+  {tariffs} (veja em Tarifas, no painel)."""
+DEMO_PIX_LINE = """\
+PIX de demonstração (só no sandbox): chave {pix_key}, que não é de nenhuma conta;
+  o proprietário recebe o código “copia e cola” dos valores devidos."""
 DOCUMENTS = "Os documentos (PDF) que o bot envia ficam salvos em {path}"
 WEB_REPORT = "Denúncia pelo site, sem aplicativo nem conta: {address}/publico/denunciar"
 
