@@ -4,6 +4,8 @@ PostgreSQL when TEST_DATABASE_URL is set), while
 - the owner of a notified vehicle proves it in the bot with the CPF the inspector recorded
   (after a wrong guess), and on the public owner page; the inspector is told who declared
   (the owner's Telegram name and @username);
+- the owner writes the case code on WhatsApp (their number and profile name are the
+  platform's) and proves it with the CPF;
 - the owner of a vehicle in the depot proves it on the public owner page with the plate and
   leaves an e-mail; the clerk releases it in the panel with who collects (name, CPF, the
   document shown; once refused for a CPF with wrong digits);
@@ -40,6 +42,7 @@ from core.storage.db import Database, create_engine
 from core.storage.evidence import EvidenceStore
 from sandbox.standin.botapi import User
 from sandbox.standin.nominatim import NominatimStandIn
+from sandbox.standin.whatsapp.server import WhatsAppStandIn
 from tests.conftest import PG_SKIP, PG_URL
 from tests.support.bot_chat import jpeg, press, said
 from tests.support.bot_process import BotProcess
@@ -53,6 +56,7 @@ from tests.support.panel_process import start_panel, until_up
 
 OWNER = User(7301, "Gumercindomarca", username="gumercindo_marca", last_name="Sobrenomarca")
 INSPECTOR = User(7302, "Fiscalmarca")
+WA_OWNER, WA_NAME = "5537981110099", "Zapmarca Donason"  # the owner on WhatsApp
 OWNER_NAME, OWNER_CPF = "Gumercindomarca Proprietarson", "613.820.457-35"
 STREET_PLATE, DEPOT_PLATE = "RKM5T31", "PWX7J84"
 COLLECTOR, COLLECTOR_CPF, COLLECTOR_ID = "Hermenegildomarca Retirason", "284.915.736-82", \
@@ -70,7 +74,7 @@ MARKERS = ("Gumercindomarca", "Proprietarson", "gumercindo_marca", "Sobrenomarca
            "gumercindo&", "dono.marca@", "Filisbertomarca", "Balconson", "98123-4455",
            "3798123", "filisberto&", "balcao.marca@", COUNTER_PLATE, "DESCRICAOBALCAO",
            "RuaBalcaomarca", "RuaProxymarca", "RuaGatewaymarca", "Palpitemarca",
-           "98765-000")
+           "98765-000", WA_OWNER, "98111-0099", "981110099", "Zapmarca", "Donason")
 WHERE = (-19.4700, -45.6050)  # the counter's report: away from the seeded cases
 RUNS = [pytest.param("sqlite", "text", id="sqlite-text"),
         pytest.param("sqlite", "json", id="sqlite-json"),
@@ -159,6 +163,26 @@ async def _owner_in_the_bot(bot: BotProcess, street) -> None:
     assert "Gumercindomarca Sobrenomarca (Telegram @gumercindo_marca" in told.text
 
 
+async def _owner_on_whatsapp(wa: WhatsAppStandIn, url: str, street) -> None:
+    for _ in range(300):  # the face listens beside Telegram (≤ 30 s)
+        try:
+            if (await wa.verify(url, "verifica"))["status"] == 200:
+                break
+        except OSError:
+            pass
+        await asyncio.sleep(0.1)
+    for text_sent, expect in ((street.case_code, "confirme que o objeto é seu"),
+                              (OWNER_CPF, "Seu caso")):
+        before = len(wa.sent_to(WA_OWNER))
+        assert (await wa.user_text(WA_OWNER, text_sent, name=WA_NAME)).statuses == [200]
+        for _ in range(200):
+            if any(expect in (m.text or "") for m in wa.sent_to(WA_OWNER)[before:]):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError(f"no {expect!r} on WhatsApp: {wa.sent_to(WA_OWNER)}")
+
+
 async def _form(session: aiohttp.ClientSession, url: str) -> str:
     async with session.get(url) as page:
         assert page.status == 200, await page.text()
@@ -245,9 +269,18 @@ async def _until_logged(log_file, text: str, count: int, timeout_s: float = 30) 
 async def test_owner_proofs_and_counter_contacts_stay_out_of_the_logs(tmp_path, engine, fmt):
     bot_log, panel_log = tmp_path / "bot.log", tmp_path / "panel.log"
     refusal = REFUSAL.format(OWNER_EMAIL)
+    wa_port = free_port()
+    wa_url = f"http://127.0.0.1:{wa_port}/whatsapp/webhook"
     async with _database(engine) as url, NominatimStandIn() as osm, \
+            WhatsAppStandIn(webhook_url=wa_url) as wa, \
             BotProcess.around(tmp_path / "data", log_file=bot_log, LOG_LEVEL="DEBUG",
-                              LOG_FORMAT=fmt, DATABASE_URL=url) as bot:
+                              LOG_FORMAT=fmt, DATABASE_URL=url,
+                              WHATSAPP_PHONE_NUMBER_ID=wa.phone_number_id,
+                              WHATSAPP_ACCESS_TOKEN=wa.token,
+                              WHATSAPP_APP_SECRET=wa.app_secret,
+                              WHATSAPP_VERIFY_TOKEN="verifica",
+                              WHATSAPP_GRAPH_URL=wa.graph_url,
+                              WHATSAPP_WEBHOOK_PORT=str(wa_port)) as bot:
         (tmp_path / "data").mkdir(exist_ok=True)
         await bot.start()
         assert bot.database.exists() == (not url)  # the engine asked for
@@ -257,6 +290,7 @@ async def test_owner_proofs_and_counter_contacts_stay_out_of_the_logs(tmp_path, 
         finally:
             await core.db.dispose()
         await _owner_in_the_bot(bot, street)
+        await _owner_on_whatsapp(wa, wa_url, street)
         with SmtpServer(refuse=refusal) as smtp:
             port = free_port()
             base = f"http://127.0.0.1:{port}"
@@ -278,8 +312,9 @@ async def test_owner_proofs_and_counter_contacts_stay_out_of_the_logs(tmp_path, 
         assert smtp.refused >= 2
     logs = bot_log.read_text(encoding="utf-8") + panel_log.read_text(encoding="utf-8")
     for route in ("POST /casos/{protocol}/liberar", "POST /balcao",
-                  "POST /publico/proprietario/email", "update handled", "geocoder unavailable"):
-        assert route in logs  # it did log
+                  "POST /publico/proprietario/email", "update handled", "geocoder unavailable",
+                  "WhatsApp webhook listening"):
+        assert route in logs, route  # it did log
     leaked = [line for line in logs.splitlines()
               if any(marker.lower() in line.lower() for marker in MARKERS)]
     assert not leaked, "personal data in the logs:\n" + "\n".join(leaked)
