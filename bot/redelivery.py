@@ -42,6 +42,7 @@ async def redelivered(turn: Turn) -> None:
         return
     try:
         await resume(turn)
-    except USER_ERRORS as exc:
+    except USER_ERRORS as exc:  # by its type: its words are for the person, and may quote
+        # what they typed ("Não encontramos “…”")
         log.info("redelivered update %s: nothing to ask again (%s)", turn.update_id,
-                 exc)
+                 type(exc).__name__)

@@ -96,6 +96,25 @@ async def test_a_panel_bug_is_logged_with_the_route_not_the_path_typed(core):
     assert "Zeferinomarca" not in out
 
 
+async def test_a_redelivered_update_names_the_refusal_by_its_type(caplog):
+    """The resume hook's refusal is Portuguese for the person, quoting what they typed."""
+    from types import SimpleNamespace
+
+    from bot.redelivery import redelivered
+    from core.services.errors import InvalidInput
+
+    async def resume(_turn):
+        raise InvalidInput("Não encontramos “Rua Zeferinomarca” em Dores do Indaiá.")
+
+    turn = SimpleNamespace(update_id=7, query=None, message=object(),
+                           conv=SimpleNamespace(state="report:where"),
+                           router=SimpleNamespace(resume_handler=lambda _state: resume))
+    with caplog.at_level(logging.INFO, logger="bot.redelivery"):
+        await redelivered(turn)
+    assert "redelivered update 7: nothing to ask again (InvalidInput)" in caplog.text
+    assert "Zeferinomarca" not in caplog.text
+
+
 def test_a_whatsapp_message_id_is_named_without_the_number_it_holds():
     import base64
     wamid = "wamid." + base64.b64encode(b"5537999990000-ABCDEF").decode()
