@@ -46,6 +46,7 @@ async def render_back(request: web.Request, exc: Exception, message: str
     path = local_referer(request)
     if request.method != "POST" or path is None or request.get(USER) is None:
         return None  # a public page is answered by the redirect back, with the message
+    shown = "<page>"  # logged: the page's route pattern, never its path and query (typed)
     try:
         post = await request.post()
         values: dict[str, list[str]] = {}
@@ -59,6 +60,8 @@ async def render_back(request: web.Request, exc: Exception, message: str
         finally:
             request._read_bytes = read
         match = await request.app.router.resolve(page)
+        if match.route.resource is not None:
+            shown = match.route.resource.canonical
         if match.http_exception is not None or match.route.method not in ("GET", "*"):
             return None
         match.add_app(request.app)
@@ -72,7 +75,7 @@ async def render_back(request: web.Request, exc: Exception, message: str
     except web.HTTPException:
         return None
     except Exception:  # the page itself failed: the plain error page is better than nothing
-        log.exception("could not render %s again after a refused form", path)
+        log.exception("could not render %s again after a refused form", shown)
         return None
     if not isinstance(resp, web.Response) or resp.status != 200:
         return None

@@ -13,6 +13,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from admin.app import create_app
 from core import logs
 from core.settings import Settings
+from tests.support.panel import csrf_of
 
 
 @pytest.fixture(autouse=True)
@@ -93,6 +94,37 @@ async def test_a_panel_bug_is_logged_with_the_route_not_the_path_typed(core):
         assert resp.status == 500 and "Erro interno" in await resp.text()
     out = stream.getvalue()
     assert "unexpected error on GET /publico/teste/{typed}" in out and "RuntimeError" in out
+    assert "Zeferinomarca" not in out
+
+
+async def test_a_page_that_fails_again_after_a_refused_form_is_logged_by_its_route(core):
+    """A refused form brings its page back (admin.kept_form); the page failing then is logged
+    by its route's pattern, not the Referer's path and query (a search typed)."""
+    from aiohttp import web
+
+    from core.services.errors import InvalidInput
+    from core.services.staff.accounts import create_user
+    from tests.support.panel import PASSWORD, login
+
+    async def page(request: web.Request) -> web.Response:
+        raise RuntimeError("a bug")
+
+    async def action(request: web.Request) -> web.Response:
+        raise InvalidInput("Recusado.")
+
+    app = create_app(core)
+    app.router.add_get("/teste/{lista}", page)
+    app.router.add_post("/teste/{lista}/acao", action)
+    await create_user(core, "ana", PASSWORD, "staff")
+    async with TestClient(TestServer(app)) as client:
+        await login(client, "ana")
+        token = csrf_of(await (await client.get("/")).text())
+        stream = _setup("text")
+        back = str(client.make_url("/teste/casos?busca=Zeferinomarca"))
+        await client.post("/teste/casos/acao", data={"csrf": token}, headers={"Referer": back},
+                          allow_redirects=False)
+    out = stream.getvalue()
+    assert "could not render /teste/{lista} again" in out
     assert "Zeferinomarca" not in out
 
 
