@@ -41,6 +41,14 @@ ENGINES = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _free_panel_port(monkeypatch):
+    """A panel a test starts from the settings (the sandbox serves one) takes a free port,
+    never the default 8081 a developer's `make run` may be using; a test that means a port
+    sets ADMIN_PORT itself."""
+    monkeypatch.setenv("ADMIN_PORT", "0")
+
+
 @pytest.fixture
 def data_dir(tmp_path):
     path = tmp_path / "data"

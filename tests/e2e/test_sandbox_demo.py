@@ -33,7 +33,8 @@ async def test_a_sandbox_database_gets_a_demo_account_that_enters_the_panel(tmp_
     output: list[str] = []
     assert await run_sandbox([":sair"], output.append) == 0
     address, user, password = _account(output)
-    assert address == "http://127.0.0.1:8081/login" and user == "demo" and len(password) >= 10
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/login", address)  # the port it took
+    assert user == "demo" and len(password) >= 10
     assert any(f"ficam salvos em {tmp_path / 'data' / 'sandbox' / 'documentos'}" in line
                for line in output)
     core = await Core.open(Settings())
@@ -43,7 +44,7 @@ async def test_a_sandbox_database_gets_a_demo_account_that_enters_the_panel(tmp_
         await core.close()
     again: list[str] = []
     await run_sandbox([":sair"], again.append)
-    assert _account(again) == (address, user, password)  # the same account, shown again
+    assert _account(again)[1:] == (user, password)  # the same account, shown again
 
 
 async def test_a_database_with_its_own_accounts_gets_no_known_password(tmp_path, monkeypatch):
