@@ -2,7 +2,8 @@
 
 SQLite (aiosqlite) is the default; PostgreSQL (asyncpg) takes a `postgresql+asyncpg://` URL.
 
-SQLite notes. Every connection gets WAL, a busy timeout, foreign keys and synchronous=NORMAL.
+SQLite notes. Every connection gets WAL, a busy timeout, foreign keys and synchronous=NORMAL,
+and a larger page cache and checkpoint interval (`_SQLITE_CACHE`).
 The driver's own transaction handling is switched off and SQLAlchemy emits BEGIN itself, so a
 unit of work can start with `BEGIN IMMEDIATE`: it takes the write lock up front instead of
 upgrading a read snapshot later, which in WAL mode fails at once with "database is locked"
@@ -94,7 +95,7 @@ def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, **kwargs)
         dbapi_conn.isolation_level = None  # SQLAlchemy emits BEGIN (see module docstring)
         cur = dbapi_conn.cursor()
         for pragma in ("journal_mode=WAL", f"busy_timeout={busy_timeout_ms}",
-                       "foreign_keys=ON", "synchronous=NORMAL"):
+                       "foreign_keys=ON", "synchronous=NORMAL", *_SQLITE_CACHE):
             cur.execute(f"PRAGMA {pragma}")
         cur.close()
 
@@ -104,6 +105,16 @@ def create_engine(url: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS, **kwargs)
         conn.exec_driver_sql(f"BEGIN {mode}")
 
     return engine
+
+
+# A write touches a leaf of each of the cases' indexes and of the map's and the tallies'
+# counters; at a million cases those pages are spread out. A page cache of 32 MiB a connection
+# (SQLite's default is 2 MiB) keeps them instead of reading them again, and a checkpoint once
+# the WAL holds 8000 pages (32 MiB; the default is 1000) copies each page changed by many
+# commits once and syncs the file an eighth as often; journal_size_limit then truncates the WAL
+# back to 64 MiB. Measured at 1M cases over 50 cities, 2000 submissions by 16 submitters on
+# this 2-core machine, three pairs: 460 submissions/s before (median), 594 after.
+_SQLITE_CACHE = ("cache_size=-32768", "wal_autocheckpoint=8000", "journal_size_limit=67108864")
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

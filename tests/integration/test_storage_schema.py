@@ -57,6 +57,8 @@ async def test_sqlite_connections_get_wal_busy_timeout_and_foreign_keys(db):
         assert (await get("busy_timeout")).scalar() == 5000
         assert (await get("foreign_keys")).scalar() == 1
         assert (await get("synchronous")).scalar() == 1  # NORMAL
+        assert (await get("cache_size")).scalar() == -32768  # 32 MiB a connection
+        assert (await get("wal_autocheckpoint")).scalar() == 8000  # pages
 
 
 async def test_money_is_decimal_and_datetimes_come_back_utc_aware(db):
