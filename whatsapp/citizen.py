@@ -73,12 +73,15 @@ class CitizenFace:
             async with entry[0]:
                 chat = await chats.load(self.core, m.wa_id, m.message_id)
                 if chat is None:  # taken before: a redelivery
+                    log.info("whatsapp message already taken: nothing done again")
                     return
                 self._read_receipt(m.message_id)
                 await Turn(self, m).run(chat)
                 await held.person_wrote(self.core, m.wa_id, chat.last_inbound_at)
         finally:
-            UPDATES.labels("whatsapp").observe(time.perf_counter() - started)
+            took = time.perf_counter() - started
+            UPDATES.labels("whatsapp").observe(took)
+            log.info("whatsapp message handled in %.0f ms", took * 1000)  # one line a message
             entry[1] -= 1
             if entry[1] == 0:
                 self._locks.pop(m.wa_id, None)

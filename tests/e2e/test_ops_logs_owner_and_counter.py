@@ -313,11 +313,13 @@ async def test_owner_proofs_and_counter_contacts_stay_out_of_the_logs(tmp_path, 
     logs = bot_log.read_text(encoding="utf-8") + panel_log.read_text(encoding="utf-8")
     for route in ("POST /casos/{protocol}/liberar", "POST /balcao",
                   "POST /publico/proprietario/email", "update handled", "geocoder unavailable",
-                  "WhatsApp webhook listening"):
-        assert route in logs, route  # it did log
+                  "WhatsApp webhook listening", "whatsapp message handled in"):
+        assert route in logs, route  # it did log (a line for each WhatsApp message too)
     leaked = [line for line in logs.splitlines()
               if any(marker.lower() in line.lower() for marker in MARKERS)]
     assert not leaked, "personal data in the logs:\n" + "\n".join(leaked)
     if fmt == "json":
         lines = [json.loads(line) for line in logs.splitlines() if line.strip()]
         assert all("request_id" in line and "message" in line for line in lines)
+        assert any(line["request_id"].startswith("wa-") for line in lines
+                   if "whatsapp message handled" in line["message"])
