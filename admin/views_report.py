@@ -155,9 +155,9 @@ def _shown(core: Core, chat: drafts.WebChat) -> Shown:
 async def _answer(request: web.Request, core: Core, chat: drafts.WebChat, form) -> Shown:
     choice = params.text(form.get("choice"), "Resposta", 80)
     if chat.state == drafts.SENT:
-        if choice == "new":
-            chat.state, chat.draft = IDLE, {}
-            return _shown(core, chat)
+        if choice == "new":  # stored, so the next answer is to the new report's question
+            chat.created_at = None  # and its fill time counts afresh
+            await drafts.save(core, chat, IDLE, {})
         return _shown(core, chat)
     chat = _fresh(core, chat)
     state, d = chat.state, chat.draft
@@ -295,14 +295,12 @@ async def _confirm(request: web.Request, core: Core, chat: drafts.WebChat, d: di
         drafts.check_person(core, chat, "", confirming=True)
         address = email_confirm.read_address(params.text(form.get("email"), "E-mail", 254)) \
             if email_confirm.offered(core) else None
-        await drafts.count_report(core, visitor_ip(request))
+        await drafts.submit(here, chat, d, address, visitor_ip(request))
     except InvalidInput as exc:
         return Shown(SUMMARY, d, error=exc.message, status=400,
                      extra={"email": params.text(form.get("email"), "E-mail", 254)})
     except RateLimited as exc:
         return Shown(SUMMARY, d, error=exc.message, status=429)
-
-    await drafts.submit(here, chat, d, address)
     return Shown(drafts.SENT, chat.draft)
 
 

@@ -196,6 +196,50 @@ async def test_the_limits_count_people_with_a_429_in_portuguese(make_core, monke
     assert "webstep:127.0.0.1" in keys
 
 
+async def _to_summary(w: WebReporter, photo: bytes, at: tuple[float, float]) -> None:
+    await w.choose(CAR)
+    await w.send(files=[("carro.jpg", photo)], choice="done")
+    await w.send({"lat": at[0], "lon": at[1]})
+    for _ in range(3):  # plate, colour, make and model: skipped
+        await w.choose("skip")
+    await w.choose("time:2")
+    await w.choose("signs:done")
+    await w.type("Na esquina")
+    assert "Confira sua denúncia" in w.text, w.text
+
+
+async def test_the_reports_a_person_confirms_are_counted_with_the_report(make_core, clock,
+                                                                        monkeypatch):
+    """"Fazer outra denúncia" starts a report the next answers go to (it was shown but not
+    stored: the next answer met the old receipt). Past REPORT_LIMIT its confirmation gets a
+    429 in Portuguese, counted in the submission's own transaction: no second case, the
+    report waits and is confirmed an hour later."""
+    core = await make_core(nominatim_url="http://127.0.0.1:9")
+    monkeypatch.setattr(web_drafts, "REPORT_LIMIT", 1)
+    lat, lon = core.area.centre
+    async with Panel(core).client() as client:
+        w = await WebReporter(client).open()
+        await _to_summary(w, jpeg((1, 1, 1)), (lat, lon))
+        clock.advance(seconds=30)
+        await w.choose("ok")
+        assert "Denúncia registrada" in w.text
+        await w.choose("new")
+        await _to_summary(w, jpeg((2, 2, 2)), (lat + 0.003, lon))  # away from the first
+        clock.advance(seconds=30)
+        await w.choose("ok")
+        assert w.status == 429 and "Muitas denúncias enviadas" in w.text, w.text
+        assert "Confira sua denúncia" in w.text  # nothing lost
+        async with core.db.read() as s:
+            assert (await s.execute(select(func.count()).select_from(Case))).scalar() == 1
+        clock.advance(hours=1)
+        await w.choose("ok")
+        assert w.status == 200 and "Denúncia registrada" in w.text
+    async with core.db.read() as s:
+        assert (await s.execute(select(func.count()).select_from(Case))).scalar() == 2
+        guard = await s.get(PublicGuard, "webreport:127.0.0.1")
+        assert guard is not None and guard.hits == 1  # the refused one left no count
+
+
 async def test_an_open_case_nearby_is_offered_and_supported(make_core, photo, clock):
     core = await make_core(nominatim_url="http://127.0.0.1:9")
     open_case = await new_case(core, photo, 0)

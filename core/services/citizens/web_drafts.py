@@ -145,11 +145,8 @@ async def count_step(core: Core, visitor: str) -> None:
                        "{at}; o que você já preencheu fica guardado.")
 
 
-async def count_report(core: Core, visitor: str) -> None:
-    """One report confirmed by this person; RateLimited past REPORT_LIMIT."""
-    await access.count(core, "webreport", visitor, REPORT_LIMIT, REPORT_WINDOW,
-                       "Muitas denúncias enviadas a partir desta conexão. Por segurança, confirme "
-                       "esta a partir de {at}; ela fica guardada até lá.")
+REPORT_LIMITED = ("Muitas denúncias enviadas a partir desta conexão. Por segurança, confirme "
+                  "esta a partir de {at}; ela fica guardada até lá.")
 
 
 def check_person(core: Core, chat: WebChat, trap: str, *, confirming: bool) -> None:
@@ -164,16 +161,23 @@ def check_person(core: Core, chat: WebChat, trap: str, *, confirming: bool) -> N
 
 # -- the report sent ---------------------------------------------------------------------
 
-async def submit(here: Core, chat: WebChat, d: dict[str, Any], address: str | None) -> None:
+async def submit(here: Core, chat: WebChat, d: dict[str, Any], address: str | None,
+                 visitor: str) -> None:
     """"Confirmar" on the page (`here`: the pin's city): the report submitted with the
     draft's receipt stored in the same transaction (SENT: a form sent twice cannot report
-    twice), and the e-mail given waiting for its confirmation link."""
+    twice), and the e-mail given waiting for its confirmation link. The visitor's reports are
+    counted in that transaction too (RateLimited past REPORT_LIMIT: nothing is written, the
+    draft stays as it was)."""
     from core.services.citizens.conversation import receipt
     from core.services.citizens.reports import submit_report
     from core.services.messaging import email_confirm
     sent: dict[str, Any] = {}
 
     async def with_case(s: AsyncSession, case: Case) -> None:
+        retry = await access.count_in(s, here.now(), "webreport", visitor, REPORT_LIMIT,
+                                      REPORT_WINDOW)
+        if retry is not None:  # the whole transaction rolls back: no case, the draft kept
+            raise access.limited(here, REPORT_LIMITED, retry)
         sent.update(protocol=case.protocol, category=d["category"], city=d.get("city"),
                     email=email_confirm.masked(address) if address else None)
         await record(s, chat, here.now(), SENT, sent)

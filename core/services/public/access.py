@@ -78,20 +78,31 @@ async def _guard(s, key: str) -> PublicGuard:
     return await s.get(PublicGuard, key, with_for_update=True, populate_existing=True)
 
 
+async def count_in(s, now: datetime, kind: str, visitor: str, limit: int,
+                   window: timedelta) -> datetime | None:
+    """In the caller's transaction: count one request of `kind` by this client; past `limit`
+    in `window`, the instant it may try again (None within the limit)."""
+    guard = await _guard(s, _key(kind, visitor))
+    if guard.window_started_at is None or now - guard.window_started_at >= window:
+        guard.window_started_at, guard.hits = now, 0
+    guard.hits = (guard.hits or 0) + 1
+    return guard.window_started_at + window if guard.hits > limit else None
+
+
+def limited(core: Core, message: str, retry: datetime) -> RateLimited:
+    """The refusal, `message` naming the hour it may try again ("{at}")."""
+    return RateLimited(message.format(at=fmt_datetime(retry.astimezone(core.tz))))
+
+
 async def count(core: Core, kind: str, visitor: str, limit: int, window: timedelta,
                 message: str) -> None:
-    """Count one request of `kind` by this client; RateLimited past `limit` in `window`
-    (`message` names the hour it may try again: "{at}")."""
+    """Count one request of `kind` by this client in a transaction of its own; RateLimited
+    past `limit` in `window` (`message` names the hour it may try again: "{at}")."""
     now = core.now()
     async with core.db.unit_of_work() as s:
-        guard = await _guard(s, _key(kind, visitor))
-        if guard.window_started_at is None or now - guard.window_started_at >= window:
-            guard.window_started_at, guard.hits = now, 0
-        guard.hits = (guard.hits or 0) + 1
-        over = guard.hits > limit
-        retry = guard.window_started_at + window
-    if over:
-        raise RateLimited(message.format(at=fmt_datetime(retry.astimezone(core.tz))))
+        retry = await count_in(s, now, kind, visitor, limit, window)
+    if retry is not None:
+        raise limited(core, message, retry)
 
 
 async def hit(core: Core, visitor: str) -> None:
