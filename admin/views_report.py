@@ -118,8 +118,9 @@ async def report_post(request: web.Request) -> web.Response:
         return _respond(request, await _render(request, core, chat, Shown(
             chat.state, chat.draft, error=SESSION_LOST, status=400)), token)
     chat = await drafts.load(core, token)
+    chat.visitor = visitor_ip(request)
     try:
-        await drafts.count_step(core, visitor_ip(request))
+        await drafts.check_step(core, chat.visitor)
         shown = await _answer(request, core, chat, form)
     except RateLimited as exc:
         shown = _shown(core, chat)
@@ -131,6 +132,8 @@ async def report_post(request: web.Request) -> web.Response:
         chat = await drafts.load(core, token)
         shown = _shown(core, chat)
         shown.error, shown.status = wording.for_web(words.STALE_CHOICE), 409
+    if not chat.counted:  # nothing written: the answer is counted on its own
+        await drafts.count_step(core, visitor_ip(request))
     return _respond(request, await _render(request, core, chat, shown), token)
 
 

@@ -231,6 +231,10 @@ async def test_the_reports_a_person_confirms_are_counted_with_the_report(make_co
         assert "Confira sua denúncia" in w.text  # nothing lost
         async with core.db.read() as s:
             assert (await s.execute(select(func.count()).select_from(Case))).scalar() == 1
+            steps = await s.get(PublicGuard, "webstep:127.0.0.1")
+        # every answer sent counted once, in its own write or alone: 2 × 9 to the summary,
+        # "Confirmar" twice (the second refused) and "Fazer outra denúncia"
+        assert steps is not None and steps.hits == 21
         clock.advance(hours=1)
         await w.choose("ok")
         assert w.status == 200 and "Denúncia registrada" in w.text

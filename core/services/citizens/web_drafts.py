@@ -54,6 +54,10 @@ class WebChat:
     draft: dict[str, Any] = field(default_factory=dict)
     version: int = 0
     created_at: datetime | None = None
+    #: who sends this request (their address): its answer is counted in the draft's write
+    visitor: str | None = None
+    #: this request was counted (its write committed), so it needs no count of its own
+    counted: bool = False
 
 
 def new_token() -> str:
@@ -102,11 +106,14 @@ async def record(s: AsyncSession, chat: WebChat, now: datetime, state: str,
             .values(**values, **begun).execution_options(synchronize_session=False)))
     if result.rowcount != 1:
         raise AlreadyProcessed(chat.token_hash[:12])
+    if chat.visitor is not None:  # the person's answer counted with it (check_step first)
+        await access.count_in(s, now, "webstep", chat.visitor, STEP_LIMIT, STEP_WINDOW)
 
 
 def moved(chat: WebChat, now: datetime, state: str, draft: dict[str, Any]) -> None:
     """`chat` as `record` left it in the database, once committed."""
     chat.version, chat.state, chat.draft = chat.version + 1, state, dict(draft)
+    chat.counted = chat.visitor is not None
     if chat.created_at is None:
         chat.created_at = now
 
@@ -138,11 +145,23 @@ async def forget_old(core: Core, now: datetime | None = None) -> int:
 
 # -- the guards ----------------------------------------------------------------------------
 
+STEP_LIMITED = ("Muitos envios a partir desta conexão. Por segurança, continue a partir de "
+                "{at}; o que você já preencheu fica guardado.")
+
+
+async def check_step(core: Core, visitor: str) -> None:
+    """Before an answer is taken: RateLimited when this person already sent STEP_LIMIT in
+    STEP_WINDOW (a read; the answer is counted in its own write, `record`)."""
+    retry = await access.over(core, "webstep", visitor, STEP_LIMIT, STEP_WINDOW)
+    if retry is not None:
+        raise access.limited(core, STEP_LIMITED, retry)
+
+
 async def count_step(core: Core, visitor: str) -> None:
-    """One answer sent from the page by this person; RateLimited past STEP_LIMIT."""
-    await access.count(core, "webstep", visitor, STEP_LIMIT, STEP_WINDOW,
-                       "Muitos envios a partir desta conexão. Por segurança, continue a partir de "
-                       "{at}; o que você já preencheu fica guardado.")
+    """Count an answer that wrote nothing (refused, stale, over the limit) in a transaction
+    of its own."""
+    async with core.db.unit_of_work() as s:
+        await access.count_in(s, core.now(), "webstep", visitor, STEP_LIMIT, STEP_WINDOW)
 
 
 REPORT_LIMITED = ("Muitas denúncias enviadas a partir desta conexão. Por segurança, confirme "

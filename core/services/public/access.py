@@ -89,6 +89,21 @@ async def count_in(s, now: datetime, kind: str, visitor: str, limit: int,
     return guard.window_started_at + window if guard.hits > limit else None
 
 
+async def over(core: Core, kind: str, visitor: str, limit: int,
+               window: timedelta) -> datetime | None:
+    """Read only: the instant this client may try `kind` again when it already made `limit`
+    requests in the window (None while within it). A page that counts its request inside its
+    own write (count_in) checks with this first, so nothing over the limit is done."""
+    now = core.now()
+    async with core.db.read() as s:
+        guard = await s.get(PublicGuard, _key(kind, visitor))
+    if guard is None or guard.window_started_at is None:
+        return None
+    if now - guard.window_started_at >= window or (guard.hits or 0) < limit:
+        return None
+    return guard.window_started_at + window
+
+
 def limited(core: Core, message: str, retry: datetime) -> RateLimited:
     """The refusal, `message` naming the hour it may try again ("{at}")."""
     return RateLimited(message.format(at=fmt_datetime(retry.astimezone(core.tz))))
