@@ -53,10 +53,7 @@ class Case(Base):
     __tablename__ = "cases"
     id: Mapped[int] = mapped_column(primary_key=True)
     protocol: Mapped[str] = mapped_column(String(11), unique=True)  # AAAA-NNNNNN
-    # random, for QR links; unique and given by the client, so it is the sentinel that lets
-    # SQLAlchemy insert a group of reports in one INSERT … RETURNING on SQLite (without one,
-    # SQLite's RETURNING order is not guaranteed and every row goes alone)
-    case_code: Mapped[str] = mapped_column(String(16), unique=True, insert_sentinel=True)
+    case_code: Mapped[str] = mapped_column(String(16), unique=True, insert_sentinel=True)  # QR link
     municipality: Mapped[str] = mapped_column(String(60))
     category: Mapped[str] = mapped_column(String(40))
     track: Mapped[str] = mapped_column(String(40))

@@ -6,6 +6,9 @@ ONE unit of work with set-wise statements (one SELECT/INSERT of persons, one cou
 for all their protocols, one INSERT each of cases, evidence, subscriptions and first timeline
 events), then each case's auto-assignment and `also` hook run in order. Each caller gets its
 own protocol, in queue order, sequential with no gaps; a failing submission fails alone.
+The cases' INSERT is one statement on SQLite too because the case code (unique, chosen here)
+is SQLAlchemy's insert sentinel (`Case.case_code`): without one, SQLite's RETURNING order is
+not guaranteed and SQLAlchemy inserts every row alone.
 """
 from __future__ import annotations
 
