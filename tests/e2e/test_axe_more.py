@@ -10,14 +10,11 @@ from sqlalchemy import select
 from admin.security import load_secret
 from admin.views_email import STOP_PREFIX
 from core.services.cases.transitions import apply_transition
-from core.services.citizens.reports import ReportIn
 from core.services.messaging import email as mail
-from core.services.staff import counter_intake as intake
-from core.services.staff.accounts import create_user
 from core.storage.models_email import EmailMessage
 from core.storage.timeline import ActorRef
 from tests.support.axe import VIEWPORTS, audit, report
-from tests.support.panel import PASSWORD
+from tests.support.panel import counter_case
 from tests.support.smtp import SmtpServer
 from tests.support.two_cities import two_cities
 
@@ -54,13 +51,8 @@ async def test_the_email_stop_page_passes_axe_before_and_after_the_click(
     with SmtpServer() as smtp:
         core = await make_core(smtp_url=smtp.url, public_url="https://v.example",
                                smtp_from="Prefeitura <avisos@dores.example>")
-        staff = await create_user(core, "clara", PASSWORD, "staff")
-        done = await intake.submit_counter_report(
-            core, ReportIn(category="motor_vehicle", lat=core.law.centre[0],
-                           lon=core.law.centre[1], photos=[photo(1)], address="Rua Goiás, 120"),
-            channel="balcao", staff=staff,
-            contact=intake.read_contact("Maria", "", "maria@example.com"))
-        await apply_transition(core, done.protocol, "open_diligence",
+        protocol = await counter_case(core, photo)
+        await apply_transition(core, protocol, "open_diligence",
                                ActorRef("staff", 0, "Clara"))
         async with core.db.read() as s:
             message_id = (await s.scalars(select(EmailMessage.id))).first()

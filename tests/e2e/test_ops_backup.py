@@ -24,6 +24,7 @@ from core.storage.db import create_engine
 from core.storage.models import Case, Event, Evidence
 from core.storage.timeline import ActorRef
 from core.formatting import plural
+from tests.support.db_templates import pg_admin
 from tests.conftest import ENGINES, PG_URL
 from tests.support.core_fixtures import jpeg
 from tests.support.panel import new_case
@@ -50,12 +51,12 @@ class Installation:
 
     async def create(self) -> None:
         if self.engine == "postgresql":
-            await _pg_admin(f'CREATE DATABASE "{self.db_name}"')
+            await pg_admin(PG_URL, f'CREATE DATABASE "{self.db_name}"')
             self.database_url = PG_URL.rsplit("/", 1)[0] + "/" + self.db_name
 
     async def drop(self) -> None:
         if self.engine == "postgresql":
-            await _pg_admin(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
+            await pg_admin(PG_URL, f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
 
     @property
     def env(self) -> dict[str, str]:
@@ -64,15 +65,6 @@ class Installation:
 
     def settings(self) -> Settings:
         return Settings(_env_file=None, data_dir=self.data_dir, database_url=self.database_url)
-
-
-async def _pg_admin(statement: str) -> None:
-    engine = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-    try:
-        async with engine.connect() as conn:
-            await conn.execute(text(statement))
-    finally:
-        await engine.dispose()
 
 
 @pytest.fixture(params=ENGINES)

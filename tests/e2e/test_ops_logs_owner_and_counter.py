@@ -26,7 +26,6 @@ from datetime import datetime, timezone
 
 import aiohttp
 import pytest
-from sqlalchemy import text
 
 from core.formatting import fmt_date
 from core.laws import get_law
@@ -43,6 +42,7 @@ from core.storage.evidence import EvidenceStore
 from sandbox.standin.botapi import User
 from sandbox.standin.nominatim import NominatimStandIn
 from sandbox.standin.whatsapp.server import WhatsAppStandIn
+from tests.support.db_templates import pg_admin
 from tests.conftest import PG_SKIP, PG_URL
 from tests.support.bot_chat import jpeg, press, said
 from tests.support.bot_process import BotProcess
@@ -82,15 +82,6 @@ RUNS = [pytest.param("sqlite", "text", id="sqlite-text"),
                      marks=pytest.mark.skipif(not PG_URL, reason=PG_SKIP))]
 
 
-async def _pg_admin(statement: str) -> None:
-    engine = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-    try:
-        async with engine.connect() as conn:
-            await conn.execute(text(statement))
-    finally:
-        await engine.dispose()
-
-
 @contextlib.asynccontextmanager
 async def _database(engine: str):
     """DATABASE_URL for the processes: "" (SQLite in DATA_DIR) or a PostgreSQL database of
@@ -99,11 +90,11 @@ async def _database(engine: str):
         yield ""
         return
     name = f"vl_logs_{uuid.uuid4().hex[:12]}"
-    await _pg_admin(f'CREATE DATABASE "{name}"')
+    await pg_admin(PG_URL, f'CREATE DATABASE "{name}"')
     try:
         yield PG_URL.rsplit("/", 1)[0] + "/" + name
     finally:
-        await _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await pg_admin(PG_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _core(bot: BotProcess, database_url: str) -> Core:

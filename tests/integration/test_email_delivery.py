@@ -17,13 +17,12 @@ from core.services.messaging import email as mail
 from core.services.messaging.email_sender import SmtpState, send_due
 from core.services.staff import counter_intake as intake
 from core.services.staff.accounts import create_user
-from core.services.citizens.reports import ReportIn
 from core.storage import email_outbox, outbox
 from core.storage.models import Case, ReporterContact
 from core.storage.models_email import EmailMessage
 from core.storage.timeline import ActorRef
 from core.storage.types import utcnow
-from tests.support.panel import PASSWORD, Panel
+from tests.support.panel import PASSWORD, Panel, counter_case
 from tests.support.smtp import SmtpServer, bodies, free_port
 
 PUBLIC = "https://vialivre.dores.example"
@@ -35,15 +34,6 @@ MARIA = "maria@example.com"
 async def _core(make_core, url: str):
     return await make_core(smtp_url=url, public_url=PUBLIC,
                            smtp_from="Prefeitura de Dores do Indaiá <avisos@dores.example>")
-
-
-async def _counter_case(core, photo, email: str = MARIA) -> str:
-    staff = await create_user(core, "clara", PASSWORD, "staff")
-    report = ReportIn(category="motor_vehicle", lat=core.law.centre[0], lon=core.law.centre[1],
-                      photos=[photo(1)], address="Rua Goiás, 120")
-    done = await intake.submit_counter_report(core, report, channel="balcao", staff=staff,
-                                              contact=intake.read_contact("Maria", "", email))
-    return done.protocol
 
 
 async def _rows(core) -> list[EmailMessage]:
@@ -70,7 +60,7 @@ async def test_counter_reporter_gets_portuguese_mail_with_status_link_and_one_cl
         make_core, photo):
     with SmtpServer() as smtp:
         core = await _core(make_core, smtp.url)
-        protocol = await _counter_case(core, photo)
+        protocol = await counter_case(core, photo)
         await apply_transition(core, protocol, "open_diligence", STAFF)
         assert await send_due(core, SECRET, SmtpState()) == 1  # the address's head first
         assert await _send_all(core) == 1
@@ -127,7 +117,7 @@ async def test_refused_mail_is_a_dead_letter_on_the_panel_and_can_be_sent_again(
         make_core, photo):
     with SmtpServer(refuse="550 5.1.1 Caixa postal inexistente") as smtp:
         core = await _core(make_core, smtp.url)
-        protocol = await _counter_case(core, photo, "nao.existe@example.com")
+        protocol = await counter_case(core, photo, "nao.existe@example.com")
         await send_due(core, SECRET, SmtpState())
         assert smtp.refused == 1  # 5xx is permanent (RFC 5321 §4.2.1): not tried again
         (row,) = await _rows(core)
@@ -154,7 +144,7 @@ async def test_a_try_later_answer_is_retried_then_given_up_and_holds_the_address
         make_core, photo):
     with SmtpServer(refuse="451 4.3.0 Tente mais tarde") as smtp:
         core = await _core(make_core, smtp.url)
-        protocol = await _counter_case(core, photo)
+        protocol = await counter_case(core, photo)
         await apply_transition(core, protocol, "open_diligence", STAFF)
         for attempt in range(1, outbox.MAX_ATTEMPTS + 1):
             await _due_now(core)
@@ -173,7 +163,7 @@ async def test_a_server_that_is_down_is_retried_uncounted_then_dead_after_max_ag
         make_core, photo):
     port = free_port()  # nothing listens there: connection refused
     core = await _core(make_core, f"smtp://127.0.0.1:{port}")
-    await _counter_case(core, photo)
+    await counter_case(core, photo)
     state = SmtpState()
     assert await send_due(core, SECRET, state) == 1
     (row,) = await _rows(core)
@@ -198,7 +188,7 @@ async def test_a_server_that_is_down_is_retried_uncounted_then_dead_after_max_ag
 
 async def test_without_smtp_url_nothing_is_queued_and_staff_are_asked_to_tell(make_core, photo):
     core = await make_core(public_url=PUBLIC)
-    protocol = await _counter_case(core, photo)
+    protocol = await counter_case(core, photo)
     await apply_transition(core, protocol, "open_diligence", STAFF)
     assert await _rows(core) == []
     assert [t.protocol for t in await intake.contacts_to_tell(core)] == [protocol]

@@ -10,19 +10,15 @@ import time
 from sqlalchemy import select
 
 from core.services.cases.transitions import apply_transition
-from core.services.citizens.reports import ReportIn
 from core.services.messaging.email_sender import email_loop
-from core.services.staff import counter_intake as intake
-from core.services.staff.accounts import create_user
 from core.storage import outbox
 from core.storage.models_email import EmailMessage
 from core.storage.timeline import ActorRef
 from core.stopping import finish
-from tests.support.panel import PASSWORD
+from tests.support.panel import counter_case
 from tests.support.smtp import SmtpServer, free_port
 
 SECRET = b"segredo-de-teste"
-MARIA = "maria@example.com"
 
 
 async def _core(make_core, url: str):
@@ -30,20 +26,11 @@ async def _core(make_core, url: str):
                            smtp_from="Prefeitura de Dores do Indaiá <avisos@dores.example>")
 
 
-async def _counter_case(core, photo) -> str:
-    staff = await create_user(core, "clara", PASSWORD, "staff")
-    report = ReportIn(category="motor_vehicle", lat=core.law.centre[0], lon=core.law.centre[1],
-                      photos=[photo(1)], address="Rua Goiás, 120")
-    done = await intake.submit_counter_report(core, report, channel="balcao", staff=staff,
-                                              contact=intake.read_contact("Maria", "", MARIA))
-    return done.protocol
-
-
 async def test_the_email_loop_sends_then_stops_on_its_stop_event_without_being_cancelled(
         make_core, photo):
     with SmtpServer() as smtp:
         core = await _core(make_core, smtp.url)
-        await _counter_case(core, photo)
+        await counter_case(core, photo)
         stop = asyncio.Event()
         task = asyncio.create_task(email_loop(core, SECRET, interval_s=30.0, stop=stop))
         await smtp.wait_for(1)
@@ -55,7 +42,7 @@ async def test_the_email_loop_sends_then_stops_on_its_stop_event_without_being_c
 
 async def test_mail_queued_while_the_server_is_down_stays_due_across_a_stop(make_core, photo):
     core = await _core(make_core, f"smtp://127.0.0.1:{free_port()}")  # nothing listens
-    protocol = await _counter_case(core, photo)
+    protocol = await counter_case(core, photo)
     await apply_transition(core, protocol, "open_diligence", ActorRef("staff", 0, "Clara"))
     stop = asyncio.Event()
     task = asyncio.create_task(email_loop(core, SECRET, interval_s=0.05, stop=stop))

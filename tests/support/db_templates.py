@@ -92,3 +92,13 @@ async def restore_pg_head(url: str, schema: str) -> bool:
     finally:
         await con.close()
     return True
+
+
+async def pg_admin(url: str, statement: str) -> None:
+    """One statement outside a transaction (CREATE or DROP DATABASE) on `url`'s server."""
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text(statement))
+    finally:
+        await engine.dispose()

@@ -64,6 +64,18 @@ async def new_case(core, photo, i: int = 0, category: str = "motor_vehicle", **k
     return await submit_report(core, 1000 + i, report, display_name=f"Cidadão {i}")
 
 
+async def counter_case(core, photo, email: str = "maria@example.com") -> str:
+    """A report taken at the counter by the clerk `clara` for Maria, who gave `email` for
+    its updates; its protocol."""
+    from core.services.staff import counter_intake as intake
+    staff = await create_user(core, "clara", PASSWORD, "staff")
+    report = ReportIn(category="motor_vehicle", lat=core.law.centre[0], lon=core.law.centre[1],
+                      photos=[photo(1)], address="Rua Goiás, 120")
+    done = await intake.submit_counter_report(core, report, channel="balcao", staff=staff,
+                                              contact=intake.read_contact("Maria", "", email))
+    return done.protocol
+
+
 async def to_notice_affixed(core, protocol: str):
     """A vehicle case on the street with the notice affixed (owner not identified)."""
     staff = ActorRef("staff", 0, "seed")
