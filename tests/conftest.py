@@ -49,6 +49,19 @@ def _free_panel_port(monkeypatch):
     monkeypatch.setenv("ADMIN_PORT", "0")
 
 
+@pytest.fixture(autouse=True)
+def _cheap_password_hashes(monkeypatch):
+    """argon2id at its least cost for the accounts a test makes in its own process (the
+    product's ~0.15 s a hash was a third of the panel tests' time); the processes a test
+    starts keep the product's hasher, whose strength tests/unit/test_password_strength.py
+    checks."""
+    from argon2 import PasswordHasher
+
+    from core.services.staff import accounts
+    monkeypatch.setattr(accounts, "_hasher",
+                        PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+
+
 @pytest.fixture
 def data_dir(tmp_path):
     path = tmp_path / "data"

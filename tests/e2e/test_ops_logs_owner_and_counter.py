@@ -28,6 +28,7 @@ import aiohttp
 import pytest
 
 from core.formatting import fmt_date
+from core.identifiers import format_case_code
 from core.laws import get_law
 from core.services.cases.transitions import apply_transition
 from core.services.context import Core
@@ -162,7 +163,10 @@ async def _owner_on_whatsapp(wa: WhatsAppStandIn, url: str, street) -> None:
         except OSError:
             pass
         await asyncio.sleep(0.1)
-    for text_sent, expect in ((street.case_code, "confirme que o objeto é seu"),
+    # as the notice's wa.me link writes it (an undashed code of letters only, 1 in 20 codes,
+    # is read as a word: whatsapp.owner.code_typed)
+    code = format_case_code(street.case_code)
+    for text_sent, expect in ((code, "confirme que o objeto é seu"),
                               (OWNER_CPF, "Seu caso")):
         before = len(wa.sent_to(WA_OWNER))
         assert (await wa.user_text(WA_OWNER, text_sent, name=WA_NAME)).statuses == [200]
