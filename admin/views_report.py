@@ -117,10 +117,9 @@ async def report_post(request: web.Request) -> web.Response:
         chat = _fresh(core, drafts.WebChat(drafts.hash_of(token)))
         return _respond(request, await _render(request, core, chat, Shown(
             chat.state, chat.draft, error=SESSION_LOST, status=400)), token)
-    chat = await drafts.load(core, token)
-    chat.visitor = visitor_ip(request)
+    chat = await drafts.load(core, token, visitor_ip(request))  # and the person's count
     try:
-        await drafts.check_step(core, chat.visitor)
+        drafts.check_step(core, chat)
         shown = await _answer(request, core, chat, form)
     except RateLimited as exc:
         shown = _shown(core, chat)

@@ -21,10 +21,12 @@ Each measurement is VIEWS requests, p50/p99, after WARM untimed ones:
   seed's deadline_json is the sweep's shape, not a transition's).
 
 The web report (benchmarks.web_report_bench): visitors walking /publico/denunciar at once on
-the same data; its page and its receipt p99, and the reports submitted per second.
+the same data; its page and its receipt p99, and the reports submitted per second. Beside
+it, Open311's POST (benchmarks.open311_post_bench): partners' clients at once posting service
+requests with a photo; its p99 and the requests created per second.
 
 Floors at the largest size: city p99 < 100 ms (and every other line < 100 ms, the list page,
-the report page and its receipt < 200 ms).
+the report page, its receipt and Open311's POST < 200 ms).
 """
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import func, select
 
 from admin.app import create_app
-from benchmarks import web_report_bench
+from benchmarks import open311_post_bench, web_report_bench
 from benchmarks.pg import database_url, reachable
 from benchmarks.storage_bench import (MUNICIPALITY, _label, _log, _pct, random_point, seed,
                                       seed_postgres)
@@ -58,7 +60,8 @@ WARM = 5
 SPANS = {"city": 0.06, "neighbourhood": 0.01, "streets": 0.002, "list page": 0.003}
 FLOORS_MS = {"city": 100.0, "neighbourhood": 100.0, "streets": 100.0,
              "neighbourhood+category": 100.0, "list page": 200.0, "status page": 100.0,
-             "report page": 200.0, "report receipt": 200.0}  # the web report: the list's
+             "report page": 200.0, "report receipt": 200.0,  # the web report: the list's
+             "open311 POST": 200.0}  # a partner's report: as the web report's receipt
 
 
 # -- measurements ------------------------------------------------------------------------------
@@ -114,12 +117,14 @@ async def _measure(core: Core, rng: random.Random, quick: bool = False
         out["status page"] = {"p50": _pct(times, 50), "p99": _pct(times, 99), "shown": 0}
     out["_counters"] = {"rows": counters}
     out.update(await web_report_bench.measure(core, quick))  # the web report, beside them
+    out.update(await open311_post_bench.measure(core, quick))  # and Open311's POST
     return out
 
 
 def _settings(data_dir: Path, url: str) -> Settings:
     return Settings(_env_file=None, municipality=MUNICIPALITY, data_dir=data_dir,
-                    database_url=url, trusted_proxies="127.0.0.1", web_report_min_seconds=0)
+                    database_url=url, trusted_proxies="127.0.0.1", web_report_min_seconds=0,
+                    **open311_post_bench.SETTINGS)
 
 
 async def bench_sqlite(n: int) -> dict:
@@ -176,6 +181,10 @@ def _lines(engine: str, results: list[dict], quick: bool) -> list[str]:
         lines.append(f"  {_label(r['n']):>4} cases, web report: {web['rate']:.1f} reports/s "
                      f"({web['walks']} walks, {web_report_bench.WALKERS} visitors at once, "
                      f"{web['failed']} not registered)")
+        o311 = r["views"]["_open311"]
+        lines.append(f"  {_label(r['n']):>4} cases, Open311 POST: {o311['rate']:.1f} requests/s "
+                     f"({o311['posts']} posts, {open311_post_bench.CLIENTS} clients at once, "
+                     f"{o311['failed']} not created)")
         for name, v in r["views"].items():
             if name.startswith("_"):
                 continue

@@ -58,6 +58,9 @@ class WebChat:
     visitor: str | None = None
     #: this request was counted (its write committed), so it needs no count of its own
     counted: bool = False
+    #: read with the draft (`load` given the visitor): when the person may answer again,
+    #: having sent STEP_LIMIT answers in STEP_WINDOW (None: within the limit)
+    step_retry: datetime | None = None
 
 
 def new_token() -> str:
@@ -74,16 +77,24 @@ def valid_token(token: str | None) -> bool:
         c.isalnum() or c in "-_" for c in token or "")
 
 
-async def load(core: Core, token: str) -> WebChat:
-    """The visitor's report as stored; a new one when there is none or it is too old."""
+async def load(core: Core, token: str, visitor: str | None = None) -> WebChat:
+    """The visitor's report as stored; a new one when there is none or it is too old. Given
+    the `visitor` sending this answer, in the same read: how many answers they sent
+    (`check_step`), and the answer is counted with the draft's next write (`record`)."""
     h = hash_of(token)
+    now = core.now()
     async with core.db.read() as s:
         row = await s.get(WebDraft, h)
+        retry = await access.over_in(s, now, "webstep", visitor, STEP_LIMIT, STEP_WINDOW) \
+            if visitor is not None else None
     if row is None:
-        return WebChat(h)
-    if core.now() - row.updated_at > LIFETIME:  # gone stale: begun afresh over its version
-        return WebChat(h, version=row.version)
-    return WebChat(h, row.state, dict(row.draft or {}), row.version, row.created_at)
+        chat = WebChat(h)
+    elif now - row.updated_at > LIFETIME:  # gone stale: begun afresh over its version
+        chat = WebChat(h, version=row.version)
+    else:
+        chat = WebChat(h, row.state, dict(row.draft or {}), row.version, row.created_at)
+    chat.visitor, chat.step_retry = visitor, retry
+    return chat
 
 
 async def record(s: AsyncSession, chat: WebChat, now: datetime, state: str,
@@ -149,12 +160,12 @@ STEP_LIMITED = ("Muitos envios a partir desta conexão. Por segurança, continue
                 "{at}; o que você já preencheu fica guardado.")
 
 
-async def check_step(core: Core, visitor: str) -> None:
+def check_step(core: Core, chat: WebChat) -> None:
     """Before an answer is taken: RateLimited when this person already sent STEP_LIMIT in
-    STEP_WINDOW (a read; the answer is counted in its own write, `record`)."""
-    retry = await access.over(core, "webstep", visitor, STEP_LIMIT, STEP_WINDOW)
-    if retry is not None:
-        raise access.limited(core, STEP_LIMITED, retry)
+    STEP_WINDOW (as `load` read it with the draft; the answer is counted in its own write,
+    `record`)."""
+    if chat.step_retry is not None:
+        raise access.limited(core, STEP_LIMITED, chat.step_retry)
 
 
 async def count_step(core: Core, visitor: str) -> None:

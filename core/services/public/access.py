@@ -94,9 +94,14 @@ async def over(core: Core, kind: str, visitor: str, limit: int,
     """Read only: the instant this client may try `kind` again when it already made `limit`
     requests in the window (None while within it). A page that counts its request inside its
     own write (count_in) checks with this first, so nothing over the limit is done."""
-    now = core.now()
     async with core.db.read() as s:
-        guard = await s.get(PublicGuard, _key(kind, visitor))
+        return await over_in(s, core.now(), kind, visitor, limit, window)
+
+
+async def over_in(s, now: datetime, kind: str, visitor: str, limit: int,
+                  window: timedelta) -> datetime | None:
+    """`over` in the caller's session (beside the other reads of its request)."""
+    guard = await s.get(PublicGuard, _key(kind, visitor))
     if guard is None or guard.window_started_at is None:
         return None
     if now - guard.window_started_at >= window or (guard.hits or 0) < limit:
