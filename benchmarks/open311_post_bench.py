@@ -33,15 +33,15 @@ def _jpeg(i: int) -> bytes:
     return buf.getvalue()
 
 
-def _form(i: int, centre: tuple[float, float]) -> FormData:
+def _form(i: int, centre: tuple[float, float], photo: bytes) -> FormData:
     data = FormData()
     data.add_field("api_key", KEY)
     data.add_field("service_code", "motor_vehicle")
-    data.add_field("lat", f"{centre[0] + (i // 40) * 0.001:.6f}")
-    data.add_field("long", f"{centre[1] + (i % 40) * 0.001:.6f}")
+    data.add_field("lat", f"{centre[0] + (i // 20) * 0.001:.6f}")
+    data.add_field("long", f"{centre[1] + (i % 20) * 0.001:.6f}")
     data.add_field("address_string", f"Rua do Parceiro, {i + 1}")
     data.add_field("description", "Carro parado há semanas, pneus murchos.")
-    data.add_field("media", _jpeg(i), filename="foto.jpg", content_type="image/jpeg")
+    data.add_field("media", photo, filename="foto.jpg", content_type="image/jpeg")
     return data
 
 
@@ -53,20 +53,27 @@ async def measure(core: Core, quick: bool) -> dict[str, dict[str, float]]:
     try:
         url = str(server.make_url("/open311/v2/requests.json"))
         # south-east of the city, away from the web report's walkers (south-west)
-        centre = (core.area.centre[0] - 0.03, core.area.centre[1] + 0.01)
+        centre = (core.area.centre[0] - 0.02, core.area.centre[1] + 0.01)
         times: list[float] = []
         created = 0
+        refused: dict[int, int] = {}  # status → how many (printed: a refusal is a finding)
         gate = asyncio.Semaphore(CLIENTS)
+        photos = {i: _jpeg(i) for i in range(-1, posts)}  # made before: the client's work
 
         async def one(client: ClientSession, i: int) -> None:
             nonlocal created
             async with gate:
                 t0 = time.perf_counter()
-                async with client.post(url, data=_form(i, centre)) as resp:
+                async with client.post(url, data=_form(i, centre, photos[i])) as resp:
                     await resp.read()
                     if i >= 0:
                         times.append((time.perf_counter() - t0) * 1000)
                     created += resp.status == 201
+                    if resp.status != 201 and i >= 0:
+                        refused[resp.status] = refused.get(resp.status, 0) + 1
+                        if len(refused) == 1 and refused[resp.status] == 1:
+                            print(f"  open311 POST refused: {resp.status} "
+                                  f"{(await resp.text())[:300]}", flush=True)
 
         async with ClientSession() as client:
             await one(client, -1)  # warm-up (not timed)
@@ -78,4 +85,4 @@ async def measure(core: Core, quick: bool) -> dict[str, dict[str, float]]:
         await server.close()
     return {"open311 POST": {"p50": _pct(times, 50), "p99": _pct(times, 99), "shown": 0},
             "_open311": {"rate": created / elapsed, "posts": posts,
-                         "failed": posts - created}}
+                         "failed": posts - created, "refused": refused}}

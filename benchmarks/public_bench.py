@@ -26,7 +26,7 @@ it, Open311's POST (benchmarks.open311_post_bench): partners' clients at once po
 requests with a photo; its p99 and the requests created per second.
 
 Floors at the largest size: city p99 < 100 ms (and every other line < 100 ms, the list page,
-the report page, its receipt and Open311's POST < 200 ms).
+the report page and its receipt < 200 ms; Open311's POST is printed for information).
 """
 from __future__ import annotations
 
@@ -60,8 +60,8 @@ WARM = 5
 SPANS = {"city": 0.06, "neighbourhood": 0.01, "streets": 0.002, "list page": 0.003}
 FLOORS_MS = {"city": 100.0, "neighbourhood": 100.0, "streets": 100.0,
              "neighbourhood+category": 100.0, "list page": 200.0, "status page": 100.0,
-             "report page": 200.0, "report receipt": 200.0,  # the web report: the list's
-             "open311 POST": 200.0}  # a partner's report: as the web report's receipt
+             "report page": 200.0, "report receipt": 200.0}  # the web report: the list's
+# (Open311's POST is printed for information, beside the web report's submissions: no floor)
 
 
 # -- measurements ------------------------------------------------------------------------------
@@ -196,7 +196,7 @@ def _lines(engine: str, results: list[dict], quick: bool) -> list[str]:
     lines.append(f"verdicts at {at} ({engine})" + (" (quick run: too small to judge the floors)"
                                                    if quick else "") + ":")
     for name, v in big["views"].items():
-        if name.startswith("_"):
+        if name.startswith("_") or name not in FLOORS_MS:
             continue
         ok = v["p99"] < FLOORS_MS[name]
         lines.append(f"  public {name} p99 @{at} {engine}".ljust(50) + f"{v['p99']:8.2f} ms   "
